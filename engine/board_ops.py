@@ -1,0 +1,85 @@
+"""Small operations that change the board: moving, destroying and routing units, and port upkeep."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine import data, rules
+from engine.errors import RuleError
+from engine.state import GameState, Unit
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+# Casualty and default-destruction preference: the weakest first.
+WEAKEST_FIRST = ("footman", "ship", "siege-engine", "knight")
+
+
+def take_units(s: GameState, area: str, house: str, types: list[str], *, routed: bool | None = False) -> list[Unit]:
+    """Remove units of the given types from ``area`` (``routed=None`` takes either state)."""
+    pool = s.units.get(area, [])
+    taken: list[Unit] = []
+    for t in types:
+        for i, u in enumerate(pool):
+            if u.house == house and u.type == t and (routed is None or u.routed == routed):
+                taken.append(pool.pop(i))
+                break
+        else:
+            for u in taken:  # put back what was taken before failing
+                pool.append(u)
+            raise RuleError("units-missing", f"There is no {t} of yours to use in {area}.", area=area, unit=t)
+    if not pool:
+        s.units.pop(area, None)
+    return taken
+
+
+def place_units(s: GameState, area: str, units: list[Unit]) -> None:
+    if units:
+        s.units.setdefault(area, []).extend(units)
+
+
+def destroy_units(g: Game, area: str, units: list[Unit], reason: str) -> None:
+    """Destroyed units go back to their owner's supply (B-TERM-08)."""
+    s = g.s
+    pool = s.units.get(area, [])
+    for u in units:
+        pool.remove(u)
+    if not pool:
+        s.units.pop(area, None)
+    if units:
+        g.emit(
+            "units-destroyed",
+            area=area,
+            house=units[0].house,
+            units=[u.type for u in units],
+            reason=reason,
+        )
+
+
+def pick_weakest(units: list[Unit], n: int) -> list[Unit]:
+    ranked = sorted(units, key=lambda u: (not u.routed, WEAKEST_FIRST.index(u.type)))
+    return ranked[:n]
+
+
+def enforce_ports(g: Game) -> None:
+    """Ships in a port whose land their house no longer controls are destroyed (B-PORT-10)."""
+    s = g.s
+    for area in list(s.units):
+        a = data.board().areas[area]
+        if a.is_port and s.units.get(area):
+            ships = s.units[area]
+            if rules.controller(s, area) != ships[0].house:
+                destroy_units(g, area, list(ships), "port-lost")
+
+
+def remove_power_token(g: Game, area: str, reason: str) -> None:
+    house = g.s.power_tokens.pop(area, None)
+    if house is not None:
+        g.emit("power-token-removed", area=area, house=house, reason=reason)
+
+
+def unit_counts(units: list[Unit]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u.type] = counts.get(u.type, 0) + 1
+    return counts

@@ -1,0 +1,188 @@
+"""Static game data, loaded once from the project's ``data/`` folder."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+
+UNIT_TYPES = ("footman", "knight", "ship", "siege-engine")
+LAND_UNITS = ("footman", "knight", "siege-engine")
+TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+DOMINANCE_OF_TRACK = {
+    "iron_throne": "iron_throne",
+    "fiefdoms": "valyrian_steel_blade",
+    "kings_court": "messenger_raven",
+}
+
+
+def _read(name: str) -> Any:
+    return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
+
+
+@dataclass(frozen=True)
+class Area:
+    id: str
+    names: dict[str, str]
+    kind: str  # land | sea | port
+    fortification: int  # 0 none, 1 castle, 2 stronghold
+    supply: int
+    crowns: int
+    home_of: str | None
+    port: str | None  # a land's port
+    port_of: str | None  # a port's land
+    port_sea: str | None  # a port's sea
+    island: bool
+
+    @property
+    def is_land(self) -> bool:
+        return self.kind == "land"
+
+    @property
+    def is_sea(self) -> bool:
+        return self.kind == "sea"
+
+    @property
+    def is_port(self) -> bool:
+        return self.kind == "port"
+
+    def name(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.names["en"]
+
+
+@dataclass(frozen=True)
+class Board:
+    areas: dict[str, Area]
+    neighbours: dict[str, frozenset[str]]
+    rivers: frozenset[frozenset[str]]
+
+    def area(self, area_id: str) -> Area:
+        return self.areas[area_id]
+
+    def adjacent(self, a: str, b: str) -> bool:
+        return b in self.neighbours[a]
+
+
+@cache
+def board() -> Board:
+    raw = _read("board.json")
+    areas = {
+        a["id"]: Area(
+            id=a["id"],
+            names=a["names"],
+            kind=a["kind"],
+            fortification=a["fortification"],
+            supply=a["supply"],
+            crowns=a["crowns"],
+            home_of=a["home_of"],
+            port=a["port"],
+            port_of=a["port_of"],
+            port_sea=a["port_sea"],
+            island=a["island"],
+        )
+        for a in raw["areas"]
+    }
+    neighbours: dict[str, set[str]] = {a: set() for a in areas}
+    for a, b in raw["adjacency"]:
+        neighbours[a].add(b)
+        neighbours[b].add(a)
+    return Board(
+        areas=areas,
+        neighbours={a: frozenset(n) for a, n in neighbours.items()},
+        rivers=frozenset(frozenset(p) for p in raw["rivers_not_adjacent"]),
+    )
+
+
+@dataclass(frozen=True)
+class HouseCard:
+    id: str
+    house: str
+    names: dict[str, str]
+    strength: int
+    swords: int
+    fortifications: int
+    ability: str | None
+    text_en: str | None
+
+
+@cache
+def house_cards() -> dict[str, HouseCard]:
+    return {
+        c["id"]: HouseCard(
+            id=c["id"],
+            house=c["house"],
+            names=c["names"],
+            strength=c["strength"],
+            swords=c["swords"],
+            fortifications=c["fortifications"],
+            ability=c["ability"],
+            text_en=c["text_en"],
+        )
+        for c in _read("house_cards.json")["cards"]
+    }
+
+
+@dataclass(frozen=True)
+class HouseInfo:
+    id: str
+    names: dict[str, str]
+    colour: str
+    home: str
+    garrison: int
+    unit_limits: dict[str, int]
+    starting_units: dict[str, list[str]]
+    starting_supply: int
+
+
+@cache
+def houses() -> dict[str, HouseInfo]:
+    return {
+        h["id"]: HouseInfo(
+            id=h["id"],
+            names=h["names"],
+            colour=h["colour"],
+            home=h["home"],
+            garrison=h["garrison"],
+            unit_limits=h["unit_limits"],
+            starting_units=h["starting_units"],
+            starting_supply=h["starting_supply"],
+        )
+        for h in _read("houses.json")["houses"]
+    }
+
+
+@cache
+def setups() -> dict[str, Any]:
+    result: dict[str, Any] = _read("setups.json")
+    return result
+
+
+@cache
+def westeros_cards() -> dict[str, Any]:
+    """Card id -> {deck, copies, icons, names, text_en}; ids are unique per deck."""
+    return {f"{c['deck']}:{c['id']}": c for c in _read("westeros_cards.json")["cards"]}
+
+
+@cache
+def wildling_cards() -> dict[str, Any]:
+    return {c["id"]: c for c in _read("wildling_cards.json")["cards"]}
+
+
+@cache
+def tides_cards() -> dict[str, Any]:
+    return {c["id"]: c for c in _read("tides_of_battle.json")["cards"]}
+
+
+def supply_limits(level: int) -> list[int]:
+    limits: list[int] = setups()["supply_limits"][max(0, min(6, level))]
+    return limits
+
+
+def stars_allowed(position: int, player_count: int) -> int:
+    """Special orders allowed at King's Court ``position`` (0-based)."""
+    table = setups()["kings_court_stars"]["3-4" if player_count <= 4 else "5-6"]
+    return table[position] if position < len(table) else 0

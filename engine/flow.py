@@ -1,0 +1,69 @@
+"""The step machine: the game's progress is a stack of frames, each a plain dict.
+
+A frame is a JSON-able dict with a ``type`` naming a registered :class:`Step` and an ``id``.
+The top frame either asks for answers (``prompts``) or, when nothing is asked, moves the game on
+(``advance``), which replaces, pops or pushes frames. Because the stack is plain data, the game can
+be saved between any two answers and resumed exactly (no generators, no closures).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine.errors import RuleError
+from engine.prompts import Prompt
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+Frame = dict[str, Any]
+
+
+class Step:
+    """Behaviour of one frame type. Subclasses are stateless: all state lives in the frame."""
+
+    type: ClassVar[str]
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        return []
+
+    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        raise RuleError("nothing-to-answer", "This step takes no answer.")
+
+    def advance(self, g: Game, f: Frame) -> None:
+        """Called when the frame asks for nothing; must change the stack (pop, push or replace)."""
+        raise NotImplementedError(self.type)
+
+    def view(self, g: Game, f: Frame, viewer: str | None) -> dict[str, Any] | None:
+        """Optional public/private description of the step for views."""
+        return None
+
+
+STEPS: dict[str, Step] = {}
+
+
+def register(cls: type[Step]) -> type[Step]:
+    if cls.type in STEPS:
+        raise ValueError(f"step {cls.type!r} registered twice")
+    STEPS[cls.type] = cls()
+    return cls
+
+
+def prompt_id(f: Frame, kind: str, house: str) -> str:
+    return f"{f['id']}:{kind}:{house}"
+
+
+def expect_dict(answer: Any, *keys: str) -> dict[str, Any]:
+    """Check that an answer is an object with the given keys (answers arrive as JSON)."""
+    if not isinstance(answer, dict):
+        raise RuleError("bad-answer", "The answer must be an object.", expected=list(keys))
+    missing = [k for k in keys if k not in answer]
+    if missing:
+        raise RuleError("bad-answer", f"The answer lacks {', '.join(missing)}.", missing=missing)
+    return answer
+
+
+def expect_choice(value: Any, options: list[Any] | set[Any] | tuple[Any, ...], what: str) -> Any:
+    if value not in options:
+        raise RuleError("illegal-choice", f"{value!r} is not a legal {what}.", value=value, options=sorted(map(str, options)))
+    return value

@@ -1,0 +1,188 @@
+"""The public face of the engine: ``Game`` and ``new_game``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine import rules
+from engine.errors import RuleError
+from engine.flow import STEPS, Frame
+from engine.prompts import Prompt
+from engine.rng import Rng
+from engine.state import GameState
+
+# Importing the step modules registers their frame types.
+from engine import steps as _steps  # noqa: F401  isort: skip
+
+MAX_STEPS_PER_ACT = 10_000
+
+
+class Game:
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self._events: list[dict[str, Any]] = []
+        self._rng: Rng | None = None
+
+    # ----- construction and persistence -----
+
+    @staticmethod
+    def from_json(text: str | dict[str, Any]) -> Game:
+        raw = json.loads(text) if isinstance(text, str) else text
+        return Game(GameState.from_dict(raw))
+
+    def to_json(self) -> str:
+        return json.dumps(self.state.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.state.to_dict()
+
+    @staticmethod
+    def from_scenario(spec: dict[str, Any]) -> Game:
+        from engine.scenario import build_scenario
+
+        return build_scenario(spec)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.state.to_dict() == other.state.to_dict()
+
+    def __hash__(self) -> int:  # pragma: no cover - games are mutable; hashing by identity
+        return id(self)
+
+    # ----- the contract -----
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def finished(self) -> bool:
+        return self.state.phase == "ended"
+
+    def prompts(self) -> list[Prompt]:
+        if not self.state.stack or self.finished:
+            return []
+        top = self.state.stack[-1]
+        return STEPS[top["type"]].prompts(self, top)
+
+    def prompt_for(self, house: str) -> Prompt | None:
+        for p in self.prompts():
+            if p.house == house:
+                return p
+        return None
+
+    def awaiting(self) -> list[str]:
+        return [p.house for p in self.prompts() if not p.answered]
+
+    def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
+        """Apply ``house``'s answer to its open prompt; return the events it caused.
+
+        On a ``RuleError`` (or any other failure) the state is left exactly as it was.
+        """
+        if self.finished:
+            raise RuleError("game-over", "The game has ended.")
+        prompt = self.prompt_for(house)
+        if prompt is None:
+            raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
+        if prompt_id is not None and prompt_id != prompt.id:
+            raise RuleError("stale-prompt", "That decision is closed; a newer one is open.", prompt=prompt_id)
+        snapshot = self.state.to_dict()
+        self._events = []
+        try:
+            top = self.state.stack[-1]
+            STEPS[top["type"]].answer(self, top, house, answer)
+            self.state.version += 1
+            self.run()
+        except BaseException:
+            self.state = GameState.from_dict(snapshot)
+            self._rng = None
+            self._events = []
+            raise
+        events, self._events = self._events, []
+        return events
+
+    def view(self, house: str | None = None) -> dict[str, Any]:
+        from engine.views import build_view
+
+        return build_view(self, house)
+
+    # ----- helpers for steps -----
+
+    @property
+    def s(self) -> GameState:
+        return self.state
+
+    @property
+    def rng(self) -> Rng:
+        if self._rng is None:
+            self._rng = _StateRng(self.state)
+        return self._rng
+
+    def emit(self, event_type: str, **fields: Any) -> None:
+        """Record an event. ``private_to`` marks an event only that house may see."""
+        self._events.append({"type": event_type, **fields})
+
+    def new_frame(self, frame_type: str, **fields: Any) -> Frame:
+        self.state.frame_counter += 1
+        return {"type": frame_type, "id": self.state.frame_counter, **fields}
+
+    def push(self, frame_type: str, **fields: Any) -> Frame:
+        frame = self.new_frame(frame_type, **fields)
+        self.state.stack.append(frame)
+        return frame
+
+    def pop(self, f: Frame) -> None:
+        top = self.state.stack.pop()
+        assert top is f or top["id"] == f["id"], "popped a frame that was not on top"
+
+    def run(self) -> None:
+        """Advance until some frame asks a question or the game ends."""
+        for _ in range(MAX_STEPS_PER_ACT):
+            if self.finished or not self.state.stack:
+                return
+            top = self.state.stack[-1]
+            step = STEPS[top["type"]]
+            if step.prompts(self, top):
+                return
+            step.advance(self, top)
+        raise RuntimeError("the game did not settle: a step loops without asking anything")
+
+    def end_game(self, winner: str, reason: str) -> None:
+        self.state.phase = "ended"
+        self.state.winner = winner
+        self.state.ended_reason = reason
+        self.state.stack.clear()
+        self.emit("game-over", winner=winner, reason=reason)
+
+    def check_instant_win(self) -> bool:
+        """B-ROUND-03 / B-VICTORY-01: seven castle/stronghold areas win at once."""
+        for house in rules.turn_order(self.state):
+            if rules.castles_controlled(self.state, house) >= 7:
+                self.end_game(house, "seven-castles")
+                return True
+        return False
+
+
+class _StateRng(Rng):
+    """An Rng that writes its state back into the game state after every draw."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state.rng)
+        self._game_state = state
+
+    def next_u64(self) -> int:
+        self.state = self._game_state.rng
+        value = super().next_u64()
+        self._game_state.rng = self.state
+        return value
+
+
+def new_game(
+    players: int | list[str],
+    *,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+) -> Game:
+    from engine.setup import setup_game
+
+    return setup_game(players, seed=seed, options=options or {})

@@ -1,0 +1,191 @@
+"""Derived facts about a position: control, supply, turn order, reachability.
+
+These are pure functions of the state. Control is never stored: a land is controlled by the
+house with units there, else by the house whose power token lies there, else by the house
+whose printed crest it carries (B-CONTROL-01, B-CONTROL-12..14).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import data
+from engine.state import GameState, Unit
+
+BOARD = data.board
+
+
+def units_in(s: GameState, area: str) -> list[Unit]:
+    return s.units.get(area, [])
+
+
+def occupant(s: GameState, area: str) -> str | None:
+    units = s.units.get(area)
+    return units[0].house if units else None
+
+
+def controller(s: GameState, area: str) -> str | None:
+    a = BOARD().areas[area]
+    if a.is_port:
+        assert a.port_of is not None
+        return controller(s, a.port_of)
+    house = occupant(s, area)
+    if house is not None or a.is_sea:
+        return house
+    token = s.power_tokens.get(area)
+    if token is not None:
+        return token
+    if a.home_of is not None and a.home_of in s.players and area not in s.neutral:
+        return a.home_of
+    return None
+
+
+def controlled_lands(s: GameState, house: str) -> list[str]:
+    return [a.id for a in BOARD().areas.values() if a.is_land and controller(s, a.id) == house]
+
+
+def castles_controlled(s: GameState, house: str) -> int:
+    """The victory track position (B-CONTROL-15)."""
+    areas = BOARD().areas
+    return sum(1 for a in controlled_lands(s, house) if areas[a].fortification > 0)
+
+
+def strongholds_controlled(s: GameState, house: str) -> int:
+    areas = BOARD().areas
+    return sum(1 for a in controlled_lands(s, house) if areas[a].fortification == 2)
+
+
+def barrels(s: GameState, house: str) -> int:
+    areas = BOARD().areas
+    return min(6, sum(areas[a].supply for a in controlled_lands(s, house)))
+
+
+def crowns(s: GameState, house: str) -> int:
+    areas = BOARD().areas
+    return sum(areas[a].crowns for a in controlled_lands(s, house))
+
+
+def turn_order(s: GameState) -> list[str]:
+    return list(s.tracks["iron_throne"])
+
+
+def holder(s: GameState, track: str) -> str:
+    return s.tracks[track][0]
+
+
+def position(s: GameState, track: str, house: str) -> int:
+    return s.tracks[track].index(house)
+
+
+def stars_allowed(s: GameState, house: str) -> int:
+    return data.stars_allowed(position(s, "kings_court", house), len(s.players))
+
+
+def army_sizes(s: GameState, house: str, overrides: dict[str, int] | None = None) -> list[int]:
+    """Sizes of every army (2+ units in one area) of ``house``; ``overrides`` replaces an area's count."""
+    counts: dict[str, int] = {}
+    for area, units in s.units.items():
+        if units and units[0].house == house:
+            counts[area] = len(units)
+    if overrides:
+        counts.update(overrides)
+    return sorted((n for n in counts.values() if n >= 2), reverse=True)
+
+
+def fits_supply(sizes: Iterable[int], level: int) -> bool:
+    """Whether armies of these sizes fit the flags of a supply level (B-SUPPLY-02, B-SUPPLY-04)."""
+    armies = sorted((n for n in sizes if n >= 2), reverse=True)
+    limits = data.supply_limits(level)
+    if len(armies) > len(limits):
+        return False
+    return all(n <= cap for n, cap in zip(armies, limits, strict=False))
+
+
+def supply_ok(s: GameState, house: str, overrides: dict[str, int] | None = None) -> bool:
+    return fits_supply(army_sizes(s, house, overrides), s.houses[house].supply)
+
+
+def units_on_board(s: GameState, house: str, unit_type: str) -> int:
+    return sum(1 for us in s.units.values() for u in us if u.house == house and u.type == unit_type)
+
+
+def units_available(s: GameState, house: str, unit_type: str) -> int:
+    """Figures of this type still in the house's supply (B-COMP-01, B-COMP-04)."""
+    return data.houses()[house].unit_limits[unit_type] - units_on_board(s, house, unit_type)
+
+
+def power_in_pool(s: GameState, house: str) -> int:
+    on_board = sum(1 for h in s.power_tokens.values() if h == house)
+    return data.setups()["power_tokens_per_house"] - s.houses[house].power - on_board
+
+
+def gain_power(s: GameState, house: str, amount: int) -> int:
+    """Take up to ``amount`` of the house's tokens from the pool (B-OPEN-06); returns how many."""
+    gained = max(0, min(amount, power_in_pool(s, house)))
+    s.houses[house].power += gained
+    return gained
+
+
+def lose_power(s: GameState, house: str, amount: int) -> int:
+    lost = max(0, min(amount, s.houses[house].power))
+    s.houses[house].power -= lost
+    return lost
+
+
+def is_passable(s: GameState, area: str) -> bool:
+    return not (area in s.neutral and s.neutral[area] is None)
+
+
+def friendly_port(s: GameState, house: str, port: str) -> bool:
+    return controller(s, port) == house
+
+
+def transport_lands(s: GameState, house: str, origin: str) -> set[str]:
+    """Land areas reachable from ``origin`` through chains of seas holding the house's ships (B-TRANSPORT-01..10)."""
+    board = BOARD()
+    seen: set[str] = set()
+    frontier = [n for n in board.neighbours[origin] if board.areas[n].is_sea and occupant(s, n) == house]
+    while frontier:
+        sea = frontier.pop()
+        if sea in seen:
+            continue
+        seen.add(sea)
+        for n in board.neighbours[sea]:
+            if board.areas[n].is_sea and n not in seen and occupant(s, n) == house:
+                frontier.append(n)
+    lands: set[str] = set()
+    for sea in seen:
+        for n in board.neighbours[sea]:
+            if board.areas[n].is_land and n != origin:
+                lands.add(n)
+    return lands
+
+
+def move_destinations(s: GameState, house: str, origin: str, unit_type: str) -> set[str]:
+    """Areas a unit may march to from ``origin``, before considering enemies and supply."""
+    board = BOARD()
+    a = board.areas[origin]
+    out: set[str] = set()
+    if unit_type == "ship":
+        for n in board.neighbours[origin]:
+            na = board.areas[n]
+            if na.is_sea or (na.is_port and friendly_port(s, house, n)):
+                out.add(n)
+        return out
+    if not a.is_land:
+        return out
+    for n in board.neighbours[origin]:
+        if board.areas[n].is_land:
+            out.add(n)
+    out |= transport_lands(s, house, origin)
+    return {n for n in out if is_passable(s, n)}
+
+
+def unit_strength(unit: Unit, *, attacking_castle: bool) -> int:
+    if unit.routed:
+        return 0
+    if unit.type == "knight":
+        return 2
+    if unit.type == "siege-engine":
+        return 4 if attacking_castle else 0
+    return 1

@@ -1,0 +1,387 @@
+"""The Action phase: raids, marches, consolidate power, clean-up (B-ACT-*, B-RAID-*, B-MARCH-*, B-CP-*, B-CLEAN-*)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from engine import data, rules
+from engine.board_ops import enforce_ports, place_units, remove_power_token, take_units
+from engine.errors import RuleError
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
+from engine.orders import token
+from engine.prompts import Prompt
+from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+STAGES = ("raid", "march", "consolidate", "cleanup")
+
+
+def orders_of(s: GameState, house: str, order_type: str) -> list[str]:
+    return sorted(a for a, o in s.orders.items() if o.house == house and token(o.token).type == order_type)
+
+
+def next_house(s: GameState, order_type: str, last: str | None) -> str | None:
+    """In turn order, the next house after ``last`` that still has an order of this type (B-RAID-01, B-MARCH-01)."""
+    order = rules.turn_order(s)
+    start = (order.index(last) + 1) if last in order else 0
+    for i in range(len(order)):
+        house = order[(start + i) % len(order)]
+        if orders_of(s, house, order_type):
+            return house
+    return None
+
+
+# ----- raids -----
+
+
+def raid_targets(s: GameState, house: str, origin: str) -> list[str]:
+    """Adjacent enemy orders this raid may remove (B-RAID-02..13, B-PORT-08)."""
+    board = data.board()
+    here = board.areas[origin]
+    special = token(s.orders[origin].token).star
+    out = []
+    for n in sorted(board.neighbours[origin]):
+        order = s.orders.get(n)
+        if order is None or order.house == house:
+            continue
+        there = board.areas[n]
+        if here.is_land and not there.is_land:
+            continue  # a land raid never reaches a sea or a port (B-RAID-04)
+        if here.is_port and not there.is_sea:
+            continue  # ships in a port raid only their sea (B-RAID-10)
+        if there.is_port and there.port_sea != origin:
+            continue  # a port is raided only from its own sea
+        kind = token(order.token).type
+        if kind in ("support", "raid", "consolidate") or (kind == "defense" and special):
+            out.append(n)
+    return out
+
+
+@register
+class Action(Step):
+    type = "action"
+
+    def _current(self, g: Game, f: Frame) -> str | None:
+        stage = f["stage"]
+        if stage not in ("raid", "march"):
+            return None
+        return next_house(g.s, stage, f["last"])
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        s = g.s
+        house = self._current(g, f)
+        if house is None:
+            return []
+        if f["stage"] == "raid":
+            choices = {a: raid_targets(s, house, a) for a in orders_of(s, house, "raid")}
+            first = next(iter(choices))
+            return [
+                Prompt(
+                    id=prompt_id(f, f"raid{f.get('turns', 0)}", house),
+                    house=house,
+                    kind="raid",
+                    choices=choices,
+                    default={"from": first, "target": None},
+                )
+            ]
+        choices_m = {a: march_options(s, house, a) for a in orders_of(s, house, "march")}
+        first = next(iter(choices_m))
+        return [
+            Prompt(
+                id=prompt_id(f, f"march{f.get('turns', 0)}", house),
+                house=house,
+                kind="march",
+                choices=choices_m,
+                default={"from": first, "moves": [], "leave_power": False},
+            )
+        ]
+
+    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        f["turns"] = f.get("turns", 0) + 1
+        f["last"] = house
+        if f["stage"] == "raid":
+            resolve_raid(g, house, answer)
+        else:
+            resolve_march(g, house, answer)
+
+    def advance(self, g: Game, f: Frame) -> None:
+        s = g.s
+        stage = f["stage"]
+        if stage in ("raid", "march"):
+            # Nobody has an order of this kind left.
+            f["stage"] = STAGES[STAGES.index(stage) + 1]
+            f["last"] = None
+            return
+        if stage == "consolidate":
+            resolve_all_consolidate(g, f)
+            if f["stage"] == "consolidate":
+                f["stage"] = "cleanup"
+            return
+        cleanup(g)
+        g.pop(f)
+
+
+def resolve_raid(g: Game, house: str, answer: Any) -> None:
+    s = g.s
+    a = expect_dict(answer, "from", "target")
+    origin = a["from"]
+    expect_choice(origin, orders_of(s, house, "raid"), "raid area")
+    target = a["target"]
+    if target is not None:
+        expect_choice(target, raid_targets(s, house, origin), "raid target")
+        victim = s.orders[target]
+        del s.orders[target]
+        g.emit("raid", house=house, area=origin, target=target, victim=victim.house, order=victim.token)
+        if token(victim.token).type == "consolidate":
+            gained = rules.gain_power(s, house, 1)
+            lost = rules.lose_power(s, victim.house, 1)
+            g.emit("pillage", house=house, victim=victim.house, gained=gained, lost=lost)
+    else:
+        g.emit("raid", house=house, area=origin, target=None)
+    del s.orders[origin]
+
+
+# ----- marches -----
+
+
+def movable_units(s: GameState, house: str, origin: str) -> Counter[str]:
+    """Units that may leave: routed units never move (B-MARCH-15)."""
+    return Counter(u.type for u in s.units.get(origin, []) if u.house == house and not u.routed)
+
+
+def is_enemy_target(s: GameState, house: str, area: str) -> bool:
+    """Whether entering ``area`` starts a combat: enemy units, an enemy garrison or a neutral force."""
+    occ = rules.occupant(s, area)
+    if occ is not None and occ != house:
+        return True
+    if area in s.garrisons and rules.controller(s, area) != house:
+        return True
+    return area in s.neutral and s.neutral[area] is not None
+
+
+def march_options(s: GameState, house: str, origin: str) -> dict[str, Any]:
+    units = movable_units(s, house, origin)
+    return {
+        "units": dict(units),
+        "destinations": {t: sorted(rules.move_destinations(s, house, origin, t)) for t in units},
+        "can_leave_power": can_leave_power(s, house, origin),
+    }
+
+
+def can_leave_power(s: GameState, house: str, origin: str) -> bool:
+    a = data.board().areas[origin]
+    return a.is_land and s.houses[house].power > 0 and origin not in s.power_tokens and a.home_of != house
+
+
+def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[str, list[str]]]:
+    if not isinstance(raw, list):
+        raise RuleError("bad-answer", "moves must be a list of {to, units}.")
+    merged: dict[str, list[str]] = {}
+    for m in raw:
+        m = expect_dict(m, "to", "units")
+        if not isinstance(m["units"], list) or not all(isinstance(t, str) for t in m["units"]):
+            raise RuleError("bad-answer", "units must be a list of unit types.")
+        if m["units"]:
+            merged.setdefault(m["to"], []).extend(m["units"])
+    requested = Counter(t for units in merged.values() for t in units)
+    available = movable_units(s, house, origin)
+    for t, n in requested.items():
+        if n > available.get(t, 0):
+            raise RuleError("units-missing", f"You have only {available.get(t, 0)} {t} able to move in {origin}.", unit=t)
+    return list(merged.items())
+
+
+def validate_march(s: GameState, house: str, origin: str, moves: list[tuple[str, list[str]]]) -> str | None:
+    """Check a whole March order; return the one area where it starts a combat, if any."""
+    board = data.board()
+    combat: list[str] = []
+    overrides: dict[str, int] = {origin: len(s.units.get(origin, [])) - sum(len(u) for _, u in moves)}
+    for dest, units in moves:
+        if dest == origin:
+            raise RuleError("march-same-area", "Units that stay need no move.")
+        for t in set(units):
+            if dest not in rules.move_destinations(s, house, origin, t):
+                if not rules.is_passable(s, dest):
+                    raise RuleError("area-impassable", f"{dest} cannot be entered this game.", area=dest)
+                raise RuleError("not-adjacent", f"A {t} cannot march from {origin} to {dest}.", to=dest, unit=t)
+        if is_enemy_target(s, house, dest):
+            combat.append(dest)
+            overrides[dest] = len(units)
+        else:
+            overrides[dest] = len(s.units.get(dest, [])) + len(units)
+        if board.areas[dest].is_port and overrides[dest] > data.setups()["port_capacity"]:
+            raise RuleError("port-full", "A port holds at most three ships.", area=dest)
+    if len(combat) > 1:
+        raise RuleError("two-combats", "One March order can start only one combat.", areas=combat)
+    if not rules.supply_ok(s, house, overrides):
+        raise RuleError("supply-exceeded", "That march would break your supply limits.")
+    return combat[0] if combat else None
+
+
+def resolve_march(g: Game, house: str, answer: Any) -> None:
+    s = g.s
+    a = expect_dict(answer, "from", "moves")
+    origin = a["from"]
+    expect_choice(origin, orders_of(s, house, "march"), "march area")
+    leave_power = bool(a.get("leave_power", False))
+    moves = _parse_moves(s, house, origin, a["moves"])
+    combat_area = validate_march(s, house, origin, moves)
+    moving = sum(len(u) for _, u in moves)
+    vacated = moving == len(s.units.get(origin, []))
+    if leave_power and not (vacated and can_leave_power(s, house, origin)):
+        raise RuleError("cannot-leave-power", "A power token can be left only in a land you leave empty.")
+    march_token = s.orders[origin].token
+    attackers: list[str] = []
+    if combat_area is not None:
+        attackers = next(units for dest, units in moves if dest == combat_area)
+        if combat_area in s.neutral:
+            check_neutral_reachable(s, house, origin, combat_area, attackers, march_token)
+    for dest, units in moves:
+        if dest == combat_area:
+            continue
+        moved = take_units(s, origin, house, units)
+        place_units(s, dest, moved)
+        if s.power_tokens.get(dest) not in (None, house):
+            remove_power_token(g, dest, "taken")
+        g.emit("march", house=house, origin=origin, to=dest, units=units)
+    if leave_power:
+        s.houses[house].power -= 1
+        s.power_tokens[origin] = house
+        g.emit("power-token-placed", house=house, area=origin)
+    if combat_area is None:
+        del s.orders[origin]
+        enforce_ports(g)
+        g.check_instant_win()
+        return
+    from engine.steps.combat import start_combat
+
+    start_combat(g, house, origin, combat_area, attackers, march_token)
+
+
+def check_neutral_reachable(
+    s: GameState, house: str, origin: str, area: str, units: list[str], march_token: str
+) -> None:
+    """B-NEUTRAL-02: a march into a neutral force needs a strength that could beat it."""
+    from engine.steps.combat import potential_support
+
+    castle = data.board().areas[area].fortification > 0
+    own = sum(2 if t == "knight" else (4 if castle else 0) if t == "siege-engine" else 1 for t in units)
+    best = own + token(march_token).bonus + potential_support(s, house, area)
+    needed = s.neutral[area]
+    assert needed is not None
+    if best < needed:
+        raise RuleError(
+            "neutral-too-strong",
+            f"The neutral force in {area} has strength {needed}; your attack could reach at most {best}.",
+            area=area,
+            needed=needed,
+            best=best,
+        )
+
+
+# ----- consolidate power -----
+
+
+def consolidate_gain(s: GameState, house: str, area: str) -> int:
+    a = data.board().areas[area]
+    if a.is_sea:
+        return 0  # B-CP-03
+    if a.is_port:
+        assert a.port_sea is not None
+        enemy = rules.occupant(s, a.port_sea)
+        return 0 if enemy not in (None, house) else 1  # B-CP-05
+    return 1 + a.crowns  # B-CP-02
+
+
+def can_muster_here(s: GameState, area: str) -> bool:
+    a = data.board().areas[area]
+    return a.is_land and a.fortification > 0  # B-CP-06, B-CP-07
+
+
+def resolve_all_consolidate(g: Game, f: Frame) -> None:
+    """Consolidate Power in turn order, one order per house per turn (B-CP-01).
+
+    Only the special order in a castle or stronghold asks a question (power or muster); every other
+    order has a single outcome and is applied without asking.
+    """
+    s = g.s
+    while True:
+        house = next_house(s, "consolidate", f["last"])
+        if house is None:
+            return
+        areas = orders_of(s, house, "consolidate")
+        area = areas[0]
+        f["last"] = house
+        special = s.orders[area].token == "consolidate*"
+        if special and can_muster_here(s, area) and "muster" in _available_steps():
+            del s.orders[area]
+            g.push("consolidate-choice", house=house, area=area)
+            return
+        apply_consolidate(g, house, area)
+
+
+def _available_steps() -> set[str]:
+    from engine.flow import STEPS
+
+    return set(STEPS)
+
+
+def apply_consolidate(g: Game, house: str, area: str) -> None:
+    s = g.s
+    s.orders.pop(area, None)
+    gained = rules.gain_power(s, house, consolidate_gain(s, house, area))
+    g.emit("consolidate", house=house, area=area, gained=gained)
+
+
+@register
+class ConsolidateChoice(Step):
+    """The special Consolidate Power order in a castle or stronghold: gain power or muster (B-CP-06)."""
+
+    type = "consolidate-choice"
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        if f.get("chosen"):
+            return []
+        return [
+            Prompt(
+                id=prompt_id(f, "consolidate", f["house"]),
+                house=f["house"],
+                kind="consolidate",
+                choices=["power", "muster"],
+                default="power",
+                info={"area": f["area"], "power": consolidate_gain(g.s, f["house"], f["area"])},
+            )
+        ]
+
+    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        choice = expect_choice(answer, ["power", "muster"], "use of the special Consolidate Power order")
+        f["chosen"] = choice
+
+    def advance(self, g: Game, f: Frame) -> None:
+        g.pop(f)
+        if f["chosen"] == "power":
+            apply_consolidate(g, f["house"], f["area"])
+        else:
+            g.emit("consolidate-muster", house=f["house"], area=f["area"])
+            g.push("muster", houses=[f["house"]], areas={f["house"]: [f["area"]]})
+
+
+# ----- clean-up -----
+
+
+def cleanup(g: Game) -> None:
+    """B-CLEAN-01..03: remove leftover orders, turn the Blade and Raven face up, rally routed units."""
+    s = g.s
+    s.orders.clear()
+    s.orders_revealed = False
+    s.blade_used = False
+    s.raven_used = False
+    for units in s.units.values():
+        for u in units:
+            u.routed = False
+    for hs in s.houses.values():
+        hs.raven_peek = None
+    g.emit("action-cleanup")

@@ -1,0 +1,626 @@
+"""Combat as explicit steps (B-COMBAT-*, B-SUPPORT-*, B-CAS-*, B-RETREAT-*, B-GARR-*, B-NEUTRAL-*).
+
+Stages, in order: support -> (neutral: resolve) -> cards -> reveal -> tides -> blade -> resolve ->
+casualties -> retreat -> cleanup. Each stage is a state of one ``combat`` frame; house-card abilities
+hook into the stages through ``engine.abilities`` and may push frames of their own.
+
+The attacking units stay in the area they marched from until the combat is decided, so an area never
+holds two houses' units: a winning attacker moves in at clean-up, a losing one is routed where it stands.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import TYPE_CHECKING, Any
+
+from engine import abilities, data, rules
+from engine.board_ops import (
+    WEAKEST_FIRST,
+    destroy_units,
+    enforce_ports,
+    pick_weakest,
+    place_units,
+    remove_power_token,
+    take_units,
+)
+from engine.errors import RuleError
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
+from engine.orders import token
+from engine.prompts import Prompt
+from engine.state import GameState, Unit
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+SIDES = ("attacker", "defender")
+
+
+def start_combat(g: Game, house: str, origin: str, area: str, units: list[str], march_token: str) -> None:
+    s = g.s
+    if area in s.neutral:
+        defender = "neutral"
+    else:
+        defender = rules.occupant(s, area) or rules.controller(s, area) or "neutral"
+    g.emit("combat-started", attacker=house, defender=defender, area=area, origin=origin, units=units)
+    g.push(
+        "combat",
+        area=area,
+        origin=origin,
+        attacker=house,
+        defender=defender,
+        units=list(units),
+        march=march_token,
+        stage="support",
+        supports={},
+        asked=[],
+        cards={"attacker": None, "defender": None},
+        chosen={},
+        blade=None,
+        tides={"attacker": None, "defender": None},
+        winner=None,
+    )
+
+
+# ----- who may support -----
+
+
+def support_areas(s: GameState, area: str, *, exclude_house: str | None = None) -> dict[str, str]:
+    """Areas next to ``area`` whose Support order can help there: area -> owner (B-SUPPORT-01, -09, -13, -16, -17)."""
+    board = data.board()
+    embattled = board.areas[area]
+    out: dict[str, str] = {}
+    for n in sorted(board.neighbours[area]):
+        order = s.orders.get(n)
+        if order is None or token(order.token).type != "support" or order.house == exclude_house:
+            continue
+        here = board.areas[n]
+        if embattled.is_sea and here.is_land:
+            continue  # land units never support a sea combat
+        if here.is_port and n != embattled.port and embattled.id != here.port_sea:
+            continue  # ships in a port support only in their own sea
+        if here.is_port and embattled.is_land:
+            continue
+        if not any(not u.routed for u in s.units.get(n, [])):
+            continue
+        out[n] = order.house
+    return out
+
+
+def support_strength(s: GameState, area: str, embattled: str, *, for_attacker: bool) -> int:
+    castle = data.board().areas[embattled].fortification > 0
+    units = s.units.get(area, [])
+    total = sum(rules.unit_strength(u, attacking_castle=castle and for_attacker) for u in units)
+    return total + token(s.orders[area].token).bonus
+
+
+def potential_support(s: GameState, house: str, area: str) -> int:
+    """The most support an attack on a neutral force could receive (every adjacent Support order helping)."""
+    return sum(support_strength(s, a, area, for_attacker=True) for a in support_areas(s, area))
+
+
+def support_sides(f: Frame, house: str) -> list[str]:
+    """A house never supports an opponent against itself; nobody supports a neutral force (B-SUPPORT-12, B-NEUTRAL-06)."""
+    if house == f["attacker"]:
+        return ["attacker", "none"]
+    if house == f["defender"]:
+        return ["defender", "none"]
+    if f["defender"] == "neutral":
+        return ["attacker", "none"]
+    return ["attacker", "defender", "none"]
+
+
+# ----- strength -----
+
+
+def side_house(f: Frame, side: str) -> str:
+    house: str = f[side]
+    return house
+
+
+def combat_units(s: GameState, f: Frame, side: str) -> list[Unit]:
+    """The units fighting for a side in the embattled area (attackers still stand in their origin)."""
+    if side == "attacker":
+        pool = list(s.units.get(f["origin"], []))
+        chosen: list[Unit] = []
+        for t in f["units"]:
+            for u in pool:
+                if u.type == t and u.house == f["attacker"] and not u.routed and all(u is not c for c in chosen):
+                    chosen.append(u)
+                    break
+        return chosen
+    if f["defender"] == "neutral":
+        return []
+    return [u for u in s.units.get(f["area"], []) if u.house == f["defender"]]
+
+
+def base_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
+    """Initial strength by source (B-COMBAT-06); card, blade and tides come later."""
+    area = f["area"]
+    castle = data.board().areas[area].fortification > 0
+    parts: dict[str, int] = {}
+    units = combat_units(s, f, side)
+    parts["units"] = sum(
+        abilities.unit_strength(s, f, side, u, rules.unit_strength(u, attacking_castle=castle and side == "attacker"))
+        for u in units
+    )
+    support = 0
+    for a, chosen in f["supports"].items():
+        if chosen == side and a in s.orders:
+            support += abilities.support_strength(s, f, side, a, support_strength(s, a, area, for_attacker=side == "attacker"))
+    parts["support"] = support
+    if side == "attacker":
+        parts["march"] = token(f["march"]).bonus
+    else:
+        order = s.orders.get(area)
+        if order is not None and order.house == f["defender"] and token(order.token).type == "defense":
+            parts["defense"] = abilities.defense_bonus(s, f, token(order.token).bonus)
+        if area in s.garrisons and f["defender"] != "neutral":
+            parts["garrison"] = s.garrisons[area]
+        if f["defender"] == "neutral":
+            parts["neutral"] = s.neutral[area] or 0
+    return parts
+
+
+def card_of(f: Frame, side: str) -> data.HouseCard | None:
+    card_id = f["cards"][side]
+    return data.house_cards()[card_id] if card_id else None
+
+
+def total_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
+    parts = base_strength(s, f, side)
+    card = card_of(f, side)
+    if card is not None:
+        parts["card"] = abilities.card_strength(s, f, side, card)
+    if f["blade"] == side_house(f, side):
+        parts["blade"] = 1
+    tides = f["tides"][side]
+    if tides:
+        parts["tides"] = data.tides_cards()[tides]["value"]
+    parts["total"] = sum(parts.values())
+    return parts
+
+
+def icons(s: GameState, f: Frame, side: str) -> tuple[int, int, int]:
+    """Swords, fortifications and skulls on a side's card(s) (B-HCARD-08/09, B-TIDES-06/07)."""
+    card = card_of(f, side)
+    swords, forts = abilities.card_icons(s, f, side, card) if card else (0, 0)
+    skulls = 0
+    tides = f["tides"][side]
+    if tides:
+        t = data.tides_cards()[tides]
+        swords += t["swords"]
+        forts += t["fortifications"]
+        skulls += t["skulls"]
+    return swords, forts, skulls
+
+
+def stable_pick(s: GameState, f: Frame, house: str, options: list[str]) -> str:
+    """A seeded, replayable 'random' choice that does not consume the game's RNG (used for defaults)."""
+    digest = zlib.crc32(f"{s.seed}:{f['id']}:{house}".encode())
+    return options[digest % len(options)]
+
+
+@register
+class Combat(Step):
+    type = "combat"
+
+    # ----- questions -----
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        s = g.s
+        stage = f["stage"]
+        if stage == "support":
+            house = self._next_supporter(s, f)
+            if house is None:
+                return []
+            areas = [a for a, h in support_areas(s, f["area"]).items() if h == house]
+            return [
+                Prompt(
+                    id=prompt_id(f, "support", house),
+                    house=house,
+                    kind="support",
+                    choices=support_sides(f, house),
+                    default="none",
+                    info={"area": f["area"], "from": areas, "attacker": f["attacker"], "defender": f["defender"]},
+                )
+            ]
+        if stage == "cards":
+            out = []
+            for side in SIDES:
+                house = side_house(f, side)
+                hand = s.houses[house].hand
+                if not hand:
+                    continue
+                out.append(
+                    Prompt(
+                        id=prompt_id(f, "house-card", house),
+                        house=house,
+                        kind="house-card",
+                        choices=sorted(hand),
+                        default=stable_pick(s, f, house, sorted(hand)),
+                        info={"area": f["area"], "side": side, "opponent": side_house(f, _other(side))},
+                        answered=side in f["chosen"],
+                        secret=True,
+                    )
+                )
+            if all(p.answered for p in out):
+                return []
+            return out
+        if stage == "blade":
+            holder = rules.holder(s, "fiefdoms")
+            if f.get("blade_asked") or s.blade_used or holder not in (f["attacker"], f["defender"]):
+                return []
+            return [
+                Prompt(
+                    id=prompt_id(f, "blade", holder),
+                    house=holder,
+                    kind="blade",
+                    choices=[True, False],
+                    default=False,
+                    info={"strength": {side: total_strength(s, f, side)["total"] for side in SIDES}},
+                )
+            ]
+        if stage == "casualties":
+            pending = f.get("casualty_choice")
+            if not pending:
+                return []
+            return [
+                Prompt(
+                    id=prompt_id(f, "casualties", pending["house"]),
+                    house=pending["house"],
+                    kind="casualties",
+                    choices={"units": pending["units"], "count": pending["count"]},
+                    default=pending["default"],
+                    info={"area": f["area"]},
+                )
+            ]
+        if stage == "retreat":
+            pending = f.get("retreat_choice")
+            if not pending:
+                return []
+            return [
+                Prompt(
+                    id=prompt_id(f, "retreat", pending["chooser"]),
+                    house=pending["chooser"],
+                    kind="retreat",
+                    choices=pending["areas"],
+                    default=pending["areas"][0],
+                    info={"area": f["area"], "loser": pending["house"]},
+                )
+            ]
+        return []
+
+    def _next_supporter(self, s: GameState, f: Frame) -> str | None:
+        owners = set(support_areas(s, f["area"]).values())
+        for house in rules.turn_order(s):
+            if house in owners and house not in f["asked"]:
+                return house
+        return None
+
+    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        s = g.s
+        stage = f["stage"]
+        if stage == "support":
+            side = expect_choice(answer, support_sides(f, house), "side to support")
+            f["asked"].append(house)
+            for a, h in support_areas(s, f["area"]).items():
+                if h == house:
+                    f["supports"][a] = side
+            g.emit("support-declared", house=house, side=side, area=f["area"])
+        elif stage == "cards":
+            side = "attacker" if house == f["attacker"] else "defender"
+            expect_choice(answer, s.houses[house].hand, "house card")
+            f["chosen"][side] = answer
+            g.emit("house-card-chosen", house=house)
+        elif stage == "blade":
+            if not isinstance(answer, bool):
+                raise RuleError("bad-answer", "Answer true to use the Valyrian Steel Blade, false to keep it.")
+            f["blade_asked"] = True
+            if answer:
+                f["blade"] = house
+                s.blade_used = True
+                g.emit("blade-used", house=house)
+        elif stage == "casualties":
+            self._answer_casualties(g, f, house, answer)
+        elif stage == "retreat":
+            pending = f["retreat_choice"]
+            expect_choice(answer, pending["areas"], "retreat area")
+            f["retreat_to"] = answer
+            f["retreat_choice"] = None
+        else:
+            raise RuleError("nothing-to-answer", "This combat step takes no answer.")
+
+    # ----- progress -----
+
+    def advance(self, g: Game, f: Frame) -> None:
+        s = g.s
+        stage = f["stage"]
+        if stage == "support":
+            if f["defender"] == "neutral":
+                self._resolve_neutral(g, f)
+                return
+            f["stage"] = "cards"
+        elif stage == "cards":
+            for side in SIDES:
+                house = side_house(f, side)
+                card = f["chosen"].get(side)
+                if card is not None:
+                    s.houses[house].hand.remove(card)
+                f["cards"][side] = card
+            g.emit("house-cards-revealed", area=f["area"], attacker=f["cards"]["attacker"], defender=f["cards"]["defender"])
+            f["stage"] = "reveal"
+            abilities.on_reveal(g, f)
+        elif stage == "reveal":
+            f["stage"] = "tides"
+            if s.options.get("tides_of_battle"):
+                abilities.draw_tides(g, f)
+        elif stage == "tides":
+            f["stage"] = "blade"
+        elif stage == "blade":
+            f["stage"] = "resolve"
+        elif stage == "resolve":
+            self._resolve(g, f)
+        elif stage == "casualties":
+            self._casualties(g, f)
+        elif stage == "retreat":
+            self._retreat(g, f)
+        elif stage == "cleanup":
+            self._cleanup(g, f)
+
+    def _resolve_neutral(self, g: Game, f: Frame) -> None:
+        """B-NEUTRAL-03..08 and B-OPEN-01: compare after supports; a short attack is cancelled."""
+        s = g.s
+        attack = base_strength(s, f, "attacker")
+        strength = sum(attack.values())
+        needed = s.neutral[f["area"]] or 0
+        won = strength >= needed
+        g.emit("neutral-attack", house=f["attacker"], area=f["area"], strength=strength, needed=needed, won=won)
+        if won:
+            del s.neutral[f["area"]]
+            moved = take_units(s, f["origin"], f["attacker"], f["units"])
+            place_units(s, f["area"], moved)
+        s.orders.pop(f["origin"], None)
+        g.pop(f)
+        enforce_ports(g)
+        g.check_instant_win()
+
+    def _resolve(self, g: Game, f: Frame) -> None:
+        s = g.s
+        totals = {side: total_strength(s, f, side) for side in SIDES}
+        a, d = totals["attacker"]["total"], totals["defender"]["total"]
+        if a != d:
+            winner = "attacker" if a > d else "defender"
+            tie = False
+        else:
+            fief = s.tracks["fiefdoms"]
+            winner = "attacker" if fief.index(f["attacker"]) < fief.index(f["defender"]) else "defender"
+            tie = True
+        f["winner"] = winner
+        f["strength"] = totals
+        g.emit(
+            "combat-result",
+            area=f["area"],
+            attacker=f["attacker"],
+            defender=f["defender"],
+            strength=totals,
+            winner=side_house(f, winner),
+            tie_broken_by_fiefdoms=tie,
+        )
+        f["stage"] = "casualties"
+        abilities.after_victor(g, f)
+
+    # ----- casualties -----
+
+    def _loser_area(self, f: Frame) -> str:
+        return f["origin"] if f["winner"] == "defender" else f["area"]
+
+    def _casualties(self, g: Game, f: Frame) -> None:
+        s = g.s
+        if f.get("casualties_done"):
+            f["stage"] = "retreat"
+            return
+        loser_side = _other(f["winner"])
+        loser = side_house(f, loser_side)
+        swords, _, _ = icons(s, f, f["winner"])
+        _, forts, _ = icons(s, f, loser_side)
+        count = max(0, swords - forts)
+        count = abilities.casualty_count(s, f, loser_side, count)
+        _, _, skulls = icons(s, f, f["winner"])
+        count += abilities.skull_count(s, f, loser_side, skulls)
+        units = combat_units(s, f, loser_side)
+        eligible = [u for u in units if not u.routed and u.type != "siege-engine"]
+        if count >= len(eligible):
+            self._destroy(g, f, loser_side, eligible)
+        elif count > 0:
+            kinds = sorted({u.type for u in eligible})
+            if len(kinds) == 1:
+                self._destroy(g, f, loser_side, eligible[:count])
+            else:
+                counts = {k: sum(1 for u in eligible if u.type == k) for k in kinds}
+                default = [u.type for u in pick_weakest(eligible, count)]
+                f["casualty_choice"] = {"house": loser, "units": counts, "count": count, "default": default}
+                return
+        f["casualties_done"] = True
+
+    def _answer_casualties(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        pending = f["casualty_choice"]
+        if not isinstance(answer, list) or len(answer) != pending["count"]:
+            raise RuleError("bad-casualties", f"Choose exactly {pending['count']} units.", count=pending["count"])
+        for t in set(answer):
+            if answer.count(t) > pending["units"].get(t, 0):
+                raise RuleError("bad-casualties", f"You have only {pending['units'].get(t, 0)} {t} there.", unit=t)
+        loser_side = _other(f["winner"])
+        eligible = [u for u in combat_units(g.s, f, loser_side) if not u.routed and u.type != "siege-engine"]
+        victims: list[Unit] = []
+        for t in answer:
+            victims.append(next(u for u in eligible if u.type == t and all(u is not v for v in victims)))
+        self._destroy(g, f, loser_side, victims)
+        f["casualty_choice"] = None
+        f["casualties_done"] = True
+
+    def _destroy(self, g: Game, f: Frame, side: str, victims: list[Unit]) -> None:
+        if not victims:
+            return
+        area = f["origin"] if side == "attacker" else f["area"]
+        if side == "attacker":
+            for v in victims:
+                f["units"].remove(v.type)
+        destroy_units(g, area, victims, "casualties")
+
+    # ----- retreat -----
+
+    def _retreat(self, g: Game, f: Frame) -> None:
+        s = g.s
+        loser_side = _other(f["winner"])
+        loser = side_house(f, loser_side)
+        if loser_side == "defender" and f["area"] in s.garrisons:
+            del s.garrisons[f["area"]]  # B-GARR-05
+            g.emit("garrison-removed", area=f["area"], house=loser)
+        units = combat_units(s, f, loser_side)
+        sieges = [u for u in units if u.type == "siege-engine"]
+        if sieges:  # B-CAS-07, B-RETREAT-11
+            self._destroy(g, f, loser_side, sieges)
+            units = [u for u in units if u.type != "siege-engine"]
+        if loser_side == "attacker":
+            # B-RETREAT-02: back to the area they marched from, where they stand; they are routed.
+            for u in units:
+                u.routed = True
+            if units:
+                g.emit("retreat", house=loser, area=f["area"], to=f["origin"], units=[u.type for u in units])
+            f["stage"] = "cleanup"
+            return
+        routed = [u for u in units if u.routed]
+        if routed:  # B-RETREAT-15
+            destroy_units(g, f["area"], routed, "routed-again")
+            units = [u for u in units if not u.routed]
+        if not units:
+            f["stage"] = "cleanup"
+            return
+        if "retreat_to" not in f:
+            options = retreat_options(s, f, loser, units)
+            if not options:
+                destroy_units(g, f["area"], units, "no-retreat")  # B-RETREAT-07
+                f["stage"] = "cleanup"
+                return
+            chooser = abilities.retreat_chooser(s, f, loser)
+            if len(options) == 1:
+                f["retreat_to"] = options[0]
+            else:
+                f["retreat_choice"] = {"house": loser, "chooser": chooser, "areas": options}
+                return
+        dest = f.pop("retreat_to")
+        moved = take_units(s, f["area"], loser, [u.type for u in units])
+        fit = _fit_supply(s, loser, dest, moved)
+        if len(fit) < len(moved):
+            lost = moved[len(fit) :]
+            g.emit("units-destroyed", area=f["area"], house=loser, units=[u.type for u in lost], reason="retreat-supply")
+        for u in fit:
+            u.routed = True
+        place_units(s, dest, fit)
+        g.emit("retreat", house=loser, area=f["area"], to=dest, units=[u.type for u in fit])
+        f["stage"] = "cleanup"
+
+    # ----- clean-up -----
+
+    def _cleanup(self, g: Game, f: Frame) -> None:
+        """B-COMBAT-13/14, B-HCARD-06/07, B-PORT-11, then victory."""
+        s = g.s
+        area = f["area"]
+        attacker, defender = f["attacker"], f["defender"]
+        if f["winner"] == "attacker" and not f.get("attacker_stays"):
+            order = s.orders.get(area)
+            if order is not None and order.house == defender:
+                del s.orders[area]
+            if s.power_tokens.get(area) not in (None, attacker):
+                remove_power_token(g, area, "taken")
+            moved = take_units(s, f["origin"], attacker, f["units"])
+            place_units(s, area, moved)
+            capture_port_ships(g, attacker, area)
+        if not f.get("keep_march"):
+            s.orders.pop(f["origin"], None)
+        for side in SIDES:
+            card = f["cards"][side]
+            if card is None:
+                continue
+            hs = s.houses[side_house(f, side)]
+            hs.discards.append(card)
+            if not hs.hand:  # B-HCARD-07
+                hs.hand = [c for c in hs.discards if c != card]
+                hs.discards = [card]
+                g.emit("hand-returned", house=side_house(f, side))
+        g.emit("combat-ended", area=area, winner=side_house(f, f["winner"]))
+        g.pop(f)
+        abilities.after_combat(g, f)
+        enforce_ports(g)
+        g.check_instant_win()
+
+
+def _other(side: str) -> str:
+    return "defender" if side == "attacker" else "attacker"
+
+
+def retreat_options(s: GameState, f: Frame, loser: str, units: list[Unit]) -> list[str]:
+    """Legal retreat areas, those that keep supply first (B-RETREAT-03..10, B-OPEN-09)."""
+    board = data.board()
+    area = f["area"]
+    ships = units[0].type == "ship"
+    candidates: set[str] = set()
+    if ships:
+        for n in board.neighbours[area]:
+            na = board.areas[n]
+            if na.is_sea or (na.is_port and rules.controller(s, n) == loser):
+                candidates.add(n)
+    else:
+        candidates = {n for n in board.neighbours[area] if board.areas[n].is_land}
+        candidates |= rules.transport_lands(s, loser, area)
+    legal = []
+    for n in sorted(candidates):
+        if n == f["origin"] or n == area or not rules.is_passable(s, n) or n in s.neutral:
+            continue
+        occ = rules.occupant(s, n)
+        if occ not in (None, loser):
+            continue
+        ctrl = rules.controller(s, n)
+        if board.areas[n].is_land and ctrl not in (None, loser):
+            continue  # an enemy power token or an empty enemy home (B-RETREAT-12)
+        if board.areas[n].is_port and len(s.units.get(n, [])) + len(units) > data.setups()["port_capacity"]:
+            continue
+        legal.append(n)
+    fitting = [n for n in legal if rules.supply_ok(s, loser, {n: len(s.units.get(n, [])) + len(units), area: 0})]
+    if fitting:
+        return fitting
+    # Only areas that break supply: the loser keeps as many units as fit (B-RETREAT-06); prefer the fewest losses.
+    best = max((len(_fit_supply(s, loser, n, units, origin=area)) for n in legal), default=0)
+    return [n for n in legal if len(_fit_supply(s, loser, n, units, origin=area)) == best]
+
+
+def _fit_supply(s: GameState, house: str, dest: str, units: list[Unit], origin: str | None = None) -> list[Unit]:
+    """The largest strongest-first subset of ``units`` that can enter ``dest`` within supply."""
+    ranked = sorted(units, key=lambda u: WEAKEST_FIRST.index(u.type), reverse=True)
+    for keep in range(len(ranked), -1, -1):
+        overrides = {dest: len(s.units.get(dest, [])) + keep}
+        if origin is not None:
+            overrides[origin] = 0
+        if keep <= 1 and len(s.units.get(dest, [])) + keep <= 1:
+            return ranked[:keep]
+        if rules.supply_ok(s, house, overrides):
+            return ranked[:keep]
+    return []
+
+
+def capture_port_ships(g: Game, winner: str, land: str) -> None:
+    """B-PORT-11: the conqueror replaces what enemy ships it can in the land's port; the rest are destroyed."""
+    s = g.s
+    port = data.board().areas[land].port
+    if port is None or not s.units.get(port) or s.units[port][0].house == winner:
+        return
+    enemy = list(s.units[port])
+    destroy_units(g, port, enemy, "port-taken")
+    replace = 0
+    for n in range(len(enemy), 0, -1):
+        if rules.units_available(s, winner, "ship") >= n and rules.supply_ok(s, winner, {port: n}):
+            replace = n
+            break
+    if replace:
+        place_units(s, port, [Unit(winner, "ship") for _ in range(replace)])
+        g.emit("port-captured", house=winner, area=port, ships=replace)

@@ -1,0 +1,157 @@
+"""Public and private views: the only way game information leaves the engine.
+
+The public view holds what every player at the table can see. A house's private view adds that
+house's own secrets: its orders before the reveal, its bid, its chosen house card, the wildling card
+it looked at with the Raven. Nothing in a view ever comes from another house's secrets.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine import data, rules
+from engine.orders import token
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def _order_view(house: str, token_id: str) -> dict[str, Any]:
+    t = token(token_id)
+    return {"house": house, "type": t.type, "star": t.star, "bonus": t.bonus, "token": token_id}
+
+
+def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
+    s = g.s
+    if viewer is not None and viewer not in s.players:
+        raise ValueError(f"{viewer!r} is not a house in this game")
+    top = s.stack[-1] if s.stack else None
+    bidding = top is not None and top.get("type") == "bidding"
+    areas: dict[str, Any] = {}
+    for a in data.board().areas.values():
+        units = s.units.get(a.id, [])
+        order = s.orders.get(a.id)
+        neutral = s.neutral.get(a.id, None) if a.id in s.neutral else None
+        entry: dict[str, Any] = {
+            "controller": rules.controller(s, a.id),
+            "units": [{"house": u.house, "type": u.type, "routed": u.routed} for u in units],
+            "order": None,
+            "power_token": s.power_tokens.get(a.id),
+            "garrison": s.garrisons.get(a.id),
+            "neutral": ("impassable" if a.id in s.neutral and neutral is None else neutral),
+        }
+        if order is not None:
+            if s.orders_revealed or order.house == viewer:
+                entry["order"] = _order_view(order.house, order.token)
+            else:
+                entry["order"] = {"house": order.house, "hidden": True}
+        areas[a.id] = entry
+    # Orders being assigned live in the planning frame until the reveal: only their owner sees them.
+    if top is not None and top["type"] == "planning" and viewer is not None:
+        for area, token_id in top.get("answers", {}).get(viewer, {}).items():
+            areas[area]["order"] = _order_view(viewer, token_id)
+    if top is not None and top["type"] == "planning":
+        for house, orders in top.get("answers", {}).items():
+            if house != viewer:
+                for area in orders:
+                    areas[area]["order"] = {"house": house, "hidden": True}
+    houses: dict[str, Any] = {}
+    for h in s.players:
+        hs = s.houses[h]
+        entry = {
+            "hand": sorted(hs.hand),
+            "discards": list(hs.discards),
+            "stars_allowed": rules.stars_allowed(s, h),
+            "seat": hs.seat,
+            "autopilot": hs.autopilot,
+        }
+        if h == viewer and hs.raven_peek:
+            entry["raven_peek"] = hs.raven_peek
+        houses[h] = entry
+    view: dict[str, Any] = {
+        "viewer": viewer,
+        "version": s.version,
+        "round": s.round,
+        "phase": s.phase,
+        "step": _step_name(g),
+        "players": rules.turn_order(s),
+        "areas": areas,
+        "tracks": {t: list(hs) for t, hs in s.tracks.items()},
+        "dominance": {
+            "iron_throne": {"house": rules.holder(s, "iron_throne"), "used": False},
+            "valyrian_steel_blade": {"house": rules.holder(s, "fiefdoms"), "used": s.blade_used},
+            "messenger_raven": {"house": rules.holder(s, "kings_court"), "used": s.raven_used},
+        },
+        "supply": {h: s.houses[h].supply for h in s.players},
+        "victory": {h: rules.castles_controlled(s, h) for h in s.players},
+        "power": {h: s.houses[h].power for h in s.players},
+        "wildling_threat": s.wildling_threat,
+        "westeros_cards": list(s.westeros_drawn),
+        "restrictions": list(s.restrictions),
+        "houses": houses,
+        "battle": _battle_view(g, viewer),
+        "awaiting": g.awaiting(),
+        "winner": s.winner,
+        "options": {"tides_of_battle": bool(s.options.get("tides_of_battle"))},
+    }
+    if bidding and top is not None:
+        # B-HIDDEN-02/03: available power is hidden while a bid is open.
+        view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}
+    if viewer is not None:
+        prompt = g.prompt_for(viewer)
+        view["prompt"] = prompt.to_dict() if prompt else None
+    return view
+
+
+def _step_name(g: Game) -> str:
+    s = g.s
+    if not s.stack:
+        return "ended" if s.phase == "ended" else "idle"
+    top = s.stack[-1]
+    if top["type"] == "action":
+        return str(top["stage"])
+    return str(top["type"])
+
+
+def _battle_view(g: Game, viewer: str | None) -> dict[str, Any] | None:
+    from engine.steps.combat import combat_units, total_strength
+
+    s = g.s
+    frame = next((f for f in reversed(s.stack) if f["type"] == "combat"), None)
+    if frame is None:
+        return None
+    revealed = frame["stage"] not in ("support", "cards")
+    cards: dict[str, Any] = {}
+    for side in ("attacker", "defender"):
+        house = frame[side]
+        if revealed:
+            cards[side] = frame["cards"][side]
+        elif house == viewer:
+            cards[side] = frame["chosen"].get(side)
+        else:
+            cards[side] = None
+    supports: dict[str, list[str]] = {"attacker": [], "defender": [], "none": []}
+    for area, side in frame["supports"].items():
+        supports[side].append(area)
+    strength = None
+    if frame.get("strength"):
+        strength = {side: frame["strength"][side]["total"] for side in ("attacker", "defender")}
+    elif revealed:
+        strength = {side: total_strength(s, frame, side)["total"] for side in ("attacker", "defender")}
+    return {
+        "area": frame["area"],
+        "from": frame["origin"],
+        "attacker": frame["attacker"],
+        "defender": frame["defender"],
+        "attacker_units": [{"type": u.type, "routed": u.routed} for u in combat_units(s, frame, "attacker")],
+        "defender_units": [{"type": u.type, "routed": u.routed} for u in combat_units(s, frame, "defender")],
+        "supporters": supports,
+        "garrison": s.garrisons.get(frame["area"]),
+        "march_bonus": token(frame["march"]).bonus,
+        "cards": cards,
+        "blade": frame.get("blade"),
+        "tides": dict(frame["tides"]) if revealed else {"attacker": None, "defender": None},
+        "strength": strength,
+        "winner": frame[frame["winner"]] if frame.get("winner") else None,
+        "stage": frame["stage"],
+    }
