@@ -116,7 +116,8 @@ def units_available(s: GameState, house: str, unit_type: str) -> int:
 
 def power_in_pool(s: GameState, house: str) -> int:
     on_board = sum(1 for h in s.power_tokens.values() if h == house)
-    return data.setups()["power_tokens_per_house"] - s.houses[house].power - on_board
+    total: int = data.setups()["power_tokens_per_house"]
+    return total - s.houses[house].power - on_board
 
 
 def gain_power(s: GameState, house: str, amount: int) -> int:

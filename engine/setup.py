@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine import data
 from engine.errors import RuleError
 from engine.rng import Rng
 from engine.state import GameState, HouseState, Unit
+
+if TYPE_CHECKING:
+    from engine.game import Game
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "tides_of_battle": False,  # B-TIDES-01: off unless all players agree
@@ -71,7 +74,7 @@ def initial_state(player_count: int, seed: int, options: dict[str, Any]) -> Game
     return state
 
 
-def setup_game(players: int | list[str], *, seed: int, options: dict[str, Any]) -> Any:
+def setup_game(players: int | list[str], *, seed: int, options: dict[str, Any]) -> Game:
     from engine.game import Game
 
     count = players if isinstance(players, int) else len(players)

@@ -1,0 +1,1 @@
+"""The application layer between Discord and the engine: configuration, persistence, deadlines, the game service."""

@@ -1,0 +1,61 @@
+"""Settings from the environment (and an optional ``.env`` file). Secrets never reach logs."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def load_dotenv(path: Path) -> dict[str, str]:
+    """Read KEY=VALUE lines; blank lines and # comments are ignored. Quotes around values are stripped."""
+    values: dict[str, str] = {}
+    if not path.is_file():
+        return values
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        values[key.strip()] = value.strip().strip('"').strip("'")
+    return values
+
+
+@dataclass(frozen=True)
+class Config:
+    token: str | None
+    database: Path
+    api_base: str | None = None  # points discord.py at another API (the local fake in tests)
+    moderator_role: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def __repr__(self) -> str:  # never print the token
+        return f"Config(token={'set' if self.token else 'missing'}, database={str(self.database)!r})"
+
+
+def load_config(root: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+    root = root or Path.cwd()
+    env = {**load_dotenv(root / ".env"), **(environ if environ is not None else os.environ)}
+    return Config(
+        token=env.get("DISCORD_TOKEN") or None,
+        database=Path(env.get("DATABASE_PATH", str(root / "westeros.sqlite3"))),
+        api_base=env.get("DISCORD_API_BASE") or None,
+        moderator_role=env.get("MODERATOR_ROLE") or None,
+    )
+
+
+TOKEN_HELP = """\
+DISCORD_TOKEN is not set, so the bot cannot log in.
+
+To get a token:
+  1. Open https://discord.com/developers/applications and create an application.
+  2. In "Bot", press "Reset Token" and copy the token.
+  3. Put it in a file named .env next to bot.py:   DISCORD_TOKEN=your-token-here
+     (or export DISCORD_TOKEN in your shell). Never commit that file.
+To invite the bot to your server:
+  4. In "OAuth2 > URL Generator" tick the scopes "bot" and "applications.commands",
+     and the permissions "Send Messages", "Attach Files", "Embed Links",
+     "Create Public Threads", "Send Messages in Threads" and "Manage Messages".
+  5. Open the generated URL and choose your server.
+Then run `make run` again. The first time, register the slash commands with `make sync-commands`.
+"""

@@ -1,0 +1,28 @@
+"""Start the bot: ``python bot.py`` (``make run``). ``--sync-commands`` registers the slash commands."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+from app.config import TOKEN_HELP, load_config
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="A Game of Thrones: The Board Game on Discord.")
+    parser.add_argument("--sync-commands", action="store_true", help="register slash commands with Discord, then exit")
+    args = parser.parse_args(argv)
+    config = load_config(Path(__file__).resolve().parent)
+    if not config.token:
+        print(TOKEN_HELP, file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from app.discord_bot import run_bot
+
+    return run_bot(config, sync_commands=args.sync_commands)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

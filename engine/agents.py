@@ -1,0 +1,182 @@
+"""Agents that answer any prompt legally, seeing only their prompt and their own house's view.
+
+``RandomAgent`` picks uniformly among legal answers where they can be enumerated cheaply, and
+``HeuristicAgent`` plays a simple sensible game. Both stand in for absent players and fill seats in
+the demo. An agent's answer may still be refused by the engine (e.g. a random march that breaks
+supply); the caller then falls back to the prompt's default, which is always legal.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from engine.prompts import Prompt
+
+STRENGTH_ORDER = {"footman": 1, "ship": 1, "knight": 2, "siege-engine": 0}
+
+
+class Agent:
+    name = "default"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.random = random.Random(seed)
+
+    def answer(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
+
+
+class RandomAgent(Agent):
+    name = "random"
+
+    def answer(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        handler = getattr(self, "_" + prompt.kind.replace("-", "_"), None)
+        if handler is None:
+            return self._generic(prompt)
+        return handler(prompt, view)
+
+    def _generic(self, prompt: Prompt) -> Any:
+        choices = prompt.choices
+        if isinstance(choices, list) and choices:
+            return self.random.choice(choices)
+        return prompt.default
+
+    def _orders(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        c = prompt.choices
+        tokens: list[str] = []
+        for t, n in c["tokens"].items():
+            tokens += [t] * n
+        self.random.shuffle(tokens)
+        stars = c["stars"]
+        orders: dict[str, str] = {}
+        for area in c["areas"]:
+            while tokens:
+                t = tokens.pop()
+                if t.endswith("*"):
+                    if stars == 0:
+                        continue
+                    stars -= 1
+                orders[area] = t
+                break
+        return {"orders": orders}
+
+    def _raid(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        area = self.random.choice(sorted(prompt.choices))
+        targets = prompt.choices[area]
+        return {"from": area, "target": self.random.choice([*targets, None])}
+
+    def _march(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        area = self.random.choice(sorted(prompt.choices))
+        option = prompt.choices[area]
+        moves: dict[str, list[str]] = {}
+        for unit_type, count in option["units"].items():
+            for _ in range(count):
+                destinations = option["destinations"].get(unit_type, [])
+                if destinations and self.random.random() < 0.6:
+                    moves.setdefault(self.random.choice(destinations), []).append(unit_type)
+        leave = option.get("can_leave_power", False) and self.random.random() < 0.5
+        return {"from": area, "moves": [{"to": d, "units": u} for d, u in moves.items()], "leave_power": leave}
+
+    def _bid(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        high = prompt.choices.get("max", 0) if isinstance(prompt.choices, dict) else max(prompt.choices, default=0)
+        return self.random.randint(0, int(high))
+
+    def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        pool = [t for t, n in prompt.choices["units"].items() for _ in range(n)]
+        self.random.shuffle(pool)
+        return pool[: prompt.choices["count"]]
+
+
+class HeuristicAgent(RandomAgent):
+    """Defends home, marches at weakly held castles, bids modestly, picks sensible house cards."""
+
+    name = "heuristic"
+
+    def _orders(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        c = prompt.choices
+        house = prompt.house
+        left = Counter(c["tokens"])
+        stars = c["stars"]
+        areas = view["areas"]
+        home = next((a for a, v in areas.items() if v.get("garrison") and v["controller"] == house), None)
+
+        def take(*preferred: str) -> str | None:
+            nonlocal stars
+            for t in preferred:
+                if left[t] > 0 and (not t.endswith("*") or stars > 0):
+                    left[t] -= 1
+                    stars -= t.endswith("*")
+                    return t
+            return None
+
+        orders: dict[str, str] = {}
+        strong = sorted(c["areas"], key=lambda a: -sum(STRENGTH_ORDER[u["type"]] for u in areas[a]["units"]))
+        for area in strong:
+            size = len(areas[area]["units"])
+            if area == home:
+                t = take("defense2*", "defense1", "consolidate*", "consolidate", "support0")
+            elif size >= 2 or self.random.random() < 0.5:
+                t = take("march1*", "march0", "march-1", "raid", "support0", "consolidate")
+            else:
+                t = take("consolidate", "support0", "raid", "defense1", "support1*", "raid*")
+            if t is None:
+                t = take(*sorted(k for k, n in left.items() if n > 0))
+            if t is not None:
+                orders[area] = t
+        return {"orders": orders}
+
+    def _march(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        house = prompt.house
+        areas = view["areas"]
+        best: tuple[int, str, str] | None = None
+        for origin, option in sorted(prompt.choices.items()):
+            for dest in sorted(set().union(*[set(d) for d in option["destinations"].values()] or [set()])):
+                info = areas[dest]
+                castle_value = 3 if info.get("garrison") or _is_castle(view, dest) else 1
+                enemy = sum(1 for u in info["units"] if u["house"] != house)
+                if info.get("neutral") not in (None, "impassable"):
+                    enemy += int(info["neutral"])
+                if info["controller"] == house:
+                    continue
+                score = castle_value * 2 - enemy
+                if best is None or score > best[0]:
+                    best = (score, origin, dest)
+        if best is None or best[0] <= 0:
+            return prompt.default
+        _, origin, dest = best
+        option = prompt.choices[origin]
+        units = [t for t, n in option["units"].items() for _ in range(n) if dest in option["destinations"].get(t, [])]
+        return {
+            "from": origin,
+            "moves": [{"to": dest, "units": units}],
+            "leave_power": option.get("can_leave_power", False),
+        }
+
+    def _bid(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        high = prompt.choices.get("max", 0) if isinstance(prompt.choices, dict) else max(prompt.choices, default=0)
+        return min(int(high), self.random.randint(0, 2))
+
+    def _house_card(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        from engine.data import house_cards
+
+        cards = sorted(prompt.choices, key=lambda c: house_cards()[c].strength)
+        return cards[len(cards) // 2]
+
+    def _support(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        house = prompt.house
+        if house == prompt.info.get("attacker") or house == prompt.info.get("defender"):
+            return "attacker" if house == prompt.info.get("attacker") else "defender"
+        return "none"
+
+    def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
+
+
+def _is_castle(view: dict[str, Any], area: str) -> bool:
+    from engine.data import board
+
+    return board().areas[area].fortification > 0
+
+
+AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent, "default": Agent}

@@ -1,0 +1,94 @@
+"""Properties that must hold after every step of every game (checked by the simulations and property tests)."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from engine import data, rules
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+SUPPLY_SETTLED_STEPS = {"planning", "raven"}
+
+
+class InvariantError(AssertionError):
+    pass
+
+
+def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
+    s = g.s
+    board = data.board()
+    limits = data.houses()
+    per_house_type: dict[tuple[str, str], int] = {}
+    for area, units in s.units.items():
+        a = board.areas[area]
+        if not units:
+            raise InvariantError(f"empty unit list kept for {area}")
+        houses = {u.house for u in units}
+        if len(houses) != 1:
+            raise InvariantError(f"{area} holds units of {sorted(houses)}")
+        for u in units:
+            per_house_type[(u.house, u.type)] = per_house_type.get((u.house, u.type), 0) + 1
+            if (u.type == "ship") != (not a.is_land):
+                raise InvariantError(f"{u.type} of {u.house} stands in {a.kind} area {area}")
+        if a.is_port and len(units) > data.setups()["port_capacity"]:
+            raise InvariantError(f"{area} holds {len(units)} ships")
+        if not rules.is_passable(s, area):
+            raise InvariantError(f"units in impassable {area}")
+    for (house, unit_type), n in per_house_type.items():
+        if n > limits[house].unit_limits[unit_type]:
+            raise InvariantError(f"{house} has {n} {unit_type}")
+    for house in s.players:
+        if s.houses[house].power < 0 or rules.power_in_pool(s, house) < 0:
+            raise InvariantError(f"{house} holds more than 20 power tokens")
+    for area, house in s.power_tokens.items():
+        occ = rules.occupant(s, area)
+        if occ not in (None, house):
+            raise InvariantError(f"{house}'s power token in {area} under {occ}'s units")
+        if not board.areas[area].is_land:
+            raise InvariantError(f"power token in non-land {area}")
+    top = s.stack[-1]["type"] if s.stack else None
+    if top in SUPPLY_SETTLED_STEPS:
+        for house in s.players:
+            if not rules.supply_ok(s, house):
+                raise InvariantError(f"{house} exceeds its supply limits during {top}")
+    if sum(rules.castles_controlled(s, h) for h in s.players) > 20:
+        raise InvariantError("more than 20 castles controlled")
+    if views:
+        check_views(g)
+    if round_trip:
+        from engine.game import Game
+
+        if Game.from_json(g.to_json()) != g:
+            raise InvariantError("from_json(to_json(g)) differs from g")
+
+
+def check_views(g: Game) -> None:
+    """No view carries another house's secrets (B-HIDDEN-01..07)."""
+    s = g.s
+    public = g.view(None)
+    json.dumps(public)
+    _check_view(g, public, None)
+    for house in s.players:
+        _check_view(g, g.view(house), house)
+
+
+def _check_view(g: Game, view: dict[str, object], viewer: str | None) -> None:
+    areas = view["areas"]
+    assert isinstance(areas, dict)
+    for area, entry in areas.items():
+        order = entry["order"]
+        if order and order["house"] != viewer and not g.s.orders_revealed and "hidden" not in order:
+            raise InvariantError(f"{viewer or 'public'} view shows {order['house']}'s order in {area}")
+    battle = view.get("battle")
+    if isinstance(battle, dict) and battle["stage"] in ("support", "cards"):
+        for side in ("attacker", "defender"):
+            if battle["cards"][side] is not None and battle[side] != viewer:
+                raise InvariantError(f"{viewer or 'public'} view shows {side}'s card before the reveal")
+    houses = view["houses"]
+    assert isinstance(houses, dict)
+    for house, entry in houses.items():
+        if house != viewer and "raven_peek" in entry:
+            raise InvariantError(f"{viewer or 'public'} view shows {house}'s Raven card")

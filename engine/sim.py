@@ -1,0 +1,151 @@
+"""Play whole games between agents and report what happened.
+
+    python -m engine.sim --games 200 --players 6 --seed 1 [--agent random|heuristic] [--json]
+
+Every failure (an exception, a default answer refused, an invariant broken) is reported with the
+game's seed and the step number, so ``--games 1 --seed <seed>`` replays it exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import invariants
+from engine.agents import AGENTS, Agent
+from engine.errors import RuleError
+from engine.game import new_game
+
+MAX_STEPS = 20_000
+
+
+@dataclass
+class GameResult:
+    seed: int
+    finished: bool
+    rounds: int
+    winner: str | None
+    steps: int
+    battles: int
+    error: dict[str, Any] | None = None
+    slowest_step_ms: float = 0.0
+    act_ms: list[float] = field(default_factory=list)
+
+
+def play_game(
+    players: int,
+    seed: int,
+    agent: str = "random",
+    *,
+    check_invariants: bool = True,
+    options: dict[str, Any] | None = None,
+    on_step: Any = None,
+) -> GameResult:
+    g = new_game(players, seed=seed, options=options or {})
+    agents: dict[str, Agent] = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
+    steps = battles = 0
+    act_ms: list[float] = []
+    try:
+        while not g.finished:
+            prompts = [p for p in g.prompts() if not p.answered]
+            if not prompts:
+                raise RuntimeError("the game waits for nobody but has not ended")
+            if steps >= MAX_STEPS:
+                raise RuntimeError(f"no end after {MAX_STEPS} steps")
+            prompt = prompts[0]
+            answer = agents[prompt.house].answer(prompt, g.view(prompt.house))
+            start = time.perf_counter()
+            try:
+                events = g.act(prompt.house, answer)
+            except RuleError:
+                start = time.perf_counter()
+                try:
+                    events = g.act(prompt.house, prompt.default)
+                except RuleError as exc:
+                    raise RuntimeError(f"default answer refused for {prompt.kind}: {exc}") from exc
+            act_ms.append((time.perf_counter() - start) * 1000)
+            steps += 1
+            battles += sum(1 for e in events if e["type"] == "combat-started")
+            if on_step is not None:
+                on_step(g, prompt, events)
+            if check_invariants:
+                invariants.check(g)
+    except Exception as exc:  # report, never crash the sweep
+        return GameResult(
+            seed=seed,
+            finished=False,
+            rounds=g.state.round,
+            winner=None,
+            steps=steps,
+            battles=battles,
+            error={
+                "seed": seed,
+                "step": steps,
+                "message": f"{type(exc).__name__}: {exc}",
+                "trace": traceback.format_exc(limit=6),
+            },
+            slowest_step_ms=max(act_ms, default=0.0),
+            act_ms=act_ms,
+        )
+    return GameResult(
+        seed=seed,
+        finished=True,
+        rounds=g.state.round,
+        winner=g.state.winner,
+        steps=steps,
+        battles=battles,
+        slowest_step_ms=max(act_ms, default=0.0),
+        act_ms=act_ms,
+    )
+
+
+def sweep(games: int, players: int, seed: int, agent: str, *, check_invariants: bool = True) -> dict[str, Any]:
+    results = [play_game(players, seed + i, agent, check_invariants=check_invariants) for i in range(games)]
+    slowest = max(results, key=lambda r: r.slowest_step_ms, default=None)
+    return {
+        "games": games,
+        "players": players,
+        "agent": agent,
+        "finished": sum(r.finished for r in results),
+        "errors": [{k: v for k, v in r.error.items() if k != "trace"} for r in results if r.error],
+        "rounds": sum(r.rounds for r in results),
+        "rounds_per_game": round(sum(r.rounds for r in results) / max(1, games), 2),
+        "winners": dict(Counter(r.winner for r in results if r.winner)),
+        "battles": sum(r.battles for r in results),
+        "steps": sum(r.steps for r in results),
+        "slowest_step": {"ms": round(slowest.slowest_step_ms, 3), "seed": slowest.seed} if slowest else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Play whole games between agents.")
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=int, default=6, choices=[3, 4, 5, 6])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--agent", default="random", choices=sorted(AGENTS))
+    parser.add_argument("--no-invariants", action="store_true", help="skip the per-step checks (faster)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    summary = sweep(args.games, args.players, args.seed, args.agent, check_invariants=not args.no_invariants)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"{summary['finished']}/{summary['games']} games finished, {summary['rounds']} rounds, "
+            f"{summary['battles']} battles, {len(summary['errors'])} errors"
+        )
+        print(f"winners: {summary['winners']}")
+        print(f"slowest step: {summary['slowest_step']}")
+        for e in summary["errors"][:10]:
+            print(f"  seed {e['seed']} step {e['step']}: {e['message']}")
+    return 1 if summary["errors"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
