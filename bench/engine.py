@@ -1,0 +1,84 @@
+"""Engine benchmark: time per act(), one whole game, and JSON (de)serialisation of a late-game state.
+
+    python bench/engine.py [--games N] [--players P] [--json]
+
+Figures, never assertions: compare them with the targets in the issues (median act < 1 ms,
+a whole 6-player random game < 2 s, a late-game state < 64 KB of JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.game import Game  # noqa: E402
+from engine.sim import play_game  # noqa: E402
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    act_ms: list[float] = []
+    game_s: list[float] = []
+    finished = 0
+    last_state: dict[str, Game] = {}
+
+    def keep_last(g: Game, *_: object) -> None:
+        last_state["g"] = g
+
+    for i in range(args.games):
+        start = time.perf_counter()
+        result = play_game(args.players, args.seed + i, "random", check_invariants=False, on_step=keep_last)
+        game_s.append(time.perf_counter() - start)
+        act_ms.extend(result.act_ms)
+        finished += result.finished
+    g = last_state["g"]
+    text = g.to_json()
+    reps = 200
+    start = time.perf_counter()
+    for _ in range(reps):
+        g.to_json()
+    to_json_ms = (time.perf_counter() - start) * 1000 / reps
+    start = time.perf_counter()
+    for _ in range(reps):
+        Game.from_json(text)
+    from_json_ms = (time.perf_counter() - start) * 1000 / reps
+    figures = {
+        "games": args.games,
+        "finished": finished,
+        "players": args.players,
+        "acts": len(act_ms),
+        "act_median_ms": round(statistics.median(act_ms), 4),
+        "act_p99_ms": round(percentile(act_ms, 0.99), 4),
+        "game_s": round(statistics.median(game_s), 4),
+        "to_json_ms": round(to_json_ms, 4),
+        "from_json_ms": round(from_json_ms, 4),
+        "state_bytes": len(text.encode()),
+        "state_round": g.state.round,
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        for key, value in figures.items():
+            print(f"{key:>14}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
