@@ -1,0 +1,215 @@
+"""The game service: load a game, apply one answer, commit it, then tell whoever listens.
+
+One game's answers are applied one at a time (a per-game lock plus the store's compare-and-set on the
+version), and an answer is committed to the database before anyone is told it was accepted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.store import GameRow, Store
+from engine import Game, RuleError, new_game
+from engine.setup import houses_for
+
+SNAPSHOT_EVERY = 25  # answers between state snapshots (undo replays at most this many)
+
+Listener = Callable[["Applied"], Awaitable[None]]
+
+
+class ServiceError(Exception):
+    """A request the service refuses (not the rules: the table). ``code`` is translated by the bot."""
+
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Applied:
+    game_id: int
+    house: str
+    source: str
+    version_before: int
+    game: Game
+    events: list[dict[str, Any]]
+
+
+@dataclass
+class GameSettings:
+    players: int
+    tides_of_battle: bool = False
+    assignment: str = "random"  # or "join-order"
+    language: str = "en"
+    deadlines: dict[str, int] = field(
+        default_factory=lambda: {"orders": 24 * 3600, "bids": 12 * 3600, "battle": 12 * 3600, "other": 12 * 3600}
+    )
+    autopilot: str = "defaults"  # or "agent"
+    seed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @staticmethod
+    def from_dict(raw: dict[str, Any]) -> GameSettings:
+        return GameSettings(**raw)
+
+
+class GameService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._listeners: list[Listener] = []
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks[game_id]
+
+    # ----- lobby -----
+
+    async def create(self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings) -> int:
+        houses_for(settings.players)  # validates the count
+        return await self.store.create_game(
+            guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
+        )
+
+    async def row(self, game_id: int) -> GameRow:
+        row = await self.store.game(game_id)
+        if row is None:
+            raise ServiceError("no-game", f"There is no game {game_id}.", game=game_id)
+        return row
+
+    async def join(self, game_id: int, user_id: int) -> list[int]:
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status != "lobby":
+                raise ServiceError("game-started", "This game has already started.")
+            players = await self.store.lobby(game_id)
+            if user_id in players:
+                raise ServiceError("already-joined", "You are already in this game.")
+            if len(players) >= row.settings["players"]:
+                raise ServiceError("game-full", "Every seat is taken.")
+            await self.store.join_lobby(game_id, user_id)
+            return await self.store.lobby(game_id)
+
+    async def leave(self, game_id: int, user_id: int) -> list[int]:
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status != "lobby":
+                raise ServiceError("game-started", "The game has started: ask a moderator to replace you.")
+            if not await self.store.leave_lobby(game_id, user_id):
+                raise ServiceError("not-joined", "You are not in this game.")
+            return await self.store.lobby(game_id)
+
+    async def start(self, game_id: int) -> Game:
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status != "lobby":
+                raise ServiceError("game-started", "This game has already started.")
+            settings = GameSettings.from_dict(row.settings)
+            players = await self.store.lobby(game_id)
+            if len(players) != settings.players:
+                raise ServiceError(
+                    "seats-empty", f"{len(players)} of {settings.players} seats are taken.", taken=len(players)
+                )
+            seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
+            game = new_game(settings.players, seed=seed, options={"tides_of_battle": settings.tides_of_battle})
+            houses = list(game.state.tracks["iron_throne"])
+            if settings.assignment == "random":
+                random.Random(seed).shuffle(houses)
+            seats = dict(zip(houses, players, strict=True))
+            for house, user in seats.items():
+                game.state.houses[house].seat = str(user)
+            await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
+            return game
+
+    # ----- play -----
+
+    async def load(self, game_id: int) -> Game:
+        row = await self.row(game_id)
+        if row.state is None:
+            raise ServiceError("not-started", "The game has not started yet.")
+        return Game.from_json(row.state)
+
+    async def house_of(self, game_id: int, user_id: int) -> str:
+        seats = await self.store.seats(game_id)
+        for house, user in seats.items():
+            if user == user_id:
+                return house
+        raise ServiceError("not-seated", "You do not play a house in this game.")
+
+    async def answer(
+        self,
+        game_id: int,
+        *,
+        house: str,
+        answer: Any,
+        user_id: int | None,
+        prompt_id: str | None = None,
+        source: str = "player",
+    ) -> Applied:
+        """Apply and commit one answer. Raises RuleError (illegal) or ServiceError (not allowed now)."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status == "paused" and source == "player":
+                raise ServiceError("paused", "A moderator has paused this game.")
+            if row.status not in ("running", "paused"):
+                raise ServiceError("not-running", "This game is not running.")
+            if user_id is not None and source == "player":
+                seats = await self.store.seats(game_id)
+                if seats.get(house) != user_id:
+                    raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+            assert row.state is not None
+            game = Game.from_json(row.state)
+            prompt = game.prompt_for(house)
+            if prompt is None:
+                raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
+            before = game.version
+            events = game.act(house, answer, prompt_id=prompt_id)
+            await self.store.commit_answer(
+                game_id,
+                expected_version=before,
+                new_version=game.version,
+                new_state=game.to_json(),
+                house=house,
+                user_id=user_id,
+                prompt_id=prompt.id,
+                answer=answer,
+                source=source,
+                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
+                status="ended" if game.finished else None,
+            )
+        applied = Applied(game_id, house, source, before, game, events)
+        for listener in self._listeners:
+            await listener(applied)
+        return applied
+
+    async def undo_last(self, game_id: int) -> Game:
+        """Restore the state before the last accepted answer by replaying the log from a snapshot."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.version == 0:
+                raise ServiceError("nothing-to-undo", "No answer has been given yet.")
+            target = row.version - 1
+            snap = await self.store.latest_snapshot(game_id, at_most=target)
+            if snap is None:
+                raise ServiceError("no-snapshot", "The game's history is incomplete; it cannot be undone.")
+            version, state = snap
+            game = Game.from_json(state)
+            for a in await self.store.answers(game_id, after_version=version):
+                if a.version > target:
+                    break
+                game.act(a.house, a.answer)
+            if game.version != target:
+                raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
+            await self.store.truncate_after(game_id, target, game.to_json())
+            return game

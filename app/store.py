@@ -1,0 +1,343 @@
+"""Persistence with aiosqlite: games, seats, an append-only answer log and state snapshots.
+
+WAL mode; the schema is versioned with ``PRAGMA user_version`` and upgraded by ``MIGRATIONS`` in order.
+Every accepted answer is written in one transaction together with the new state, guarded by a
+compare-and-set on the game's version, so two racing writers can never both succeed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS: list[str] = [
+    # 1: the first schema
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id INTEGER NOT NULL,
+        channel_id INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        created_by INTEGER NOT NULL,
+        created_at REAL NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'paused', 'ended')),
+        settings TEXT NOT NULL,
+        state TEXT,
+        version INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX games_by_channel ON games (channel_id, status);
+    CREATE TABLE lobby (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        joined_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id)
+    );
+    CREATE TABLE seats (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        house TEXT NOT NULL,
+        user_id INTEGER,
+        PRIMARY KEY (game_id, house)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+    CREATE TABLE answers (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        house TEXT NOT NULL,
+        user_id INTEGER,
+        prompt_id TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        source TEXT NOT NULL,
+        at REAL NOT NULL,
+        UNIQUE (game_id, version)
+    );
+    CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    CREATE TABLE dm_status (
+        user_id INTEGER PRIMARY KEY,
+        closed INTEGER NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
+]
+
+
+class VersionConflict(Exception):
+    """The game changed since it was read: another answer won the race."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    created_by: int
+    status: str
+    settings: dict[str, Any]
+    state: str | None
+    version: int
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    version: int
+    house: str
+    user_id: int | None
+    prompt_id: str
+    answer: Any
+    source: str
+    at: float
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    @staticmethod
+    async def open(path: Path | str) -> Store:
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = Store(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def schema_version(self) -> int:
+        async with self.db.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def migrate(self) -> None:
+        current = await self.schema_version()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in script.split(";"):
+                    if statement.strip():
+                        await self.db.execute(statement)
+                await self.db.execute(f"PRAGMA user_version={number}")
+                await self.db.execute("COMMIT")
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+
+    # ----- games -----
+
+    async def create_game(
+        self, *, guild_id: int, channel_id: int, name: str, created_by: int, settings: dict[str, Any]
+    ) -> int:
+        now = time.time()
+        cur = await self.db.execute(
+            "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+            (guild_id, channel_id, name, created_by, now, json.dumps(settings), now),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _game_row(row) if row else None
+
+    async def games_in_channel(self, channel_id: int, *, active_only: bool = True) -> list[GameRow]:
+        sql = "SELECT * FROM games WHERE channel_id = ?"
+        if active_only:
+            sql += " AND status != 'ended'"
+        async with self.db.execute(sql + " ORDER BY id", (channel_id,)) as cur:
+            rows = await cur.fetchall()
+        return [_game_row(r) for r in rows]
+
+    async def active_games(self) -> list[GameRow]:
+        async with self.db.execute("SELECT * FROM games WHERE status IN ('running', 'paused') ORDER BY id") as cur:
+            rows = await cur.fetchall()
+        return [_game_row(r) for r in rows]
+
+    async def set_status(self, game_id: int, status: str) -> None:
+        await self.db.execute(
+            "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+        )
+
+    async def update_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        await self.db.execute(
+            "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (json.dumps(settings), time.time(), game_id)
+        )
+
+    # ----- lobby and seats -----
+
+    async def join_lobby(self, game_id: int, user_id: int) -> bool:
+        cur = await self.db.execute(
+            "INSERT OR IGNORE INTO lobby (game_id, user_id, joined_at) VALUES (?, ?, ?)",
+            (game_id, user_id, time.time()),
+        )
+        return cur.rowcount == 1
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> bool:
+        cur = await self.db.execute("DELETE FROM lobby WHERE game_id = ? AND user_id = ?", (game_id, user_id))
+        return cur.rowcount == 1
+
+    async def lobby(self, game_id: int) -> list[int]:
+        async with self.db.execute(
+            "SELECT user_id FROM lobby WHERE game_id = ? ORDER BY joined_at, user_id", (game_id,)
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
+
+    async def seats(self, game_id: int) -> dict[str, int | None]:
+        async with self.db.execute("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,)) as cur:
+            return {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in await cur.fetchall()}
+
+    async def set_seat(self, game_id: int, house: str, user_id: int | None) -> None:
+        await self.db.execute(
+            "INSERT INTO seats (game_id, house, user_id) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, house) DO UPDATE SET user_id = excluded.user_id",
+            (game_id, house, user_id),
+        )
+
+    async def games_of_user(self, user_id: int) -> list[tuple[int, str]]:
+        async with self.db.execute(
+            "SELECT s.game_id, s.house FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.user_id = ? AND g.status != 'ended' ORDER BY s.game_id",
+            (user_id,),
+        ) as cur:
+            return [(int(r[0]), str(r[1])) for r in await cur.fetchall()]
+
+    # ----- state, answers, snapshots -----
+
+    async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
+        """Store the initial state, the seats and a snapshot in one transaction."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for house, user in seats.items():
+                await self.set_seat(game_id, house, user)
+            await self.db.execute(
+                "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (state, version, time.time(), game_id),
+            )
+            await self.db.execute(
+                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)", (game_id, version, state)
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def commit_answer(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        new_version: int,
+        new_state: str,
+        house: str,
+        user_id: int | None,
+        prompt_id: str,
+        answer: Any,
+        source: str,
+        snapshot: bool = False,
+        status: str | None = None,
+    ) -> None:
+        """Append the answer and store the new state, only if the game is still at ``expected_version``."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "UPDATE games SET state = ?, version = ?, updated_at = ?, status = COALESCE(?, status)"
+                " WHERE id = ? AND version = ?",
+                (new_state, new_version, time.time(), status, game_id, expected_version),
+            )
+            if cur.rowcount != 1:
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            await self.db.execute(
+                "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, new_version, house, user_id, prompt_id, json.dumps(answer), source, time.time()),
+            )
+            if snapshot:
+                await self.db.execute(
+                    "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                    (game_id, new_version, new_state),
+                )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
+        async with self.db.execute(
+            "SELECT version, house, user_id, prompt_id, answer, source, at FROM answers"
+            " WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after_version),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6])) for r in rows
+        ]
+
+    async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
+        async with self.db.execute(
+            "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? ORDER BY version DESC LIMIT 1",
+            (game_id, at_most),
+        ) as cur:
+            row = await cur.fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def truncate_after(self, game_id: int, version: int, state: str) -> None:
+        """Undo: drop answers and snapshots after ``version`` and restore that state."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
+            await self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
+            await self.db.execute(
+                "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
+                (state, version, time.time(), game_id),
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
+    # ----- DMs -----
+
+    async def set_dm_closed(self, user_id: int, closed: bool) -> None:
+        await self.db.execute(
+            "INSERT INTO dm_status (user_id, closed, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET closed = excluded.closed, updated_at = excluded.updated_at",
+            (user_id, int(closed), time.time()),
+        )
+
+    async def dm_closed(self, user_id: int) -> bool:
+        async with self.db.execute("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,)) as cur:
+            row = await cur.fetchone()
+        return bool(row[0]) if row else False
+
+
+def _game_row(row: Any) -> GameRow:
+    return GameRow(
+        id=int(row["id"]),
+        guild_id=int(row["guild_id"]),
+        channel_id=int(row["channel_id"]),
+        name=str(row["name"]),
+        created_by=int(row["created_by"]),
+        status=str(row["status"]),
+        settings=json.loads(row["settings"]),
+        state=row["state"],
+        version=int(row["version"]),
+    )

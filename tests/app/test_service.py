@@ -1,0 +1,150 @@
+"""The game service on a real SQLite file: lobby, seats, committed answers, races, undo."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from app.service import GameService, GameSettings, ServiceError
+from app.store import Store, VersionConflict
+from engine import Game, RuleError
+
+
+@pytest.fixture
+async def service(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = await Store.open(tmp_path / "games.sqlite3")
+    yield GameService(store)
+    await store.close()
+
+
+async def started(service: GameService, players: int = 3) -> int:
+    game_id = await service.create(
+        guild_id=1, channel_id=10, creator=100, name="test", settings=GameSettings(players=players, seed=5)
+    )
+    for user in range(100, 100 + players):
+        await service.join(game_id, user)
+    await service.start(game_id)
+    return game_id
+
+
+async def test_schema_is_versioned_and_wal(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    assert await store.schema_version() == 1
+    async with store.db.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    await store.migrate()  # idempotent
+    await store.close()
+
+
+async def test_lobby_rules(service: GameService) -> None:
+    game_id = await service.create(guild_id=1, channel_id=10, creator=1, name="g", settings=GameSettings(players=3))
+    await service.join(game_id, 1)
+    with pytest.raises(ServiceError) as err:
+        await service.join(game_id, 1)
+    assert err.value.code == "already-joined"
+    with pytest.raises(ServiceError) as err:
+        await service.start(game_id)
+    assert err.value.code == "seats-empty"
+    await service.join(game_id, 2)
+    await service.join(game_id, 3)
+    with pytest.raises(ServiceError) as err:
+        await service.join(game_id, 4)
+    assert err.value.code == "game-full"
+    game = await service.start(game_id)
+    seats = await service.store.seats(game_id)
+    assert sorted(seats) == sorted(game.state.players) and sorted(seats.values()) == [1, 2, 3]
+
+
+async def test_answer_is_committed_before_it_is_reported(service: GameService, tmp_path: Path) -> None:
+    game_id = await started(service)
+    seen: list[int] = []
+
+    async def listener(applied) -> None:  # type: ignore[no-untyped-def]
+        # By the time anyone is told, a fresh connection already reads the new version.
+        other = await Store.open(tmp_path / "games.sqlite3")
+        row = await other.game(game_id)
+        await other.close()
+        assert row is not None
+        seen.append(row.version)
+
+    service.subscribe(listener)
+    game = await service.load(game_id)
+    house = game.prompts()[0].house
+    user = (await service.store.seats(game_id))[house]
+    applied = await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=user)
+    assert seen == [applied.game.version] == [1]
+    log = await service.store.answers(game_id)
+    assert [(a.house, a.user_id, a.source) for a in log] == [(house, user, "player")]
+
+
+async def test_only_the_seated_player_answers(service: GameService) -> None:
+    game_id = await started(service)
+    game = await service.load(game_id)
+    house = game.prompts()[0].house
+    seats = await service.store.seats(game_id)
+    stranger = next(u for h, u in seats.items() if h != house)
+    with pytest.raises(ServiceError) as err:
+        await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=stranger)
+    assert err.value.code == "not-your-house"
+    assert (await service.load(game_id)).version == 0
+
+
+async def test_illegal_answer_changes_nothing(service: GameService) -> None:
+    game_id = await started(service)
+    game = await service.load(game_id)
+    house = game.prompts()[0].house
+    user = (await service.store.seats(game_id))[house]
+    with pytest.raises(RuleError):
+        await service.answer(game_id, house=house, answer={"orders": {"the-eyrie": "raid"}}, user_id=user)
+    assert (await service.load(game_id)).to_json() == game.to_json()
+    assert await service.store.answers(game_id) == []
+
+
+async def test_double_click_is_applied_once(service: GameService) -> None:
+    """Two simultaneous identical answers: both are serialised; the state advances consistently."""
+    game_id = await started(service)
+    game = await service.load(game_id)
+    house = game.prompts()[0].house
+    user = (await service.store.seats(game_id))[house]
+    prompt = game.prompt_for(house)
+    results = await asyncio.gather(
+        *[
+            service.answer(game_id, house=house, answer=prompt.default, user_id=user, prompt_id=prompt.id)
+            for _ in range(2)
+        ],
+        return_exceptions=True,
+    )
+    # Orders may be replaced until everyone has answered, so both land, one after the other, never interleaved.
+    assert all(not isinstance(r, Exception) for r in results)
+    log = await service.store.answers(game_id)
+    assert [a.version for a in log] == [1, 2]
+
+
+async def test_compare_and_set_rejects_a_stale_writer(service: GameService) -> None:
+    game_id = await started(service)
+    row = await service.row(game_id)
+    with pytest.raises(VersionConflict):
+        await service.store.commit_answer(
+            game_id, expected_version=row.version + 7, new_version=row.version + 8, new_state=row.state or "",
+            house="stark", user_id=None, prompt_id="x", answer=None, source="player",
+        )  # fmt: skip
+
+
+async def test_undo_restores_the_exact_previous_state(service: GameService) -> None:
+    game_id = await started(service, players=4)
+    states = [(await service.load(game_id)).to_json()]
+    for _ in range(4):
+        game = await service.load(game_id)
+        p = next(p for p in game.prompts() if not p.answered)
+        user = (await service.store.seats(game_id))[p.house]
+        await service.answer(game_id, house=p.house, answer=p.default, user_id=user)
+        states.append((await service.load(game_id)).to_json())
+    for expected in reversed(states[:-1]):
+        restored = await service.undo_last(game_id)
+        assert restored.to_json() == expected
+        assert (await service.load(game_id)).to_json() == expected
+    with pytest.raises(ServiceError):
+        await service.undo_last(game_id)
+    assert Game.from_json(states[0]).version == 0
