@@ -229,7 +229,8 @@ class Store:
             for house, user in seats.items():
                 await self.set_seat(game_id, house, user)
             await self.db.execute(
-                "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ? WHERE id = ? AND status = 'lobby'",
+                "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
                 (state, version, time.time(), game_id),
             )
             await self.db.execute(
