@@ -1,0 +1,187 @@
+"""Creating and joining games: ``/game new``, ``/game status``, ``/game help`` and the lobby buttons.
+
+Thin: it turns Discord interactions into service calls and service results into localised messages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from app.i18n import t
+from app.service import GameService, GameSettings, ServiceError
+from engine import RuleError
+
+
+def is_moderator(member: discord.abc.User, creator_id: int, moderator_role: str | None) -> bool:
+    """The game's creator, members with Manage Server, or members with the configured role."""
+    if member.id == creator_id:
+        return True
+    if isinstance(member, discord.Member):
+        if member.guild_permissions.manage_guild:
+            return True
+        if moderator_role and any(r.name == moderator_role for r in member.roles):
+            return True
+    return False
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<action>join|leave|start)"
+):
+    """A lobby button that keeps working after a restart: the game and action live in its custom_id."""
+
+    def __init__(self, game_id: int, action: str, label: str, style: discord.ButtonStyle) -> None:
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"lobby:{game_id}:{action}"))
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyButton:
+        return cls(int(match["game"]), match["action"], "", discord.ButtonStyle.secondary)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Lobby")
+        assert isinstance(cog, Lobby)
+        await cog.on_button(interaction, self.game_id, self.action)
+
+
+def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton(game_id, "join", t("lobby.join", lang), discord.ButtonStyle.primary))
+    view.add_item(LobbyButton(game_id, "leave", t("lobby.leave", lang), discord.ButtonStyle.secondary))
+    view.add_item(LobbyButton(game_id, "start", t("lobby.start", lang), discord.ButtonStyle.success))
+    return view
+
+
+class Lobby(commands.Cog):
+    game = app_commands.Group(name="game", description="Play A Game of Thrones: The Board Game")
+
+    def __init__(self, bot: commands.Bot, service: GameService, moderator_role: str | None = None) -> None:
+        self.bot = bot
+        self.service = service
+        self.moderator_role = moderator_role
+
+    async def lobby_text(self, game_id: int, lang: str) -> str:
+        row = await self.service.row(game_id)
+        settings = GameSettings.from_dict(row.settings)
+        players = await self.service.store.lobby(game_id)
+        names = ", ".join(f"<@{u}>" for u in players) or t("lobby.no_one", lang)
+        return "\n".join(
+            [
+                f"**{t('lobby.title', lang, name=row.name)}**",
+                t(
+                    "lobby.settings",
+                    lang,
+                    players=settings.players,
+                    tides=t("yes" if settings.tides_of_battle else "no", lang),
+                    assignment=t(f"assignment.{settings.assignment}", lang),
+                    language=settings.language,
+                ),
+                t("lobby.seats", lang, taken=len(players), players=settings.players, names=names),
+            ]
+        )
+
+    @game.command(name="new", description="Create a game in this channel")
+    @app_commands.describe(
+        players="Number of players (3-6)",
+        tides="Use the Tides of Battle cards",
+        assignment="How houses are given out",
+        language="Language of the channel posts",
+        name="A name for the game",
+    )
+    @app_commands.choices(
+        assignment=[
+            app_commands.Choice(name="random", value="random"),
+            app_commands.Choice(name="join order", value="join-order"),
+        ],
+        language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="Русский", value="ru")],
+    )
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Range[int, 3, 6],
+        tides: bool = False,
+        assignment: str = "random",
+        language: str = "en",
+        name: str | None = None,
+    ) -> None:
+        settings = GameSettings(players=players, tides_of_battle=tides, assignment=assignment, language=language)
+        game_name = name or f"#{interaction.channel_id}"
+        game_id = await self.service.create(
+            guild_id=interaction.guild_id or 0,
+            channel_id=interaction.channel_id or 0,
+            creator=interaction.user.id,
+            name=game_name,
+            settings=settings,
+        )
+        await interaction.response.send_message(
+            await self.lobby_text(game_id, language), view=lobby_view(game_id, language)
+        )
+
+    @game.command(name="status", description="Where the games in this channel stand")
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        lang = str(interaction.locale)
+        rows = await self.service.store.games_in_channel(interaction.channel_id or 0)
+        if not rows:
+            await interaction.response.send_message(t("error.no-game-here", lang), ephemeral=True)
+            return
+        lines = []
+        for row in rows:
+            if row.status == "lobby":
+                taken = len(await self.service.store.lobby(row.id))
+                lines.append(t("status.lobby", lang, name=row.name, taken=taken, players=row.settings["players"]))
+            else:
+                view = (await self.service.load(row.id)).view(None)
+                awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
+                phase = t(f"phase.{view['phase']}", lang)
+                lines.append(t("status.line", lang, name=row.name, round=view["round"], phase=phase, awaiting=awaiting))
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @game.command(name="help", description="How to play with this bot")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(t("help.text", str(interaction.locale)), ephemeral=True)
+
+    async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
+        lang = str(interaction.locale)
+        try:
+            row = await self.service.row(game_id)
+            if action == "join":
+                await self.service.join(game_id, interaction.user.id)
+                note = t("lobby.joined", lang, name=row.name)
+            elif action == "leave":
+                await self.service.leave(game_id, interaction.user.id)
+                note = t("lobby.left", lang, name=row.name)
+            else:
+                if not is_moderator(interaction.user, row.created_by, self.moderator_role):
+                    await interaction.response.send_message(t("lobby.start_refused", lang), ephemeral=True)
+                    return
+                game = await self.service.start(game_id)
+                seats = await self.service.store.seats(game_id)
+                game_lang = row.settings.get("language", "en")
+                text = t(
+                    "lobby.started",
+                    game_lang,
+                    seats=", ".join(f"{t(f'house.{h}', game_lang)} <@{seats[h]}>" for h in game.state.players),
+                )
+                await interaction.response.edit_message(content=text, view=None)
+                return
+        except (ServiceError, RuleError) as err:
+            await interaction.response.send_message(_error_text(err, lang), ephemeral=True)
+            return
+        await interaction.response.edit_message(
+            content=await self.lobby_text(game_id, row.settings.get("language", "en"))
+        )
+        await interaction.followup.send(note, ephemeral=True)
+
+
+def _error_text(err: ServiceError | RuleError, lang: str) -> str:
+    try:
+        return t(f"error.{err.code}", lang, **err.params)
+    except (KeyError, IndexError):
+        return t("error.generic", lang, message=err.message)
