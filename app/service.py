@@ -156,6 +156,7 @@ class GameService:
         user_id: int | None,
         prompt_id: str | None = None,
         source: str = "player",
+        only_if_unanswered: bool = False,
     ) -> Applied:
         """Apply and commit one answer. Raises RuleError (illegal) or ServiceError (not allowed now)."""
         async with self.lock(game_id):
@@ -173,6 +174,8 @@ class GameService:
             prompt = game.prompt_for(house)
             if prompt is None:
                 raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
+            if only_if_unanswered and prompt.answered:
+                raise ServiceError("already-answered", f"{house} has already answered.")
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
             await self.store.commit_answer(

@@ -69,6 +69,23 @@ MIGRATIONS: list[str] = [
         updated_at REAL NOT NULL
     );
     """,
+    # 2: deadlines, one open deadline per game; the database is the source of truth for the scheduler
+    """
+    CREATE TABLE deadlines (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+        step_key TEXT NOT NULL,
+        category TEXT NOT NULL,
+        opened_at REAL NOT NULL,
+        due_at REAL NOT NULL,
+        paused_remaining REAL
+    );
+    CREATE TABLE missed_deadlines (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        house TEXT NOT NULL,
+        in_a_row INTEGER NOT NULL,
+        PRIMARY KEY (game_id, house)
+    );
+    """,
 ]
 
 
@@ -328,6 +345,68 @@ class Store:
         async with self.db.execute("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,)) as cur:
             row = await cur.fetchone()
         return bool(row[0]) if row else False
+
+
+@dataclass(frozen=True)
+class DeadlineRow:
+    game_id: int
+    step_key: str
+    category: str
+    opened_at: float
+    due_at: float
+    paused_remaining: float | None
+
+
+class DeadlineStore:
+    """The deadline table, kept apart from the game tables it refers to."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+
+    async def get(self, game_id: int) -> DeadlineRow | None:
+        async with self.db.execute("SELECT * FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return _deadline_row(row) if row else None
+
+    async def all(self) -> list[DeadlineRow]:
+        async with self.db.execute("SELECT * FROM deadlines ORDER BY due_at") as cur:
+            return [_deadline_row(r) for r in await cur.fetchall()]
+
+    async def put(self, row: DeadlineRow) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO deadlines (game_id, step_key, category, opened_at, due_at, paused_remaining)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (row.game_id, row.step_key, row.category, row.opened_at, row.due_at, row.paused_remaining),
+        )
+
+    async def clear(self, game_id: int) -> None:
+        await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+
+    async def record_missed(self, game_id: int, house: str) -> int:
+        await self.db.execute(
+            "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = in_a_row + 1",
+            (game_id, house),
+        )
+        async with self.db.execute(
+            "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+    async def record_answered(self, game_id: int, house: str) -> None:
+        await self.db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
+
+
+def _deadline_row(row: Any) -> DeadlineRow:
+    return DeadlineRow(
+        game_id=int(row["game_id"]),
+        step_key=str(row["step_key"]),
+        category=str(row["category"]),
+        opened_at=float(row["opened_at"]),
+        due_at=float(row["due_at"]),
+        paused_remaining=row["paused_remaining"],
+    )
 
 
 def _game_row(row: Any) -> GameRow:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.service import GameService, GameSettings, ServiceError
-from app.store import Store, VersionConflict
+from app.store import MIGRATIONS, Store, VersionConflict
 from engine import Game, RuleError
 
 
@@ -31,7 +31,7 @@ async def started(service: GameService, players: int = 3) -> int:
 
 async def test_schema_is_versioned_and_wal(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == len(MIGRATIONS)
     async with store.db.execute("PRAGMA journal_mode") as cur:
         assert (await cur.fetchone())[0] == "wal"
     await store.migrate()  # idempotent

@@ -1,0 +1,242 @@
+"""Deadlines and reminders with APScheduler, the database being the source of truth.
+
+Every open step of a running game has one deadline row (``deadlines`` table): its *step key* (the ids of
+the open prompts), its category and due time. The scheduler only mirrors those rows; at start-up
+``restore()`` re-arms them all and overdue ones fire at once. When a deadline fires, the default answer
+(or the autopilot agent's answer) is applied to every house that has not answered — but only while the
+game still shows the same step key, so a deadline and a last answer arriving together advance the game
+exactly once (the answer path and the deadline path both go through the game's lock and the version
+compare-and-set in the store).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from app.service import Applied, GameService, GameSettings, ServiceError
+from app.store import DeadlineRow, DeadlineStore
+from engine import Game, RuleError
+from engine.agents import HeuristicAgent
+
+log = logging.getLogger("westeros.deadlines")
+
+CATEGORY_OF_KIND = {
+    "orders": "orders",
+    "bid": "bids",
+    "support": "battle",
+    "house-card": "battle",
+    "blade": "battle",
+    "casualties": "battle",
+    "retreat": "battle",
+}
+MAX_DEADLINE_S = 7 * 24 * 3600  # no deadline, set or extended, lies further out than this
+MIN_DEADLINE_S = 60
+FLAG_AFTER_MISSES = 3
+
+Notify = Callable[..., Awaitable[None]]
+
+
+def step_key(game: Game) -> str:
+    return "|".join(sorted(p.id for p in game.prompts()))
+
+
+def category(game: Game) -> str:
+    kinds = {p.kind for p in game.prompts()}
+    for kind in ("orders", "bid", "house-card", "support", "blade", "casualties", "retreat"):
+        if kind in kinds:
+            return CATEGORY_OF_KIND[kind]
+    return "other"
+
+
+class Deadlines:
+    def __init__(
+        self,
+        service: GameService,
+        scheduler: AsyncIOScheduler,
+        *,
+        clock: Callable[[], float] = time.time,
+        notify: Notify | None = None,
+    ) -> None:
+        self.service = service
+        self.scheduler = scheduler
+        self.table = DeadlineStore(service.store.db)
+        self.clock = clock
+        self.notify = notify
+        service.subscribe(self.on_applied)
+
+    # ----- keeping the table in step with the games -----
+
+    async def on_applied(self, applied: Applied) -> None:
+        if applied.source == "player":
+            await self.table.record_answered(applied.game_id, applied.house)
+        await self.arm(applied.game_id, applied.game)
+
+    async def arm(self, game_id: int, game: Game | None = None) -> DeadlineRow | None:
+        """Make the deadline row match the game's open step (new step: new deadline; same step: keep)."""
+        row = await self.service.row(game_id)
+        if row.status not in ("running", "paused"):
+            await self.disarm(game_id)
+            return None
+        game = game or await self.service.load(game_id)
+        if game.finished or not game.prompts():
+            await self.disarm(game_id)
+            return None
+        key = step_key(game)
+        current = await self.table.get(game_id)
+        if current is not None and current.step_key == key:
+            return current
+        settings = GameSettings.from_dict(row.settings)
+        cat = category(game)
+        duration = _clamp(settings.deadlines.get(cat, settings.deadlines.get("other", 12 * 3600)))
+        now = self.clock()
+        new = DeadlineRow(game_id, key, cat, now, now + duration, duration if row.status == "paused" else None)
+        await self.table.put(new)
+        self._schedule(new)
+        return new
+
+    async def disarm(self, game_id: int) -> None:
+        await self.table.clear(game_id)
+        self._unschedule(game_id)
+
+    async def restore(self) -> int:
+        """Re-arm every stored deadline (called at start-up); overdue ones fire at once."""
+        rows = await self.table.all()
+        for row in rows:
+            self._schedule(row)
+        for game in await self.service.store.active_games():
+            if await self.table.get(game.id) is None:
+                await self.arm(game.id)
+        return len(rows)
+
+    # ----- moderator controls -----
+
+    async def extend(self, game_id: int, seconds: float) -> DeadlineRow:
+        """Move the current deadline by ``seconds`` (negative shortens); never beyond MAX_DEADLINE_S from now."""
+        row = await self.table.get(game_id)
+        if row is None:
+            raise ServiceError("no-deadline", "Nothing is awaited in this game.")
+        now = self.clock()
+        due = min(max(row.due_at + seconds, now), now + MAX_DEADLINE_S)
+        new = DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, due, row.paused_remaining)
+        await self.table.put(new)
+        self._schedule(new)
+        return new
+
+    async def force(self, game_id: int) -> list[str]:
+        """Apply the deadline now (the moderator's 'force')."""
+        row = await self.table.get(game_id)
+        if row is None:
+            raise ServiceError("no-deadline", "Nothing is awaited in this game.")
+        return await self.fire(game_id, row.step_key)
+
+    async def pause(self, game_id: int) -> None:
+        row = await self.table.get(game_id)
+        await self.service.store.set_status(game_id, "paused")
+        if row is not None:
+            remaining = max(0.0, row.due_at - self.clock())
+            await self.table.put(
+                DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, row.due_at, remaining)
+            )
+            self._unschedule(game_id)
+
+    async def resume(self, game_id: int) -> None:
+        await self.service.store.set_status(game_id, "running")
+        row = await self.table.get(game_id)
+        if row is not None and row.paused_remaining is not None:
+            now = self.clock()
+            new = DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, now + row.paused_remaining, None)
+            await self.table.put(new)
+            self._schedule(new)
+        else:
+            await self.arm(game_id)
+
+    # ----- firing -----
+
+    async def fire(self, game_id: int, key: str) -> list[str]:
+        """Answer for every house still awaited in step ``key``; returns the houses answered for."""
+        answered: list[str] = []
+        row = await self.service.row(game_id)
+        if row.status != "running":
+            return answered
+        settings = GameSettings.from_dict(row.settings)
+        game = await self.service.load(game_id)
+        if step_key(game) != key:
+            return answered  # the step moved on: this deadline is stale
+        for prompt in [p for p in game.prompts() if not p.answered]:
+            answer: Any = prompt.default
+            if settings.autopilot == "agent":
+                answer = HeuristicAgent(game.state.seed + game.version).answer(prompt, game.view(prompt.house))
+            try:
+                await self._apply(game_id, prompt.house, prompt.id, answer, prompt.default)
+            except (ServiceError, RuleError) as err:
+                # Someone answered in the meantime, or the step changed: that answer stands.
+                log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
+                continue
+            answered.append(prompt.house)
+            misses = await self.table.record_missed(game_id, prompt.house)
+            if self.notify is not None and misses >= FLAG_AFTER_MISSES:
+                await self.notify("absent-player", game_id, house=prompt.house, misses=misses)
+        if self.notify is not None and answered:
+            await self.notify("deadline-passed", game_id, houses=answered, autopilot=settings.autopilot)
+        return answered
+
+    async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:
+        try:
+            await self.service.answer(
+                game_id, house=house, answer=answer, user_id=None, prompt_id=prompt_id, source="deadline",
+                only_if_unanswered=True,
+            )  # fmt: skip
+        except RuleError:
+            if answer == default:
+                raise
+            await self.service.answer(
+                game_id, house=house, answer=default, user_id=None, prompt_id=prompt_id, source="deadline",
+                only_if_unanswered=True,
+            )  # fmt: skip
+
+    async def remind(self, game_id: int, key: str, which: str) -> None:
+        if self.notify is None:
+            return
+        game = await self.service.load(game_id)
+        if step_key(game) != key:
+            return
+        row = await self.table.get(game_id)
+        houses = [p.house for p in game.prompts() if not p.answered]
+        if houses and row is not None:
+            await self.notify("reminder", game_id, houses=houses, due_at=row.due_at, which=which)
+
+    # ----- the scheduler mirrors the table -----
+
+    def _schedule(self, row: DeadlineRow) -> None:
+        self._unschedule(row.game_id)
+        if row.paused_remaining is not None:
+            return
+        when = datetime.fromtimestamp(row.due_at, tz=UTC)
+        self.scheduler.add_job(
+            self.fire, "date", run_date=when, args=[row.game_id, row.step_key], id=f"deadline:{row.game_id}",
+            replace_existing=True, misfire_grace_time=None, coalesce=True,
+        )  # fmt: skip
+        now = self.clock()
+        length = row.due_at - row.opened_at
+        for which, at in (("half", row.opened_at + length / 2), ("hour", row.due_at - 3600)):
+            if at > now and at > row.opened_at:
+                self.scheduler.add_job(
+                    self.remind, "date", run_date=datetime.fromtimestamp(at, tz=UTC),
+                    args=[row.game_id, row.step_key, which], id=f"remind-{which}:{row.game_id}",
+                    replace_existing=True, misfire_grace_time=600,
+                )  # fmt: skip
+
+    def _unschedule(self, game_id: int) -> None:
+        for job_id in (f"deadline:{game_id}", f"remind-half:{game_id}", f"remind-hour:{game_id}"):
+            if self.scheduler.get_job(job_id) is not None:
+                self.scheduler.remove_job(job_id)
+
+
+def _clamp(seconds: float) -> float:
+    return max(MIN_DEADLINE_S, min(MAX_DEADLINE_S, float(seconds)))

@@ -1,0 +1,171 @@
+"""Deadlines on a real SQLite file with a real APScheduler: defaults applied, restarts, races, moderator controls."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from app.deadlines import MAX_DEADLINE_S, Deadlines, step_key
+from app.service import GameService, GameSettings, ServiceError
+from app.store import Store
+
+DAY = 24 * 3600
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, dict[str, Any]]] = []
+
+    async def __call__(self, kind: str, game_id: int, **data: Any) -> None:
+        self.calls.append((kind, game_id, data))
+
+
+@pytest.fixture
+async def env(tmp_path: Path):  # type: ignore[no-untyped-def]
+    store = await Store.open(tmp_path / "games.sqlite3")
+    scheduler = AsyncIOScheduler()
+    scheduler.start()
+    yield store, scheduler
+    scheduler.shutdown(wait=False)
+    await store.close()
+
+
+async def new_running_game(service: GameService, players: int = 3, **settings: Any) -> int:
+    game_id = await service.create(
+        guild_id=1, channel_id=1, creator=1, name="g", settings=GameSettings(players=players, seed=3, **settings)
+    )
+    for user in range(1, players + 1):
+        await service.join(game_id, user)
+    await service.start(game_id)
+    return game_id
+
+
+async def wait_for(predicate: Any, timeout: float = 5.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if await predicate():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("condition not reached in time")
+
+
+async def test_deadline_applies_defaults_and_advances(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    notes = Recorder()
+    # A clock 23h59m59.7s behind: the 24-hour orders deadline falls due 0.3 s from now.
+    deadlines = Deadlines(service, scheduler, clock=lambda: time.time() - DAY + 0.3, notify=notes)
+    game_id = await new_running_game(service)
+    await deadlines.arm(game_id)
+
+    async def planning_over() -> bool:
+        return (await service.load(game_id)).state.orders_revealed
+
+    await wait_for(planning_over)
+    log = await store.answers(game_id)
+    assert len(log) == 3 and {a.source for a in log} == {"deadline"}
+    assert notes.calls and notes.calls[0][0] == "deadline-passed"
+    assert sorted(notes.calls[0][2]["houses"]) == sorted((await service.load(game_id)).state.players)
+
+
+async def test_restart_rearms_and_fires_overdue_deadlines(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await new_running_game(service)
+    row = await deadlines.arm(game_id)
+    assert row is not None and row.due_at > time.time() + DAY - 60
+    # The bot goes down; while it is down the deadline passes.
+    scheduler.remove_all_jobs()
+    await store.db.execute("UPDATE deadlines SET due_at = ? WHERE game_id = ?", (time.time() - 60, game_id))
+    # A new process: new scheduler, new Deadlines, same database.
+    fresh = AsyncIOScheduler()
+    fresh.start()
+    try:
+        restarted = Deadlines(GameService(store), fresh)
+        assert await restarted.restore() == 1
+
+        async def fired() -> bool:
+            return len(await store.answers(game_id)) == 3
+
+        await wait_for(fired)
+    finally:
+        fresh.shutdown(wait=False)
+
+
+async def test_deadline_and_last_answer_together_advance_once(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await new_running_game(service)
+    await deadlines.arm(game_id)
+    game = await service.load(game_id)
+    seats = await store.seats(game_id)
+    houses = [p.house for p in game.prompts()]
+    for house in houses[:-1]:
+        await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=seats[house])
+    last = houses[-1]
+    key = step_key(await service.load(game_id))
+    results = await asyncio.gather(
+        deadlines.fire(game_id, key),
+        service.answer(game_id, house=last, answer=game.prompt_for(last).default, user_id=seats[last]),
+        return_exceptions=True,
+    )
+    log = await store.answers(game_id)
+    planning = [a for a in log if a.prompt_id.endswith(":orders:" + a.house)]
+    assert sorted(a.house for a in planning) == sorted(houses)  # each house exactly once
+    assert (await service.load(game_id)).state.orders_revealed
+    assert sum(1 for r in results if isinstance(r, Exception)) <= 1
+
+
+async def test_extension_is_capped_and_pause_keeps_remaining_time(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await new_running_game(service)
+    row = await deadlines.arm(game_id)
+    assert row is not None
+    extended = await deadlines.extend(game_id, 60 * DAY)
+    assert extended.due_at <= time.time() + MAX_DEADLINE_S + 1
+    shortened = await deadlines.extend(game_id, -3600)
+    assert shortened.due_at == pytest.approx(extended.due_at - 3600)
+    await deadlines.pause(game_id)
+    assert scheduler.get_job(f"deadline:{game_id}") is None
+    paused = await deadlines.table.get(game_id)
+    assert paused is not None and paused.paused_remaining == pytest.approx(shortened.due_at - time.time(), abs=2)
+    with pytest.raises(ServiceError):
+        game = await service.load(game_id)
+        p = game.prompts()[0]
+        await service.answer(game_id, house=p.house, answer=p.default, user_id=(await store.seats(game_id))[p.house])
+    await deadlines.resume(game_id)
+    assert scheduler.get_job(f"deadline:{game_id}") is not None
+
+
+async def test_force_applies_now_and_flags_repeated_absence(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    notes = Recorder()
+    deadlines = Deadlines(service, scheduler, notify=notes)
+    game_id = await new_running_game(service, players=3)
+    for _ in range(4):
+        await deadlines.arm(game_id)
+        if await deadlines.table.get(game_id) is None:
+            break
+        await deadlines.force(game_id)
+    assert any(kind == "absent-player" for kind, _, _ in notes.calls)
+
+
+async def test_autopilot_agent_answers_for_absent_houses(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await new_running_game(service, autopilot="agent")
+    await deadlines.arm(game_id)
+    answered = await deadlines.force(game_id)
+    assert len(answered) == 3
+    assert (await service.load(game_id)).state.orders_revealed
