@@ -62,7 +62,9 @@ class Deadlines:
         *,
         clock: Callable[[], float] = time.time,
         notify: Notify | None = None,
+        flag_after: int = FLAG_AFTER_MISSES,
     ) -> None:
+        self.flag_after = flag_after
         self.service = service
         self.scheduler = scheduler
         self.table = DeadlineStore(service.store.db)
@@ -180,7 +182,7 @@ class Deadlines:
                 continue
             answered.append(prompt.house)
             misses = await self.table.record_missed(game_id, prompt.house)
-            if self.notify is not None and misses >= FLAG_AFTER_MISSES:
+            if self.notify is not None and misses >= self.flag_after:
                 await self.notify("absent-player", game_id, house=prompt.house, misses=misses)
         if self.notify is not None and answered:
             await self.notify("deadline-passed", game_id, houses=answered, autopilot=settings.autopilot)

@@ -150,14 +150,16 @@ async def test_force_applies_now_and_flags_repeated_absence(env) -> None:  # typ
     store, scheduler = env
     service = GameService(store)
     notes = Recorder()
-    deadlines = Deadlines(service, scheduler, notify=notes)
+    deadlines = Deadlines(service, scheduler, notify=notes, flag_after=2)
     game_id = await new_running_game(service, players=3)
-    for _ in range(4):
-        await deadlines.arm(game_id)
-        if await deadlines.table.get(game_id) is None:
-            break
-        await deadlines.force(game_id)
-    assert any(kind == "absent-player" for kind, _, _ in notes.calls)
+    await deadlines.arm(game_id)
+    await deadlines.force(game_id)  # every house misses the orders deadline
+    raven = (await service.load(game_id)).state.tracks["kings_court"][0]
+    assert not any(kind == "absent-player" for kind, _, _ in notes.calls)
+    assert [p.kind for p in (await service.load(game_id)).prompts()] == ["raven"]
+    await deadlines.force(game_id)  # the Raven holder misses a second one in a row
+    flagged = [data for kind, _, data in notes.calls if kind == "absent-player"]
+    assert flagged == [{"house": raven, "misses": 2}]
 
 
 async def test_autopilot_agent_answers_for_absent_houses(env) -> None:  # type: ignore[no-untyped-def]
