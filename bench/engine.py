@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.game import Game  # noqa: E402
-from engine.sim import play_game  # noqa: E402
+from engine.game import Game
+from engine.sim import play_game
 
 
 def percentile(values: list[float], q: float) -> float:

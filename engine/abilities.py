@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import data
 from engine.state import GameState, Unit
 
+from engine import data
+
 if TYPE_CHECKING:
-    from engine.flow import Frame
     from engine.game import Game
+
+    from engine.flow import Frame
 
 
 class Ability:
@@ -32,7 +34,9 @@ class Ability:
     def card_strength(self, s: GameState, f: Frame, side: str, target_side: str, value: int) -> int:
         return value
 
-    def card_icons(self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]) -> tuple[int, int]:
+    def card_icons(
+        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+    ) -> tuple[int, int]:
         return icons
 
     def casualty_count(self, s: GameState, f: Frame, side: str, loser_side: str, count: int) -> int:

@@ -64,7 +64,9 @@ def build_report(checklist: Path, tests_dir: Path) -> dict[str, object]:
     for rule_id, text in items.items():
         tests = named.get(rule_id, [])
         status = "covered" if tests else ("not-applicable" if rule_id in NOT_APPLICABLE else "missing")
-        rows.append({"id": rule_id, "rule": text, "status": status, "tests": tests, "reason": NOT_APPLICABLE.get(rule_id)})
+        rows.append(
+            {"id": rule_id, "rule": text, "status": status, "tests": tests, "reason": NOT_APPLICABLE.get(rule_id)}
+        )
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("covered", "not-applicable", "missing")}
     return {"total": len(rows), **counts, "rows": rows}
 

@@ -62,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
         log.append(f"\n**Winner: {result.winner}** after {result.rounds} rounds, {result.battles} battles.")
     (out / "game-log.md").write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(result.__dict__ | {"act_ms": None}, indent=1), encoding="utf-8")
-    print(f"Demo written to {out}/: game-log.md, summary.json" + (f" and {snapshots} maps in maps/" if snapshots else ""))
+    print(
+        f"Demo written to {out}/: game-log.md, summary.json" + (f" and {snapshots} maps in maps/" if snapshots else "")
+    )
     if result.error:
         print(f"error: {result.error['message']}", file=sys.stderr)
         return 1

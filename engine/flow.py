@@ -65,5 +65,7 @@ def expect_dict(answer: Any, *keys: str) -> dict[str, Any]:
 
 def expect_choice(value: Any, options: list[Any] | set[Any] | tuple[Any, ...], what: str) -> Any:
     if value not in options:
-        raise RuleError("illegal-choice", f"{value!r} is not a legal {what}.", value=value, options=sorted(map(str, options)))
+        raise RuleError(
+            "illegal-choice", f"{value!r} is not a legal {what}.", value=value, options=sorted(map(str, options))
+        )
     return value

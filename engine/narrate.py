@@ -31,7 +31,9 @@ def describe_event(e: dict[str, Any]) -> str | None:
     if kind == "raid":
         if e["target"] is None:
             return f"{e['house']} removes its raid in {area_name(e['area'])}"
-        return f"{e['house']} raids {e['victim']}'s {e['order']} in {area_name(e['target'])} from {area_name(e['area'])}"
+        return (
+            f"{e['house']} raids {e['victim']}'s {e['order']} in {area_name(e['target'])} from {area_name(e['area'])}"
+        )
     if kind == "march":
         return f"{e['house']} marches {', '.join(e['units'])} from {area_name(e['origin'])} to {area_name(e['to'])}"
     if kind == "combat-started":
@@ -41,10 +43,12 @@ def describe_event(e: dict[str, Any]) -> str | None:
     if kind == "combat-result":
         s = e["strength"]
         tie = " (tie broken by the Fiefdoms track)" if e.get("tie_broken_by_fiefdoms") else ""
-        return f"battle of {area_name(e['area'])}: {s['attacker']['total']} vs {s['defender']['total']}, {e['winner']} wins{tie}"
+        score = f"{s['attacker']['total']} vs {s['defender']['total']}"
+        return f"battle of {area_name(e['area'])}: {score}, {e['winner']} wins{tie}"
     if kind == "neutral-attack":
         result = "takes it" if e["won"] else "falls short"
-        return f"{e['house']} attacks the neutral force in {area_name(e['area'])}: {e['strength']} vs {e['needed']}, {result}"
+        where = area_name(e["area"])
+        return f"{e['house']} attacks the neutral force in {where}: {e['strength']} vs {e['needed']}, {result}"
     if kind == "units-destroyed":
         return f"{e['house']} loses {', '.join(e['units'])} in {area_name(e['area'])} ({e['reason']})"
     if kind == "retreat":

@@ -104,7 +104,9 @@ def setups() -> None:
             "rounds": src["rounds"],
             "starting_power": src["power_tokens"]["starting_available"],
             "power_tokens_per_house": src["power_tokens"]["per_house"],
-            "supply_limits": [src["supply_limits"]["table"][str(i)] for i in range(src["supply_limits"]["max_position"] + 1)],
+            "supply_limits": [
+                src["supply_limits"]["table"][str(i)] for i in range(src["supply_limits"]["max_position"] + 1)
+            ],
             "kings_court_stars": {
                 "5-6": src["kings_court_stars"]["5_or_6_players"],
                 "3-4": src["kings_court_stars"]["3_or_4_players_with_overlay"],

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine import data, rules
 from engine.board_ops import enforce_ports, place_units, remove_power_token, take_units
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
 from engine.state import GameState
+
+from engine import data, rules
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -108,7 +109,6 @@ class Action(Step):
             resolve_march(g, house, answer)
 
     def advance(self, g: Game, f: Frame) -> None:
-        s = g.s
         stage = f["stage"]
         if stage in ("raid", "march"):
             # Nobody has an order of this kind left.
@@ -190,7 +190,9 @@ def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[
     available = movable_units(s, house, origin)
     for t, n in requested.items():
         if n > available.get(t, 0):
-            raise RuleError("units-missing", f"You have only {available.get(t, 0)} {t} able to move in {origin}.", unit=t)
+            raise RuleError(
+                "units-missing", f"You have only {available.get(t, 0)} {t} able to move in {origin}.", unit=t
+            )
     return list(merged.items())
 
 

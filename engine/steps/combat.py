@@ -13,7 +13,6 @@ from __future__ import annotations
 import zlib
 from typing import TYPE_CHECKING, Any
 
-from engine import abilities, data, rules
 from engine.board_ops import (
     WEAKEST_FIRST,
     destroy_units,
@@ -24,10 +23,12 @@ from engine.board_ops import (
     take_units,
 )
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
 from engine.state import GameState, Unit
+
+from engine import abilities, data, rules
+from engine.flow import Frame, Step, expect_choice, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -99,7 +100,7 @@ def potential_support(s: GameState, house: str, area: str) -> int:
 
 
 def support_sides(f: Frame, house: str) -> list[str]:
-    """A house never supports an opponent against itself; nobody supports a neutral force (B-SUPPORT-12, B-NEUTRAL-06)."""
+    """No house supports an opponent against itself; nobody supports a neutral force (B-SUPPORT-12, B-NEUTRAL-06)."""
     if house == f["attacker"]:
         return ["attacker", "none"]
     if house == f["defender"]:
@@ -146,7 +147,9 @@ def base_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
     support = 0
     for a, chosen in f["supports"].items():
         if chosen == side and a in s.orders:
-            support += abilities.support_strength(s, f, side, a, support_strength(s, a, area, for_attacker=side == "attacker"))
+            support += abilities.support_strength(
+                s, f, side, a, support_strength(s, a, area, for_attacker=side == "attacker")
+            )
     parts["support"] = support
     if side == "attacker":
         parts["march"] = token(f["march"]).bonus
@@ -347,7 +350,9 @@ class Combat(Step):
                 if card is not None:
                     s.houses[house].hand.remove(card)
                 f["cards"][side] = card
-            g.emit("house-cards-revealed", area=f["area"], attacker=f["cards"]["attacker"], defender=f["cards"]["defender"])
+            g.emit(
+                "house-cards-revealed", area=f["area"], attacker=f["cards"]["attacker"], defender=f["cards"]["defender"]
+            )
             f["stage"] = "reveal"
             abilities.on_reveal(g, f)
         elif stage == "reveal":
@@ -410,9 +415,6 @@ class Combat(Step):
         abilities.after_victor(g, f)
 
     # ----- casualties -----
-
-    def _loser_area(self, f: Frame) -> str:
-        return f["origin"] if f["winner"] == "defender" else f["area"]
 
     def _casualties(self, g: Game, f: Frame) -> None:
         s = g.s
@@ -513,7 +515,9 @@ class Combat(Step):
         fit = _fit_supply(s, loser, dest, moved)
         if len(fit) < len(moved):
             lost = moved[len(fit) :]
-            g.emit("units-destroyed", area=f["area"], house=loser, units=[u.type for u in lost], reason="retreat-supply")
+            g.emit(
+                "units-destroyed", area=f["area"], house=loser, units=[u.type for u in lost], reason="retreat-supply"
+            )
         for u in fit:
             u.routed = True
         place_units(s, dest, fit)

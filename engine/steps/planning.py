@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from engine import rules
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import ORDER_TOKENS, forbidden_tokens, token
 from engine.prompts import Prompt
 from engine.state import GameState, PlacedOrder
+
+from engine import rules
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -83,14 +84,18 @@ def validate_orders(s: GameState, house: str, orders: Any, *, required: list[str
     stars = sum(n for t, n in used.items() if token(t).star)
     allowed = rules.stars_allowed(s, house)
     if stars > allowed:
-        raise RuleError("too-many-stars", f"Your King's Court position allows {allowed} special orders.", allowed=allowed)
+        raise RuleError(
+            "too-many-stars", f"Your King's Court position allows {allowed} special orders.", allowed=allowed
+        )
     if short:
         if len(orders) < min(len(required), max_placeable(s, house)):
             raise RuleError("orders-missing", "You must place every order token you can use.")
     else:
         missing = sorted(set(required) - set(orders))
         if missing:
-            raise RuleError("orders-missing", f"Every area with units needs an order: {', '.join(missing)}.", areas=missing)
+            raise RuleError(
+                "orders-missing", f"Every area with units needs an order: {', '.join(missing)}.", areas=missing
+            )
     return dict(orders)
 
 
@@ -178,7 +183,7 @@ class Raven(Step):
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         s = g.s
         house = rules.holder(s, "kings_court")
-        if s.raven_used and f["stage"] != "peek" or f["stage"] == "done":
+        if (s.raven_used and f["stage"] != "peek") or f["stage"] == "done":
             return []
         if f["stage"] == "choose":
             swaps = self._swaps(s, house, f.get("restrictions", []))
@@ -257,4 +262,3 @@ class Raven(Step):
 
     def advance(self, g: Game, f: Frame) -> None:
         g.pop(f)
-
