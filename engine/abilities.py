@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from engine import data
 from engine.state import GameState, Unit
 
-from engine import data
-
 if TYPE_CHECKING:
-    from engine.game import Game
-
     from engine.flow import Frame
+    from engine.game import Game
 
 
 class Ability:

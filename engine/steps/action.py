@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from engine import data, rules
 from engine.board_ops import enforce_ports, place_units, remove_power_token, take_units
 from engine.errors import RuleError
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
 from engine.state import GameState
-
-from engine import data, rules
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game

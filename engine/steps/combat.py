@@ -13,6 +13,7 @@ from __future__ import annotations
 import zlib
 from typing import TYPE_CHECKING, Any
 
+from engine import abilities, data, rules
 from engine.board_ops import (
     WEAKEST_FIRST,
     destroy_units,
@@ -23,12 +24,10 @@ from engine.board_ops import (
     take_units,
 )
 from engine.errors import RuleError
+from engine.flow import Frame, Step, expect_choice, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
 from engine.state import GameState, Unit
-
-from engine import abilities, data, rules
-from engine.flow import Frame, Step, expect_choice, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game

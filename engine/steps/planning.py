@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from engine import rules
 from engine.errors import RuleError
+from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import ORDER_TOKENS, forbidden_tokens, token
 from engine.prompts import Prompt
 from engine.state import GameState, PlacedOrder
-
-from engine import rules
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 
 if TYPE_CHECKING:
     from engine.game import Game
