@@ -1,0 +1,107 @@
+"""Prompt -> form -> picks -> answer: every form the bot can show maps back to an answer the engine takes."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.decisions import MAX_OPTIONS, FormError, build_form, march_unit_fields, to_answer
+from engine import Game, RuleError, new_game
+
+SUPPORTED = {"orders", "raid", "march", "house-card", "support", "casualties", "retreat", "raven", "bid"}
+
+
+def picks_of(form, rnd: random.Random | None = None) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    picks: dict[str, list[str]] = {}
+    for f in form.fields:
+        if rnd is not None and f.options:
+            picks[f.key] = [o.value for o in rnd.sample(f.options, k=min(len(f.options), f.max_values))]
+        else:
+            picks[f.key] = list(f.selected) or [o.value for o in f.options[: f.min_values]]
+    return picks
+
+
+def test_defaults_of_every_form_are_accepted_through_round_one() -> None:
+    """Walking forms with their preselected values (the defaults) plays the game on."""
+    for seed in range(3):
+        g = new_game(6, seed=seed)
+        steps = 0
+        while g.prompts() and g.state.round == 1 and steps < 200:
+            p = next(p for p in g.prompts() if not p.answered)
+            form = build_form(p, g.view(p.house), "en")
+            for f in form.fields:
+                assert len(f.options) <= MAX_OPTIONS
+                assert all(len(o.value) <= 100 and len(o.label) <= 100 for o in f.options)
+            answer = to_answer(p, picks_of(form)) if p.kind in SUPPORTED else p.default
+            try:
+                g.act(p.house, answer)
+            except NotImplementedError:
+                break
+            steps += 1
+
+
+def test_random_picks_give_legal_or_clearly_refused_answers() -> None:
+    rnd = random.Random(4)
+    for seed in range(5):
+        g = new_game(4, seed=seed)
+        for _ in range(60):
+            open_prompts = [p for p in g.prompts() if not p.answered]
+            if not open_prompts or g.state.round > 1:
+                break
+            p = open_prompts[0]
+            form = build_form(p, g.view(p.house), "ru")
+            try:
+                answer = to_answer(p, picks_of(form, rnd))
+                g.act(p.house, answer)
+            except (RuleError, FormError):
+                try:
+                    g.act(p.house, p.default)
+                except NotImplementedError:
+                    break
+            except NotImplementedError:
+                break
+
+
+def test_orders_form_lists_each_area_with_its_units_in_russian() -> None:
+    g = new_game(3, seed=1)
+    p = g.prompt_for("stark")
+    assert p is not None
+    form = build_form(p, g.view("stark"), "ru")
+    labels = {f.key: f.label for f in form.fields}
+    assert labels["winterfell"].startswith("Винтерфелл")
+    assert "рыцарь" in labels["winterfell"]
+    assert any(o.label == "Поход +1 ★" for o in form.fields[0].options)
+    answer = to_answer(p, picks_of(form))
+    assert answer == p.default
+
+
+def test_march_form_moves_units_and_leaves_power() -> None:
+    g = Game.from_scenario(
+        {
+            "players": 3,
+            "units": {"winterfell": "stark footman knight", "lannisport": "lannister footman"},
+            "orders": {"winterfell": "march0", "lannisport": "defense1"},
+            "start": "march",
+        }
+    )
+    p = g.prompt_for("stark")
+    assert p is not None and p.kind == "march"
+    fields = {f.key: f for f in march_unit_fields(p, "winterfell", "en")}
+    assert set(fields) == {"unit:footman:0", "unit:knight:0"}  # home area: no power token needed
+    answer = to_answer(p, {"from": ["winterfell"], "unit:footman:0": ["moat-cailin"], "unit:knight:0": ["moat-cailin"]})
+    assert answer == {
+        "from": "winterfell",
+        "moves": [{"to": "moat-cailin", "units": ["footman", "knight"]}],
+        "leave_power": False,
+    }
+    g.act("stark", answer)
+    assert [u.type for u in g.state.units["moat-cailin"]] == ["footman", "knight"]
+
+
+def test_incomplete_picks_are_refused() -> None:
+    g = new_game(3, seed=1)
+    g2 = Game.from_json(g.to_json())
+    p = g2.prompts()[0]
+    with pytest.raises(FormError):
+        to_answer(p.__class__(**{**p.__dict__, "kind": "support"}), {})
