@@ -1,0 +1,82 @@
+"""Channel narrative: one short line per public event, in the game's language.
+
+Only public events are narrated: an event with ``private_to`` is never turned into channel text. Events
+without a catalog entry are skipped rather than shown raw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.decisions import area_label, card_label, token_label, unit_label
+from app.i18n import catalog, language_of, t
+
+QUIET = {"orders-submitted", "house-card-chosen", "action-cleanup", "combat-ended"}
+
+
+def house_label(house: str | None, lang: str) -> str:
+    if house is None:
+        return "—"
+    if house == "neutral":
+        return t("decision.neutral", lang)
+    return t(f"house.{house}", lang)
+
+
+def units_label(units: list[str], lang: str) -> str:
+    counts: dict[str, int] = {}
+    for u in units:
+        counts[u] = counts.get(u, 0) + 1
+    return ", ".join(f"{n} {unit_label(k, lang)}" if n > 1 else unit_label(k, lang) for k, n in counts.items())
+
+
+def _params(event: dict[str, Any], lang: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in event.items():
+        if key in ("house", "attacker", "defender", "victim", "winner") and (value is None or isinstance(value, str)):
+            out[key] = house_label(value, lang)
+        elif key in ("area", "origin", "to", "target") and isinstance(value, str):
+            out[key] = area_label(value, lang)
+        elif key == "units" and isinstance(value, list):
+            out[key] = units_label(value, lang)
+        elif key in ("old", "new", "order") and isinstance(value, str):
+            out[key] = token_label(value, lang)
+        else:
+            out[key] = value
+    return out
+
+
+def narrate(event: dict[str, Any], lang: str) -> str | None:
+    if "private_to" in event or event["type"] in QUIET:
+        return None
+    kind = event["type"]
+    lang = language_of(lang)
+    params = _params(event, lang)
+    if kind == "raid" and event.get("target") is None:
+        kind = "raid-none"
+    if kind == "house-cards-revealed":
+        params["attacker"] = card_label(event["attacker"], lang) if event.get("attacker") else "—"
+        params["defender"] = card_label(event["defender"], lang) if event.get("defender") else "—"
+    if kind == "combat-result":
+        s = event["strength"]
+        params["a"] = s["attacker"]["total"]
+        params["d"] = s["defender"]["total"]
+        params["tie"] = t("event.tie-fiefdoms", lang) if event.get("tie_broken_by_fiefdoms") else ""
+    if kind == "orders-revealed":
+        params["count"] = len(event["orders"])
+    if kind == "neutral-attack":
+        params["result"] = t("event.neutral-won" if event["won"] else "event.neutral-lost", lang)
+    if kind == "units-destroyed":
+        params["reason"] = (
+            t(f"reason.{event['reason']}", lang) if catalog(lang).get(f"reason.{event['reason']}") else ""
+        )
+    key = f"event.{kind}"
+    if catalog(lang).get(key) is None and catalog("en").get(key) is None:
+        return None
+    try:
+        return t(key, lang, **params)
+    except (KeyError, IndexError):
+        return None
+
+
+def narrate_all(events: list[dict[str, Any]], lang: str) -> list[str]:
+    return [line for e in events if (line := narrate(e, lang))]
