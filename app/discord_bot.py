@@ -7,30 +7,59 @@ import logging
 from typing import Any
 
 import discord
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.ext import commands
 
 from app.config import Config
+from app.deadlines import Deadlines
 from app.service import GameService
 from app.store import Store
 
 log = logging.getLogger("westeros.bot")
 
 
+def load_renderer() -> Any:
+    """The map renderer if it is installed (``render.render_board(view, lang) -> PNG bytes``), else None."""
+    try:
+        from render import render_board
+    except ImportError:
+        return None
+    return render_board
+
+
 class WesterosBot(commands.Bot):
-    def __init__(self, config: Config, service: GameService) -> None:
+    def __init__(self, config: Config, service: GameService, **options: Any) -> None:
         intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents)
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.config = config
         self.service = service
+        self.scheduler = AsyncIOScheduler()
+        self.deadlines: Deadlines | None = None
 
     async def setup_hook(self) -> None:
         from cogs.lobby import Lobby, LobbyButton
+        from cogs.play import DecideButton, FormButton, FormSelect, Play
 
+        # Deadlines subscribe first, so a decision's DM already carries its deadline.
+        self.scheduler.start()
+        self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)
+        self.play = Play(self, self.service, load_renderer())
         await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
-        self.add_dynamic_items(LobbyButton)
+        await self.add_cog(self.play)
+        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton)
+        restored = await self.deadlines.restore()
+        log.info("re-armed %s deadlines", restored)
+
+    async def _deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
+        await self.play.on_deadline_notice(kind, game_id, **data)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s games running)", self.user, len(await self.service.store.active_games()))
+
+    async def close(self) -> None:
+        if self.scheduler.running:
+            self.scheduler.shutdown(wait=False)
+        await super().close()
 
 
 def point_at(api_base: str) -> None:

@@ -130,7 +130,10 @@ class GameService:
             for house, user in seats.items():
                 game.state.houses[house].seat = str(user)
             await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
-            return game
+        started = Applied(game_id, "", "start", game.version, game, [])
+        for listener in self._listeners:
+            await listener(started)
+        return game
 
     # ----- play -----
 

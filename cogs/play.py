@@ -1,0 +1,456 @@
+"""Playing a game: decisions by DM (or in the channel when DMs are closed), receipts, channel posts.
+
+Thin by design: prompts become forms through ``app.decisions``, answers go through the game service,
+and what the channel sees is built only from the public view and public events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from app.decisions import Form, FormError, build_form, march_unit_fields, to_answer
+from app.i18n import t
+from app.narration import narrate_all
+from app.order_text import parse_orders
+from app.service import Applied, GameService, ServiceError
+from engine import Game, Prompt, RuleError
+
+log = logging.getLogger("westeros.play")
+
+DM_CLOSED = 50007
+BOARD_EVENTS = {
+    "orders-revealed",
+    "march",
+    "combat-ended",
+    "retreat",
+    "units-destroyed",
+    "consolidate",
+    "round-started",
+    "raid",
+    "neutral-attack",
+    "power-token-placed",
+    "game-over",
+}
+
+
+@dataclass
+class Draft:
+    prompt_id: str
+    form: Form
+    picks: dict[str, list[str]] = field(default_factory=dict)
+    page: int = 0
+
+
+def error_text(err: Exception, lang: str) -> str:
+    code = getattr(err, "code", "generic")
+    params = getattr(err, "params", {})
+    try:
+        return t(f"error.{code}", lang, **params)
+    except (KeyError, IndexError):
+        return t("error.generic", lang, message=getattr(err, "message", str(err)))
+
+
+class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"decide:(?P<game>\d+):(?P<house>[a-z]+)"):
+    """Opens the house's current decision. Lives in DMs and channel pings; survives restarts."""
+
+    def __init__(self, game_id: int, house: str, label: str = "Decide") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"decide:{game_id}:{house}")
+        )
+        self.game_id = game_id
+        self.house = house
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DecideButton:
+        return cls(int(match["game"]), match["house"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _play(interaction).open_decision(interaction, self.game_id, self.house)
+
+
+class FormSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"dec:(?P<game>\d+):(?P<house>[a-z]+):s:(?P<field>\d+)"
+):
+    def __init__(self, game_id: int, house: str, index: int, select: discord.ui.Select[Any] | None = None) -> None:
+        super().__init__(
+            select
+            or discord.ui.Select(
+                custom_id=f"dec:{game_id}:{house}:s:{index}", options=[discord.SelectOption(label="-")]
+            )
+        )
+        self.game_id, self.house, self.index = game_id, house, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), match["house"], int(match["field"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = list(interaction.data.get("values", [])) if interaction.data else []
+        await _play(interaction).on_pick(interaction, self.game_id, self.house, self.index, values)
+
+
+class FormButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"dec:(?P<game>\d+):(?P<house>[a-z]+):(?P<action>prev|next|submit)",
+):
+    def __init__(self, game_id: int, house: str, action: str, label: str = "") -> None:
+        style = discord.ButtonStyle.success if action == "submit" else discord.ButtonStyle.secondary
+        super().__init__(
+            discord.ui.Button(label=label or action, style=style, custom_id=f"dec:{game_id}:{house}:{action}")
+        )
+        self.game_id, self.house, self.action = game_id, house, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormButton:
+        return cls(int(match["game"]), match["house"], match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await _play(interaction).on_form_button(interaction, self.game_id, self.house, self.action)
+
+
+def _play(interaction: discord.Interaction[Any]) -> Play:
+    cog = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    assert isinstance(cog, Play)
+    return cog
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: commands.Bot, service: GameService, renderer: Any = None) -> None:
+        self.bot = bot
+        self.service = service
+        self.renderer = renderer
+        self.drafts: dict[tuple[int, str], Draft] = {}
+        self.notified: set[tuple[int, str, str]] = set()
+        service.subscribe(self.on_applied)
+
+    # ----- after every accepted answer -----
+
+    async def on_applied(self, applied: Applied) -> None:
+        try:
+            await self.post_to_channel(applied.game_id, applied.game, applied.events)
+            await self.notify_prompts(applied.game_id, applied.game)
+        except discord.HTTPException:
+            log.exception("could not post the result of an answer in game %s", applied.game_id)
+
+    async def post_to_channel(self, game_id: int, game: Game, events: list[dict[str, Any]]) -> None:
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        channel = await self._channel(row.channel_id)
+        lines = narrate_all(events, lang)
+        for chunk in _chunks(lines):
+            await channel.send(chunk)
+        if any(e["type"] in BOARD_EVENTS for e in events):
+            await self.post_map(channel, row.name, game, lang)
+
+    async def post_map(self, channel: discord.abc.Messageable, name: str, game: Game, lang: str) -> None:
+        if self.renderer is None:
+            return
+        view = game.view(None)  # the channel only ever sees the public view
+        png = await asyncio.to_thread(self.renderer, view, lang)
+        caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
+        await channel.send(caption, file=discord.File(io.BytesIO(png), filename="map.png"))
+
+    async def notify_prompts(self, game_id: int, game: Game) -> None:
+        row = await self.service.row(game_id)
+        seats = await self.service.store.seats(game_id)
+        for prompt in game.prompts():
+            key = (game_id, prompt.house, prompt.id)
+            if prompt.answered or key in self.notified:
+                continue
+            self.notified.add(key)
+            user_id = seats.get(prompt.house)
+            if user_id is None:
+                continue
+            await self.send_decision_notice(row.id, row.name, row.channel_id, user_id, game, prompt)
+
+    async def send_decision_notice(
+        self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
+    ) -> None:
+        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+        lang = "en"
+        deadline = await self._deadline_text(game_id, lang)
+        title = build_form(prompt, game.view(prompt.house), lang).title
+        text = t("dm.decision", lang, game=name, round=game.state.round, title=title, deadline=deadline)
+        view = discord.ui.View(timeout=None)
+        view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
+        if not await self.service.store.dm_closed(user_id):
+            try:
+                await user.send(text, view=view)
+                return
+            except discord.Forbidden as err:
+                if err.code != DM_CLOSED:
+                    raise
+                # Remember it: retrying closed DMs counts toward Discord's invalid-request limit.
+                await self.service.store.set_dm_closed(user_id, True)
+        channel = await self._channel(channel_id)
+        ping = t("channel.dm_closed", lang, user=f"<@{user_id}>", title=title)
+        await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+
+    async def _deadline_text(self, game_id: int, lang: str) -> str:
+        async with self.service.store.db.execute("SELECT due_at FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return f"<t:{int(row[0])}:R>" if row else t("dm.no_deadline", lang)
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable:
+        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        return channel
+
+    async def on_deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
+        """Deadline news for the channel: what was applied for whom, reminders by DM, absent players."""
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        channel = await self._channel(row.channel_id)
+        if kind == "deadline-passed":
+            houses = ", ".join(t(f"house.{h}", lang) for h in data["houses"])
+            await channel.send(t(f"deadline.passed.{data.get('autopilot', 'defaults')}", lang, houses=houses))
+        elif kind == "absent-player":
+            house = t(f"house.{data['house']}", lang)
+            await channel.send(t("deadline.absent", lang, house=house, misses=data["misses"]))
+        elif kind == "reminder":
+            seats = await self.service.store.seats(game_id)
+            game = await self.service.load(game_id)
+            for house in data["houses"]:
+                user_id = seats.get(house)
+                prompt = game.prompt_for(house)
+                if user_id is None or prompt is None or await self.service.store.dm_closed(user_id):
+                    continue
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                view = discord.ui.View(timeout=None)
+                view.add_item(DecideButton(game_id, house, t("button.decide", "en")))
+                text = t("deadline.reminder", "en", game=row.name, deadline=f"<t:{int(data['due_at'])}:R>")
+                try:
+                    await user.send(text, view=view)
+                except discord.Forbidden:
+                    await self.service.store.set_dm_closed(user_id, True)
+
+    # ----- the decision form -----
+
+    async def open_decision(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, note: str = ""
+    ) -> None:
+        lang = str(interaction.locale)
+        try:
+            if await self.service.house_of(game_id, interaction.user.id) != house:
+                raise ServiceError("not-your-house", "not yours")
+            game = await self.service.load(game_id)
+        except ServiceError as err:
+            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
+            return
+        prompt = game.prompt_for(house)
+        if prompt is None:
+            await interaction.response.send_message(t("decision.nothing", lang), ephemeral=True)
+            return
+        form = build_form(prompt, game.view(house), lang)
+        draft = Draft(prompt.id, form, {f.key: list(f.selected) for f in form.fields})
+        self.drafts[(game_id, house)] = draft
+        content, view = self.render_form(game_id, house, draft, lang, note)
+        await interaction.response.send_message(content, view=view, ephemeral=True)
+
+    def render_form(
+        self, game_id: int, house: str, draft: Draft, lang: str, note: str = ""
+    ) -> tuple[str, discord.ui.View]:
+        pages = draft.form.pages()
+        page = pages[min(draft.page, len(pages) - 1)]
+        lines = [f"**{draft.form.title}**", *draft.form.lines]
+        if len(pages) > 1:
+            lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
+        if note:
+            lines.append(note)
+        view = discord.ui.View(timeout=None)
+        for f in page:
+            index = draft.form.fields.index(f)
+            chosen = set(draft.picks.get(f.key, []))
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=f"dec:{game_id}:{house}:s:{index}",
+                placeholder=f.label[:150],
+                min_values=f.min_values,
+                max_values=min(f.max_values, len(f.options)),
+                options=[
+                    discord.SelectOption(
+                        label=o.label[:100],
+                        value=o.value,
+                        description=(o.description or None) and o.description[:100],
+                        default=o.value in chosen,
+                    )
+                    for o in f.options
+                ],
+            )
+            view.add_item(FormSelect(game_id, house, index, select))
+        if len(pages) > 1:
+            view.add_item(FormButton(game_id, house, "prev", t("button.prev", lang)))
+            view.add_item(FormButton(game_id, house, "next", t("button.next", lang)))
+        view.add_item(FormButton(game_id, house, "submit", t("button.submit", lang)))
+        return "\n".join(lines)[:2000], view
+
+    async def _current_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
+        """The draft for this form, or None after answering that it expired (e.g. after a restart)."""
+        draft = self.drafts.get((game_id, house))
+        game = await self.service.load(game_id)
+        prompt = game.prompt_for(house)
+        if draft is None or prompt is None or prompt.id != draft.prompt_id:
+            await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
+            return None
+        return draft
+
+    async def on_pick(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, index: int, values: list[str]
+    ) -> None:
+        draft = await self._current_draft(interaction, game_id, house)
+        if draft is None:
+            return
+        if index >= len(draft.form.fields):
+            await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
+            return
+        key = draft.form.fields[index].key
+        draft.picks[key] = values
+        if draft.form.kind == "march" and key == "from" and values:
+            game = await self.service.load(game_id)
+            prompt = game.prompt_for(house)
+            assert prompt is not None
+            draft.form.fields = draft.form.fields[:1] + march_unit_fields(prompt, values[0], str(interaction.locale))
+            draft.picks = {"from": values, **{f.key: list(f.selected) for f in draft.form.fields[1:]}}
+            draft.page = 0
+        content, view = self.render_form(game_id, house, draft, str(interaction.locale))
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def on_form_button(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, action: str
+    ) -> None:
+        lang = str(interaction.locale)
+        draft = await self._current_draft(interaction, game_id, house)
+        if draft is None:
+            return
+        if action in ("prev", "next"):
+            pages = len(draft.form.pages())
+            draft.page = (draft.page + (1 if action == "next" else -1)) % pages
+            content, view = self.render_form(game_id, house, draft, lang)
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        game = await self.service.load(game_id)
+        prompt = game.prompt_for(house)
+        assert prompt is not None
+        try:
+            answer = to_answer(prompt, draft.picks)
+        except FormError:
+            await interaction.response.send_message(t("decision.incomplete", lang), ephemeral=True)
+            return
+        await self.submit(interaction, game_id, house, prompt, answer, draft)
+
+    async def submit(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        prompt: Prompt,
+        answer: Any,
+        draft: Draft | None,
+    ) -> None:
+        lang = str(interaction.locale)
+        await interaction.response.defer(ephemeral=True, thinking=False)
+        try:
+            await self.service.answer(
+                game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
+            )
+        except (RuleError, ServiceError) as err:
+            await interaction.followup.send(error_text(err, lang), ephemeral=True)
+            return
+        summary = self.summary(prompt, draft, answer, lang)
+        lines = [t("decision.recorded", lang, summary=summary)]
+        if prompt.secret:
+            lines.append(t("decision.changeable", lang))
+        if draft is not None:
+            self.drafts.pop((game_id, house), None)
+            await interaction.edit_original_response(content="\n".join(lines), view=None)
+        else:
+            await interaction.followup.send("\n".join(lines), ephemeral=True)
+
+    def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
+        if draft is None:
+            return str(answer)
+        parts = []
+        for f in draft.form.fields:
+            labels = [o.label for o in f.options if o.value in draft.picks.get(f.key, [])]
+            if prompt.kind == "orders":
+                parts.append(f"{f.label.split(' — ')[0]}: {', '.join(labels)}")
+            elif labels:
+                parts.append(", ".join(labels))
+        return "; ".join(parts)[:1800]
+
+    # ----- slash commands -----
+
+    @app_commands.command(name="decide", description="Open the decisions you still owe")
+    async def decide(self, interaction: discord.Interaction[Any]) -> None:
+        lang = str(interaction.locale)
+        for game_id, house in await self.service.store.games_of_user(interaction.user.id):
+            game = await self.service.load(game_id)
+            if game.prompt_for(house) is not None:
+                await self.open_decision(interaction, game_id, house)
+                return
+        await interaction.response.send_message(t("decision.none_open", lang), ephemeral=True)
+
+    @app_commands.command(name="orders", description="Type your orders, e.g. Winterfell march+1, White Harbor defense")
+    @app_commands.describe(text="Area and order, separated by commas")
+    async def orders(self, interaction: discord.Interaction[Any], text: str) -> None:
+        lang = str(interaction.locale)
+        found = await self._seat_here(interaction)
+        if found is None:
+            return
+        game_id, house = found
+        game = await self.service.load(game_id)
+        prompt = game.prompt_for(house)
+        if prompt is None or prompt.kind != "orders":
+            await interaction.response.send_message(t("orders.not_planning", lang), ephemeral=True)
+            return
+        parsed = parse_orders(text)
+        problems = [t(f"orders.problem.{p['code']}", lang, **p) for p in parsed.problems]
+        missing = [a for a in prompt.choices["areas"] if a not in parsed.orders]
+        if missing:
+            from app.decisions import area_label
+
+            problems.append(t("orders.parsed_missing", lang, areas=", ".join(area_label(a, lang) for a in missing)))
+        if problems:
+            await interaction.response.send_message("\n".join(problems), ephemeral=True)
+            return
+        await self.submit(interaction, game_id, house, prompt, {"orders": parsed.orders}, None)
+
+    async def _seat_here(self, interaction: discord.Interaction[Any]) -> tuple[int, str] | None:
+        games = await self.service.store.games_of_user(interaction.user.id)
+        here = [
+            g
+            for g in games
+            if interaction.guild_id is None or (await self.service.row(g[0])).channel_id == interaction.channel_id
+        ]
+        if not here:
+            await interaction.response.send_message(t("game.no_seat_here", str(interaction.locale)), ephemeral=True)
+            return None
+        return here[0]
+
+
+def _chunks(lines: list[str], limit: int = 1900) -> list[str]:
+    out: list[str] = []
+    current = ""
+    for line in lines:
+        if current and len(current) + len(line) + 1 > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out

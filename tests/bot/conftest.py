@@ -1,0 +1,56 @@
+"""A running bot against the local fake Discord, with a real SQLite file."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from app.config import Config
+from app.discord_bot import WesterosBot
+from app.service import GameService
+from app.store import Store
+from testing.fake_discord import FakeDiscord
+
+
+class TestBot(WesterosBot):
+    """The real bot, with discord.py's start-up waits shortened for tests (client options, not patches)."""
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None
+
+    async def on_ready(self) -> None:
+        await self.tree.sync()
+
+
+@dataclass
+class Table:
+    fake: FakeDiscord
+    bot: TestBot
+    service: GameService
+    guild: object
+    channel: object
+    players: list[object]
+    moderator: object
+
+
+async def make_bot(fake: FakeDiscord, db: Path) -> tuple[TestBot, Store]:
+    store = await Store.open(db)
+    config = Config(token=fake.token, database=db)
+    return TestBot(config, GameService(store), guild_ready_timeout=0.05), store
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with FakeDiscord.start() as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(6)]
+        bot, store = await make_bot(fake, tmp_path / "bot.sqlite3")
+        async with fake.run_bot(bot):
+            await fake.wait_for_commands("game")
+            yield Table(fake, bot, bot.service, guild, channel, players, moderator)
+        await store.close()
