@@ -3,6 +3,9 @@
 Run by hand when the reference changes (``python tools/import_reference.py``).
 Nothing at run time or in tests reads the shared folder: the generated files are
 committed, so a fresh clone has everything it needs.
+
+Bulgarian names ("bg") come from ``tools/names_bg.json`` when it exists: only names the Bulgarian
+rulebook (seed 001) actually uses, each with the seed line it was found on.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference" / "base-game"
 DATA = ROOT / "data"
+NAMES_BG = ROOT / "tools" / "names_bg.json"
+BG_SEED = ROOT.parent / "shared" / "seeds" / "001_d8fdb68f459be0c8.txt"
 
 FORTIFICATION_LEVEL = {"none": 0, "castle": 1, "stronghold": 2}
 
@@ -29,11 +34,38 @@ def _write(name: str, payload: Any) -> None:
     (DATA / name).write_text(text + "\n", encoding="utf-8")
 
 
-def _names(item: dict[str, Any]) -> dict[str, str]:
+def _load_bg() -> dict[str, dict[str, dict[str, Any]]]:
+    """Bulgarian names from ``tools/names_bg.json``: category -> id -> {"bg", "line"}.
+
+    Each name cites the line of the Bulgarian rulebook (``BG_SEED``) where it is used; when the seed is
+    present, every name must occur on its cited line, so a typo in the table stops the import.
+    """
+    if not NAMES_BG.is_file():
+        return {}
+    table: dict[str, dict[str, dict[str, Any]]] = json.loads(NAMES_BG.read_text(encoding="utf-8"))
+    if BG_SEED.is_file():
+        lines = BG_SEED.read_text(encoding="utf-8").split("\n")
+        for category, entries in table.items():
+            for item_id, entry in entries.items():
+                line = entry["line"]
+                if not (1 <= line <= len(lines) and entry["bg"] in lines[line - 1]):
+                    raise ValueError(f"names_bg.json: {category}/{item_id} {entry['bg']!r} is not on seed line {line}")
+    return table
+
+
+BG_NAMES: dict[str, dict[str, dict[str, Any]]] = {}  # filled by main() from names_bg.json
+_BG_USED: set[tuple[str, str]] = set()
+
+
+def _names(item: dict[str, Any], category: str) -> dict[str, str]:
     names = {"en": item["name_en"]}
     ru = item.get("name_ru") or item.get("name_ru_unverified")
     if ru:
         names["ru"] = ru
+    bg = BG_NAMES.get(category, {}).get(item["id"])
+    if bg:
+        names["bg"] = bg["bg"]
+        _BG_USED.add((category, item["id"]))
     return names
 
 
@@ -44,7 +76,7 @@ def board() -> None:
         areas.append(
             {
                 "id": a["id"],
-                "names": _names(a),
+                "names": _names(a, "areas"),
                 "kind": a["kind"],
                 "fortification": FORTIFICATION_LEVEL[a["castle"]],
                 "supply": a["supply"],
@@ -75,7 +107,7 @@ def houses() -> None:
         out.append(
             {
                 "id": h["id"],
-                "names": _names(h),
+                "names": _names(h, "houses"),
                 "colour": h["colour"],
                 "home": h["home_area"],
                 "garrison": h["garrison"]["strength"],
@@ -132,7 +164,7 @@ def cards() -> None:
                 {
                     "id": c["id"],
                     "house": c["house"],
-                    "names": _names(c),
+                    "names": _names(c, "house_cards"),
                     "strength": c["strength"],
                     "swords": c["swords"],
                     "fortifications": c["fortifications"],
@@ -153,7 +185,7 @@ def cards() -> None:
                 {
                     "deck": c["deck"],
                     "id": c["id"],
-                    "names": _names(c),
+                    "names": _names(c, "westeros_cards"),
                     "copies": c["copies"],
                     "icons": 1 if c["wildling_icon"] else 0,
                     "text_en": c["effect"],
@@ -170,7 +202,7 @@ def cards() -> None:
             "cards": [
                 {
                     "id": c["id"],
-                    "names": _names(c),
+                    "names": _names(c, "wildling_cards"),
                     "nights_watch_victory_en": c["nights_watch_victory_highest_bidder"],
                     "lowest_bidder_en": c["wildling_victory_lowest_bidder"],
                     "everyone_else_en": c["wildling_victory_everyone_else"],
@@ -202,11 +234,16 @@ def main() -> int:
         print(f"reference folder not found: {REFERENCE}; nothing to import", file=sys.stderr)
         return 0
     DATA.mkdir(exist_ok=True)
+    BG_NAMES.update(_load_bg())
     board()
     houses()
     setups()
     cards()
     layout()
+    unused = sorted(f"{c}/{i}" for c, entries in BG_NAMES.items() for i in entries if (c, i) not in _BG_USED)
+    if unused:
+        print(f"names_bg.json: ids not found in the reference: {unused}", file=sys.stderr)
+        return 1
     print(f"wrote {sorted(p.name for p in DATA.iterdir())}")
     return 0
 
