@@ -38,6 +38,7 @@ class WesterosBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from cogs.lobby import Lobby, LobbyButton
+        from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
 
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
@@ -46,7 +47,8 @@ class WesterosBot(commands.Bot):
         self.play = Play(self, self.service, load_renderer())
         await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
         await self.add_cog(self.play)
-        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton)
+        await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role))
+        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
 

@@ -7,13 +7,14 @@ version), and an answer is committed to the database before anyone is told it wa
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.store import GameRow, Store
+from app.store import AnswerRow, GameRow, Store
 from engine import Game, RuleError, new_game
 from engine.setup import houses_for
 
@@ -60,6 +61,20 @@ class GameSettings:
     @staticmethod
     def from_dict(raw: dict[str, Any]) -> GameSettings:
         return GameSettings(**raw)
+
+
+SEAT_CHANGE = "seat"
+REPAIR = "repair"
+
+
+def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
+    """Re-apply one logged entry: a player's answer, or a moderator's seat change."""
+    if prompt_id == SEAT_CHANGE:
+        game.set_seat(house, answer["seat"], autopilot=answer["autopilot"])
+    elif prompt_id == REPAIR:
+        raise ServiceError("replay-across-repair", "The log cannot be replayed across a repair.")
+    else:
+        game.act(house, answer)
 
 
 class GameService:
@@ -214,8 +229,89 @@ class GameService:
             for a in await self.store.answers(game_id, after_version=version):
                 if a.version > target:
                     break
-                game.act(a.house, a.answer)
+                replay(game, a.prompt_id, a.house, a.answer)
             if game.version != target:
                 raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
             await self.store.truncate_after(game_id, target, game.to_json())
             return game
+
+    # ----- moderation -----
+
+    async def set_seat(
+        self, game_id: int, house: str, *, user_id: int | None, autopilot: bool, moderator: int
+    ) -> Applied:
+        """Replace the player of a house or switch its autopilot, as a logged, undoable step."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status not in ("running", "paused") or row.state is None:
+                raise ServiceError("not-running", "This game is not running.")
+            game = Game.from_json(row.state)
+            before = game.version
+            answer = {"seat": str(user_id) if user_id is not None else None, "autopilot": autopilot}
+            events = game.set_seat(house, answer["seat"], autopilot=autopilot)
+            await self.store.commit_answer(
+                game_id,
+                expected_version=before,
+                new_version=game.version,
+                new_state=game.to_json(),
+                house=house,
+                user_id=moderator,
+                prompt_id=SEAT_CHANGE,
+                answer=answer,
+                source="moderator",
+            )
+            await self.store.set_seat(game_id, house, user_id)
+        applied = Applied(game_id, house, "moderator", before, game, events)
+        for listener in self._listeners:
+            await listener(applied)
+        return applied
+
+    async def repair(self, game_id: int, spec: dict[str, Any], *, moderator: int) -> Game:
+        """Replace the position with a scenario (a moderator's repair); the old history stays in the log."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status not in ("running", "paused") or row.state is None:
+                raise ServiceError("not-running", "This game is not running.")
+            old = Game.from_json(row.state)
+            game = Game.from_scenario(spec)
+            for house in game.state.players:
+                if house in old.state.houses:
+                    game.state.houses[house].seat = old.state.houses[house].seat
+                    game.state.houses[house].autopilot = old.state.houses[house].autopilot
+            game.state.version = old.version + 1
+            await self.store.commit_answer(
+                game_id,
+                expected_version=old.version,
+                new_version=game.version,
+                new_state=game.to_json(),
+                house="",
+                user_id=moderator,
+                prompt_id=REPAIR,
+                answer=spec,
+                source="moderator",
+                snapshot=True,
+            )
+        applied = Applied(game_id, "", "moderator", old.version, game, [{"type": "game-repaired"}])
+        for listener in self._listeners:
+            await listener(applied)
+        return game
+
+    async def end(self, game_id: int) -> None:
+        async with self.lock(game_id):
+            await self.row(game_id)
+            await self.store.set_status(game_id, "ended")
+
+    async def export(self, game_id: int) -> dict[str, Any]:
+        row = await self.row(game_id)
+        answers = await self.store.answers(game_id)
+        return {
+            "game": {"id": row.id, "name": row.name, "status": row.status, "settings": row.settings},
+            "seats": await self.store.seats(game_id),
+            "state": json.loads(row.state) if row.state else None,
+            "log": [a.__dict__ for a in answers],
+        }
+
+    async def last_answer(self, game_id: int) -> AnswerRow | None:
+        row = await self.row(game_id)
+        answers = await self.store.answers(game_id, after_version=row.version - 1)
+        return answers[-1] if answers else None

@@ -142,6 +142,9 @@ class Play(commands.Cog):
     # ----- after every accepted answer -----
 
     async def on_applied(self, applied: Applied) -> None:
+        for e in applied.events:
+            if e["type"] == "seat-changed":  # a new player must hear of the decision already open
+                self.notified = {k for k in self.notified if not (k[0] == applied.game_id and k[1] == e["house"])}
         try:
             await self.post_to_channel(applied.game_id, applied.game, applied.events)
             await self.notify_prompts(applied.game_id, applied.game)

@@ -101,6 +101,20 @@ class Game:
         events, self._events = self._events, []
         return events
 
+    def set_seat(self, house: str, seat: str | None, *, autopilot: bool = False) -> list[dict[str, Any]]:
+        """Change who plays ``house`` (a replacement, or autopilot on/off). Valid in every state.
+
+        Prompts belong to houses, not players, so nothing in progress (a bid, a battle, a card's
+        ability, mustering) depends on who sits behind the house: the open prompts stay as they are.
+        """
+        if house not in self.state.players:
+            raise RuleError("unknown-house", f"{house} does not play in this game.", house=house)
+        hs = self.state.houses[house]
+        hs.seat = seat
+        hs.autopilot = autopilot
+        self.state.version += 1
+        return [{"type": "seat-changed", "house": house, "seat": seat, "autopilot": autopilot}]
+
     def view(self, house: str | None = None) -> dict[str, Any]:
         from engine.views import build_view
 

@@ -1,0 +1,236 @@
+"""Moderator tools: ``/mod`` commands, refused to everyone else, each posted as an audit line in the channel."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from app.deadlines import Deadlines
+from app.i18n import t
+from app.service import GameService, ServiceError
+from app.store import GameRow
+from cogs.lobby import is_moderator
+from cogs.play import error_text
+from engine import RuleError
+
+HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
+
+
+class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"modundo:(?P<game>\d+):(?P<version>\d+)"):
+    """The confirmation of an undo; carries the version it undoes, so a stale confirmation does nothing."""
+
+    def __init__(self, game_id: int, version: int, label: str = "Undo") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"modundo:{game_id}:{version}")
+        )
+        self.game_id, self.version = game_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> UndoConfirm:
+        return cls(int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Moderation")  # type: ignore[attr-defined]
+        assert isinstance(cog, Moderation)
+        await cog.confirm_undo(interaction, self.game_id, self.version)
+
+
+class Moderation(commands.Cog):
+    mod = app_commands.Group(name="mod", description="Moderator tools for the game in this channel")
+
+    def __init__(self, bot: commands.Bot, service: GameService, deadlines: Deadlines, role: str | None) -> None:
+        self.bot = bot
+        self.service = service
+        self.deadlines = deadlines
+        self.role = role
+
+    async def _game(self, interaction: discord.Interaction[Any]) -> GameRow | None:
+        """The running game of this channel, if the user may moderate it; otherwise answer and return None."""
+        lang = str(interaction.locale)
+        rows = [
+            r for r in await self.service.store.games_in_channel(interaction.channel_id or 0) if r.status != "lobby"
+        ]
+        if not rows:
+            await interaction.response.send_message(t("error.no-game-here", lang), ephemeral=True)
+            return None
+        row = rows[-1]
+        if not is_moderator(interaction.user, row.created_by, self.role):
+            await interaction.response.send_message(t("mod.refused", lang), ephemeral=True)
+            return None
+        return row
+
+    async def _audit(self, interaction: discord.Interaction[Any], row: GameRow, key: str, **params: Any) -> None:
+        lang = row.settings.get("language", "en")
+        line = t("mod.audit", lang, moderator=interaction.user.mention, action=t(f"mod.did.{key}", lang, **params))
+        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+
+    async def _done(self, interaction: discord.Interaction[Any]) -> None:
+        if not interaction.response.is_done():
+            await interaction.response.send_message(t("mod.done", str(interaction.locale)), ephemeral=True)
+
+    @mod.command(name="extend", description="Move the current deadline (negative hours shorten it)")
+    async def extend(self, interaction: discord.Interaction[Any], hours: float) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        try:
+            new = await self.deadlines.extend(row.id, hours * 3600)
+        except ServiceError as err:
+            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
+            return
+        await self._done(interaction)
+        await self._audit(interaction, row, "extend", hours=f"{hours:+g}", due=f"<t:{int(new.due_at)}:R>")
+
+    @mod.command(name="force", description="Apply the deadline now: defaults (or autopilot) for everyone awaited")
+    async def force(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        await interaction.response.defer(ephemeral=True)
+        try:
+            houses = await self.deadlines.force(row.id)
+        except ServiceError as err:
+            await interaction.followup.send(error_text(err, str(interaction.locale)), ephemeral=True)
+            return
+        await interaction.followup.send(t("mod.done", str(interaction.locale)), ephemeral=True)
+        lang = row.settings.get("language", "en")
+        await self._audit(interaction, row, "force", houses=", ".join(t(f"house.{h}", lang) for h in houses) or "—")
+
+    @mod.command(name="pause", description="Pause the game: no answers, no deadlines")
+    async def pause(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        await self.deadlines.pause(row.id)
+        await self._done(interaction)
+        await self._audit(interaction, row, "pause")
+
+    @mod.command(name="resume", description="Resume a paused game; the deadline keeps its remaining time")
+    async def resume(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        await self.deadlines.resume(row.id)
+        await self._done(interaction)
+        await self._audit(interaction, row, "resume")
+
+    @mod.command(name="replace", description="Give a house to another member")
+    @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
+    async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        try:
+            await self.service.set_seat(
+                row.id, house, user_id=member.id, autopilot=False, moderator=interaction.user.id
+            )
+        except (ServiceError, RuleError) as err:
+            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
+            return
+        await self._done(interaction)
+        lang = row.settings.get("language", "en")
+        await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
+
+    @mod.command(name="autopilot", description="Let the bot's agent play a house (or stop it)")
+    @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
+    async def autopilot(self, interaction: discord.Interaction[Any], house: str, on: bool) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        seats = await self.service.store.seats(row.id)
+        try:
+            await self.service.set_seat(
+                row.id, house, user_id=seats.get(house), autopilot=on, moderator=interaction.user.id
+            )
+        except (ServiceError, RuleError) as err:
+            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
+            return
+        await self._done(interaction)
+        lang = row.settings.get("language", "en")
+        await self._audit(interaction, row, "autopilot-on" if on else "autopilot-off", house=t(f"house.{house}", lang))
+
+    @mod.command(name="undo", description="Undo the last accepted answer (asks for confirmation)")
+    async def undo(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        lang = str(interaction.locale)
+        last = await self.service.last_answer(row.id)
+        if last is None:
+            await interaction.response.send_message(t("error.nothing-to-undo", lang), ephemeral=True)
+            return
+        who = t(f"house.{last.house}", lang) if last.house else "—"
+        text = t("mod.undo.confirm", lang, house=who, source=last.source, at=f"<t:{int(last.at)}:R>")
+        view = discord.ui.View(timeout=None)
+        view.add_item(UndoConfirm(row.id, row.version, t("mod.undo.button", lang)))
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+    async def confirm_undo(self, interaction: discord.Interaction[Any], game_id: int, version: int) -> None:
+        lang = str(interaction.locale)
+        row = await self.service.row(game_id)
+        if not is_moderator(interaction.user, row.created_by, self.role):
+            await interaction.response.send_message(t("mod.refused", lang), ephemeral=True)
+            return
+        if row.version != version:
+            await interaction.response.edit_message(content=t("mod.undo.stale", lang), view=None)
+            return
+        try:
+            game = await self.service.undo_last(game_id)
+        except ServiceError as err:
+            await interaction.response.edit_message(content=error_text(err, lang), view=None)
+            return
+        await self.deadlines.arm(game_id, game)
+        await interaction.response.edit_message(content=t("mod.done", lang), view=None)
+        await self._audit(interaction, row, "undo", version=version)
+
+    @mod.command(name="export", description="Download the game (state, seats and the whole answer log) as JSON")
+    async def export(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        payload = json.dumps(await self.service.export(row.id), ensure_ascii=False, indent=1).encode()
+        name = f"game-{row.id}-v{row.version}-{int(time.time())}.json"
+        await interaction.response.send_message(file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True)
+        await self._audit(interaction, row, "export")
+
+    @mod.command(name="import", description="Repair the game: replace the position with a scenario (JSON file)")
+    async def import_(self, interaction: discord.Interaction[Any], scenario: discord.Attachment) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        lang = str(interaction.locale)
+        await interaction.response.defer(ephemeral=True)
+        try:
+            spec = json.loads(await scenario.read())
+            if not isinstance(spec, dict):
+                raise ValueError("a scenario is a JSON object")
+            game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
+        except (ValueError, RuleError, ServiceError) as err:
+            await interaction.followup.send(
+                t("mod.import.bad", lang, reason=getattr(err, "message", str(err))), ephemeral=True
+            )
+            return
+        await self.deadlines.arm(row.id, game)
+        await interaction.followup.send(t("mod.done", lang), ephemeral=True)
+        await self._audit(interaction, row, "import")
+
+    @mod.command(name="end", description="End the game now")
+    async def end(self, interaction: discord.Interaction[Any]) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        await self.service.end(row.id)
+        await self.deadlines.disarm(row.id)
+        await self._done(interaction)
+        await self._audit(interaction, row, "end")

@@ -1,0 +1,78 @@
+"""Moderator commands end to end: refused to players, audited in the channel, and effective."""
+
+from __future__ import annotations
+
+import json
+
+from tests.bot.conftest import Table
+from tests.bot.test_lobby_and_orders import start_game
+
+
+def channel_lines(table: Table) -> list[str]:
+    return [m.content for m in table.fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+
+
+async def test_players_are_refused_and_moderators_audited(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    refused = await (await fake.slash(table.players[0], table.channel, "mod pause")).wait_response()
+    assert "Only the game's creator" in refused.content
+    assert (await table.service.row(game_id)).status == "running"
+    await (await fake.slash(table.moderator, table.channel, "mod pause")).wait_response()
+    assert (await table.service.row(game_id)).status == "paused"
+    await fake.wait_until(lambda: any("paused the game" in line for line in channel_lines(table)))
+    await (await fake.slash(table.moderator, table.channel, "mod resume")).wait_response()
+    assert (await table.service.row(game_id)).status == "running"
+    await (await fake.slash(table.moderator, table.channel, "mod extend", hours=6)).wait_response()
+    await fake.wait_until(
+        lambda: any("moved the deadline by +6 h" in line and "<t:" in line for line in channel_lines(table))
+    )
+    assert fake.failed_interactions == []
+
+
+async def test_force_then_undo_with_confirmation(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    before = (await table.service.load(game_id)).to_json()
+    forced = await fake.slash(table.moderator, table.channel, "mod force")
+    await forced.wait_response()
+    await fake.wait_until(lambda: any("forced the deadline" in line for line in channel_lines(table)))
+    game = await table.service.load(game_id)
+    assert game.state.orders_revealed
+    version = game.version
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response()
+    assert "Confirm" in ask.content
+    assert ask.flags & 64  # only the moderator sees the confirmation
+    confirmed = await fake.click(table.moderator, ask, f"modundo:{game_id}:{version}")
+    await confirmed.wait_response()
+    assert (await table.service.load(game_id)).version == version - 1
+    # Undo three more times: back to the very start, exactly.
+    for _ in range(version - 1):
+        await table.service.undo_last(game_id)
+    assert (await table.service.load(game_id)).to_json() == before
+    assert fake.failed_interactions == []
+
+
+async def test_replace_gives_the_house_and_its_decision_to_the_new_player(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    newcomer = table.players[5]
+    mark = fake.mark()
+    await (
+        await fake.slash(table.moderator, table.channel, "mod replace", house="stark", member=newcomer)
+    ).wait_response()
+    seats = await table.service.store.seats(game_id)
+    assert seats["stark"] == newcomer.id
+    dm = await fake.wait_for_dm(newcomer, since=mark)
+    assert f"decide:{game_id}:stark" in json.dumps(dm.components)
+    game = await table.service.load(game_id)
+    assert game.state.houses["stark"].seat == str(newcomer.id)
+
+
+async def test_export_is_a_json_file_for_the_moderator_only(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    reply = await (await fake.slash(table.moderator, table.channel, "mod export")).wait_response()
+    payload = json.loads(reply.attachments[0].data)
+    assert payload["game"]["id"] == game_id and payload["state"]["players"]
+    assert reply.flags & 64  # ephemeral
