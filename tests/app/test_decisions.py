@@ -81,7 +81,7 @@ def test_march_form_moves_units_and_leaves_power() -> None:
         {
             "players": 3,
             "units": {"winterfell": "stark footman knight", "lannisport": "lannister footman"},
-            "orders": {"winterfell": "march0", "lannisport": "defense1"},
+            "orders": {"winterfell": "march0", "lannisport": "march0"},  # Lannister still to march: the round goes on
             "start": "march",
         }
     )
