@@ -80,8 +80,13 @@ def test_march_form_moves_units_and_leaves_power() -> None:
     g = Game.from_scenario(
         {
             "players": 3,
-            "units": {"winterfell": "stark footman knight", "lannisport": "lannister footman"},
-            "orders": {"winterfell": "march0", "lannisport": "march0"},  # Lannister still to march: the round goes on
+            "units": {
+                "winterfell": "stark footman knight",
+                "white-harbor": "stark footman",
+                "lannisport": "lannister footman",
+            },
+            # A second Stark march keeps the action phase going after the one under test.
+            "orders": {"winterfell": "march0", "white-harbor": "march-1", "lannisport": "defense1"},
             "start": "march",
         }
     )
