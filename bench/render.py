@@ -1,0 +1,128 @@
+"""Time the renderer: full board, battle crop and side panel, against the cost of encoding a blank PNG.
+
+    python bench/render.py          # human-readable
+    python bench/render.py --json   # one JSON object
+
+``floor_ms`` is Pillow encoding a blank image of the board's size, mode and palette with the same PNG options the
+renderer uses; the board should stay within 3x of it. ``board_ms`` re-renders one view (warm caches, as when a
+game's state has just been drawn once); ``board_fresh_ms`` renders a different state each run (moved units, new
+numbers in the panel), which is what a running game mostly does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import io
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from PIL import Image  # noqa: E402
+
+from render import palette, render_battle, render_board, render_panel  # noqa: E402
+from render.api import PNG_OPTIONS  # noqa: E402
+from tests.render.viewkit import battle_view, midgame_view  # noqa: E402
+
+
+def median_ms(func: Callable[[int], Any], runs: int) -> float:
+    times = []
+    for i in range(runs):
+        start = time.perf_counter()
+        func(i)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def fresh_views(base: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """``n`` different states: units shuffled between areas, power, supply and round changed."""
+    out = []
+    movable = [a for a, s in base["areas"].items() if s["units"]]
+    for i in range(n):
+        v = copy.deepcopy(base)
+        v["version"] = base["version"] + i + 1
+        v["round"] = 1 + (base["round"] + i) % 10
+        v["wildling_threat"] = (2 * i) % 13
+        for house in v["power"]:
+            v["power"][house] = (v["power"][house] + i) % 20
+        src, dst = movable[i % len(movable)], movable[(i + 3) % len(movable)]
+        v["areas"][src]["units"], v["areas"][dst]["units"] = v["areas"][dst]["units"], v["areas"][src]["units"]
+        out.append(v)
+    return out
+
+
+def encode(img: Image.Image, **options: Any) -> bytes:
+    buf = io.BytesIO()
+    img.save(buf, "PNG", **options)
+    return buf.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--runs", type=int, default=15)
+    args = parser.parse_args()
+    runs = max(3, args.runs)
+
+    view, fight = midgame_view(), battle_view()
+    start = time.perf_counter()
+    board = render_board(view, "en")  # first call also builds the static layer and the stamps
+    cold_ms = (time.perf_counter() - start) * 1000
+    width, height = Image.open(io.BytesIO(board)).size
+    render_battle(fight, "en")
+    render_panel(view, "en")
+    fresh = fresh_views(view, runs)
+    render_board(fresh[0], "en")
+
+    board_ms = median_ms(lambda _i: render_board(view, "en"), runs)
+    fresh_ms = median_ms(lambda i: render_board(fresh[i], "en"), runs)
+    board_ru_ms = median_ms(lambda _i: render_board(view, "ru"), runs)
+    battle_ms = median_ms(lambda _i: render_battle(fight, "en"), runs)
+    panel_ms = median_ms(lambda _i: render_panel(view, "en"), runs)
+
+    blank = Image.new("P", (width, height), 0)
+    blank.putpalette(palette.palette_bytes({}))
+    floor_ms = median_ms(lambda _i: encode(blank, **PNG_OPTIONS), runs)
+    blank_rgb = Image.new("RGB", (width, height), (0, 0, 0))
+    floor_rgb_ms = median_ms(lambda _i: encode(blank_rgb), runs)
+
+    result = {
+        "board_ms": round(board_ms, 2),
+        "board_fresh_ms": round(fresh_ms, 2),
+        "board_ru_ms": round(board_ru_ms, 2),
+        "floor_ms": round(floor_ms, 2),
+        "ratio": round(board_ms / floor_ms, 2),
+        "ratio_fresh": round(fresh_ms / floor_ms, 2),
+        "floor_rgb_default_ms": round(floor_rgb_ms, 2),
+        "board_bytes": len(board),
+        "board_width": width,
+        "board_height": height,
+        "battle_ms": round(battle_ms, 2),
+        "battle_bytes": len(render_battle(fight, "en")),
+        "panel_ms": round(panel_ms, 2),
+        "cold_first_board_ms": round(cold_ms, 1),
+        "runs": runs,
+        "png_options": PNG_OPTIONS,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return
+    print(f"board      {board_ms:7.2f} ms  (fresh state each run {fresh_ms:.2f} ms, ru {board_ru_ms:.2f} ms)")
+    print(f"floor      {floor_ms:7.2f} ms  blank {width}x{height} P image, same PNG options {PNG_OPTIONS}")
+    print(f"ratio      {board_ms / floor_ms:7.2f} x   (fresh {fresh_ms / floor_ms:.2f} x; target <= 3)")
+    print(f"board PNG  {len(board) / 1024:7.1f} KiB, {width} x {height}")
+    print(f"battle     {battle_ms:7.2f} ms  ({result['battle_bytes'] / 1024:.1f} KiB)")
+    print(f"panel      {panel_ms:7.2f} ms")
+    print(f"first call {cold_ms:7.1f} ms  (builds the static layer and stamps once per process)")
+    print(f"(blank RGB with Pillow's default PNG options: {floor_rgb_ms:.2f} ms)")
+
+
+if __name__ == "__main__":
+    main()

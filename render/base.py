@@ -1,0 +1,89 @@
+"""The static layer of a board image (areas, borders, rivers, names, printed marks), built once per language,
+and the per-render area colours (a palette change)."""
+
+from __future__ import annotations
+
+import threading
+from functools import cache
+
+from PIL import Image
+
+from render import palette, shapes, style
+from render.data import adjacency, area_by_index, areas
+from render.marks import NameBlock, draw_marks
+from render.views import View, area_state
+
+_lock = threading.Lock()
+_bases: dict[str, Image.Image] = {}
+
+BORDER_COLOURS = {
+    1: style.BORDER_LAND,
+    2: style.BORDER_COAST,
+    3: style.BORDER_SEA,
+    4: style.BORDER_SEA,
+    5: style.RIVER,
+}
+
+
+def _draw_map(img: Image.Image, lang: str) -> None:
+    img.paste(shapes.labels(), (0, 0))  # raw indices: entry k is area k
+    b = shapes.borders()
+    for cls, colour in BORDER_COLOURS.items():
+        img.paste(palette.idx(colour), (0, 0, b.width, b.height), b.point(lambda v, c=cls: 255 if v == c else 0))
+    for area_id in areas():
+        draw_label(img, area_id, lang)
+
+
+def draw_label(img: Image.Image, area_id: str, lang: str, dx: int = 0, dy: int = 0) -> None:
+    """An area's name and printed marks where the build placed them."""
+    area = areas()[area_id]
+    rec = shapes.area_meta(area_id)["name"][lang]
+    if rec["box"] is None:
+        return
+    x, y, _, _ = rec["box"]
+    NameBlock(tuple(rec["lines"]), rec["size"], rec["marks"] is None).draw(img, area, lang, x + dx, y + dy)
+    if rec["marks"] is not None:
+        draw_marks(img, area, lang, rec["marks"][0] + dx, rec["marks"][1] + dy)
+
+
+def map_base(lang: str) -> Image.Image:
+    """The static map (no panel), mode P; callers copy it before drawing."""
+    with _lock:
+        got = _bases.get(lang)
+        if got is None:
+            got = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
+            _draw_map(got, lang)
+            _bases[lang] = got
+        return got
+
+
+@cache
+def sea_shades() -> dict[str, style.RGB]:
+    """Neighbouring seas get different blues (greedy colouring of the sea/sea adjacency)."""
+    seas = sorted(a.id for a in areas().values() if a.kind == "sea")
+    out: dict[str, style.RGB] = {}
+    for sea in seas:
+        taken = {out[o] for pair in adjacency() if sea in pair for o in pair if o != sea and o in out}
+        out[sea] = next(c for c in style.SEA_FILLS if c not in taken)
+    return out
+
+
+def impassable(view: View, area_id: str) -> bool:
+    return area_state(view, area_id).get("neutral") == "impassable"
+
+
+def area_fills(view: View) -> dict[int, style.RGB]:
+    """Palette entries 1..58: land by controller (parchment when none), seas blue, ports pale blue."""
+    fills: dict[int, style.RGB] = {}
+    shades = sea_shades()
+    for k, area in area_by_index().items():
+        if area.kind == "sea":
+            fills[k] = shades[area.id]
+        elif area.kind == "port":
+            fills[k] = style.PORT_FILL
+        elif impassable(view, area.id):
+            fills[k] = style.LAND_IMPASSABLE
+        else:
+            controller = area_state(view, area.id).get("controller")
+            fills[k] = style.house_style(controller).tint if controller else style.LAND_NEUTRAL
+    return fills

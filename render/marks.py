@@ -1,0 +1,132 @@
+"""The static label of an area: its name (wrapped) over a row of printed marks.
+
+Marks: castle or stronghold, supply barrels, crowns, and the crest (initial) of a home area; a port shows an anchor.
+The build script sizes and places these blocks once; the base layer draws them from the stored placement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations, pairwise
+
+from PIL import Image
+
+from render import stamps
+from render.data import Area
+from render.stamps import Canvas, Stamp
+from render.style import (
+    BARREL,
+    GOLD,
+    HALO,
+    INK,
+    OUTLINE,
+    SEA_HALO,
+    SEA_INK,
+    WHITE,
+    house_style,
+    initial,
+)
+
+NAME_WEIGHT = "condensed"
+NAME_STROKE = 2
+MARK_GAP = 3
+MARK_H = 20
+
+
+def name_colours(area: Area) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    return (INK, HALO) if area.kind == "land" else (SEA_INK, SEA_HALO)
+
+
+def line_stamp(area: Area, line: str, size: int) -> Stamp:
+    ink, halo = name_colours(area)
+    return stamps.text(line, NAME_WEIGHT, size, ink, halo=halo, stroke=NAME_STROKE)
+
+
+def line_step(size: int) -> int:
+    return size + 2
+
+
+@lru_cache(maxsize=512)
+def crest(house: str, lang: str, size: int = 20) -> Stamp:
+    """A house's printed crest on its home area: a square of the house colour with the house initial."""
+    hs = house_style(house)
+    c = Canvas(size, size)
+    c.rect((0, 0, size, size), OUTLINE, radius=3)
+    c.rect((1.5, 1.5, size - 1.5, size - 1.5), hs.colour, radius=2)
+    c.text((size / 2, size / 2 + 0.5), initial(house, lang), "bold", size * 0.66, hs.ink)
+    return c.finish()
+
+
+def mark_stamps(area: Area, lang: str) -> list[Stamp]:
+    """The printed marks of ``area`` in drawing order."""
+    if area.kind == "port":
+        return [stamps.glyph("anchor", 22, SEA_INK, outline=SEA_HALO, outline_px=1.5)]
+    out: list[Stamp] = []
+    if area.home_of:
+        out.append(crest(area.home_of, lang))
+    if area.fortification == 2:
+        out.append(stamps.glyph("stronghold", MARK_H + 5, WHITE, outline_px=1.4))
+    elif area.fortification == 1:
+        out.append(stamps.glyph("castle", MARK_H, WHITE, outline_px=1.4))
+    out += [stamps.glyph("barrel", 17, BARREL, outline_px=1.2)] * area.supply
+    out += [stamps.glyph("crown", 19, GOLD, outline_px=1.2)] * area.crowns
+    return out
+
+
+def marks_size(area: Area, lang: str) -> tuple[int, int]:
+    items = mark_stamps(area, lang)
+    if not items:
+        return 0, 0
+    return sum(s.width for s in items) + MARK_GAP * (len(items) - 1), max(s.height for s in items)
+
+
+def wraps(name: str, max_lines: int = 3) -> list[tuple[str, ...]]:
+    """Ways to break ``name`` into 1..max_lines lines at spaces, fewest lines first."""
+    words = name.split()
+    out: list[tuple[str, ...]] = []
+    for n in range(1, min(max_lines, len(words)) + 1):
+        for cuts in combinations(range(1, len(words)), n - 1):
+            bounds = (0, *cuts, len(words))
+            out.append(tuple(" ".join(words[a:b]) for a, b in pairwise(bounds)))
+    return out
+
+
+@dataclass(frozen=True)
+class NameBlock:
+    lines: tuple[str, ...]
+    size: int
+    with_marks: bool = True
+
+    def line_stamps(self, area: Area) -> list[Stamp]:
+        return [line_stamp(area, line, self.size) for line in self.lines]
+
+    def measure(self, area: Area, lang: str) -> tuple[int, int]:
+        ls = self.line_stamps(area)
+        mw, mh = marks_size(area, lang) if self.with_marks else (0, 0)
+        w = max([s.width for s in ls] + [mw])
+        h = (line_step(self.size) * (len(ls) - 1) + ls[-1].height) if ls else 0
+        if mh:
+            h += mh + (1 if ls else 0)
+        return w, h
+
+    def draw(self, dst: Image.Image, area: Area, lang: str, x: int, y: int) -> None:
+        """Draw the block with its top-left corner at (x, y)."""
+        w, _ = self.measure(area, lang)
+        cy = y
+        ls = self.line_stamps(area)
+        for s in ls:
+            s.paste(dst, x + (w - s.width) / 2, cy)
+            cy += line_step(self.size)
+        if ls:
+            cy += ls[-1].height - line_step(self.size) + 1
+        if self.with_marks:
+            draw_marks(dst, area, lang, x + (w - marks_size(area, lang)[0]) / 2, cy)
+
+
+def draw_marks(dst: Image.Image, area: Area, lang: str, x: float, y: float) -> None:
+    """The marks row with its top-left corner at (x, y)."""
+    mh = marks_size(area, lang)[1]
+    for s in mark_stamps(area, lang):
+        s.paste(dst, x, y + (mh - s.height) / 2)
+        x += s.width + MARK_GAP

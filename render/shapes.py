@@ -1,0 +1,70 @@
+"""The committed area shapes (assets/, built by build_shapes.py), loaded once per process."""
+
+from __future__ import annotations
+
+from functools import cache, lru_cache
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw, ImageFilter
+
+from render.data import ASSET_DIR, areas
+
+
+@cache
+def labels() -> Image.Image:
+    """Mode L image: pixel value = the grid_value of the area drawn there."""
+    with Image.open(ASSET_DIR / "areas.png") as im:
+        im.load()
+        return Image.frombytes("L", im.size, im.tobytes())
+
+
+@cache
+def borders() -> Image.Image:
+    """Mode L image: border class per pixel (see build_shapes)."""
+    with Image.open(ASSET_DIR / "borders.png") as im:
+        im.load()
+        return Image.frombytes("L", im.size, im.tobytes())
+
+
+@cache
+def meta() -> dict[str, Any]:
+    import json
+
+    data: dict[str, Any] = json.loads((ASSET_DIR / "areas.json").read_text(encoding="utf-8"))
+    return data
+
+
+def area_meta(area_id: str) -> dict[str, Any]:
+    rec: dict[str, Any] = meta()["areas"][area_id]
+    return rec
+
+
+@lru_cache(maxsize=64)
+def area_mask(area_id: str) -> tuple[tuple[int, int, int, int], Image.Image]:
+    """(bbox, mode L mask of the area within its bbox)."""
+    k = areas()[area_id].index
+    x0, y0, x1, y1 = area_meta(area_id)["bbox"]
+    crop = labels().crop((x0, y0, x1, y1))
+    return (x0, y0, x1, y1), crop.point(lambda v: 255 if v == k else 0)
+
+
+@lru_cache(maxsize=64)
+def hatch_mask(area_id: str, spacing: int = 10, width: int = 2) -> tuple[tuple[int, int], Image.Image]:
+    """Diagonal hatching clipped to an area: (top-left, mask)."""
+    box, mask = area_mask(area_id)
+    w, h = mask.size
+    lines = Image.new("L", mask.size, 0)
+    d = ImageDraw.Draw(lines)
+    for off in range(-h, w + h, spacing):
+        d.line((off, 0, off + h, h), fill=255, width=width)
+    return (box[0], box[1]), ImageChops.darker(lines, mask)
+
+
+@lru_cache(maxsize=16)
+def outline_mask(area_id: str, thickness: int = 5) -> tuple[tuple[int, int], Image.Image]:
+    """A band along the inside of an area's edge: (top-left, mask)."""
+    box, mask = area_mask(area_id)
+    pad = Image.new("L", (mask.width + 2, mask.height + 2), 0)
+    pad.paste(mask, (1, 1))
+    eroded = pad.filter(ImageFilter.MinFilter(2 * thickness + 1)).crop((1, 1, mask.width + 1, mask.height + 1))
+    return (box[0], box[1]), ImageChops.subtract(mask, eroded)

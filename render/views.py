@@ -1,0 +1,78 @@
+"""Checks and accessors for the view dicts the renderer draws from (docs/view-format.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.data import ORDER_TYPES, UNIT_TYPES, areas
+
+View = dict[str, Any]
+
+
+class ViewError(ValueError):
+    """The view cannot be drawn (not a view, or the wrong kind for this entry point)."""
+
+
+class PrivateViewError(ViewError):
+    """A private view reached a public entry point: its secrets must never be drawn into a public image."""
+
+
+def check(view: Any) -> View:
+    if not isinstance(view, dict) or not isinstance(view.get("areas"), dict):
+        raise ViewError("not a view: expected a dict with an 'areas' mapping")
+    unknown = set(view["areas"]) - set(areas())
+    if unknown:
+        raise ViewError(f"unknown areas in view: {sorted(unknown)}")
+    for area_id, state in view["areas"].items():
+        if state is None:
+            continue
+        if not isinstance(state, dict):
+            raise ViewError(f"{area_id}: area state must be a dict")
+        for unit in state.get("units") or []:
+            if not isinstance(unit, dict) or unit.get("type") not in UNIT_TYPES:
+                raise ViewError(f"{area_id}: bad unit {unit!r}")
+        order = state.get("order")
+        if order is not None:
+            if not isinstance(order, dict) or not isinstance(order.get("house"), str):
+                raise ViewError(f"{area_id}: bad order {order!r}")
+            if not order.get("hidden") and order.get("type") not in ORDER_TYPES:
+                raise ViewError(f"{area_id}: bad order type {order.get('type')!r}")
+    return view
+
+
+def require_public(view: Any) -> View:
+    v = check(view)
+    if v.get("viewer") is not None:
+        raise PrivateViewError(f"refusing to draw the private view of {v['viewer']!r} as a public image")
+    return v
+
+
+def require_private(view: Any) -> View:
+    v = check(view)
+    viewer = v.get("viewer")
+    if not isinstance(viewer, str) or not viewer:
+        raise ViewError("render_private_board needs a private view (viewer = a house id)")
+    return v
+
+
+def area_state(view: View, area_id: str) -> dict[str, Any]:
+    state: dict[str, Any] = view["areas"].get(area_id) or {}
+    return state
+
+
+def players(view: View) -> list[str]:
+    got = view.get("players")
+    if isinstance(got, list) and got:
+        return [str(h) for h in got]
+    seen: list[str] = []
+    for track in (view.get("tracks") or {}).values():
+        for h in track or []:
+            if h not in seen:
+                seen.append(h)
+    return seen
+
+
+def lang_of(lang: str) -> str:
+    if lang not in ("en", "ru"):
+        raise ViewError(f"unsupported language {lang!r} (en | ru)")
+    return lang
