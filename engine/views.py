@@ -26,7 +26,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     if viewer is not None and viewer not in s.players:
         raise ValueError(f"{viewer!r} is not a house in this game")
     top = s.stack[-1] if s.stack else None
-    bidding = top is not None and top.get("type") == "bidding"
+    bidding = top is not None and top.get("type") in ("bidding", "clash")  # a Clash of Kings is one bidding round
     areas: dict[str, Any] = {}
     for a in data.board().areas.values():
         units = s.units.get(a.id, [])

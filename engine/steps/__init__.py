@@ -3,4 +3,4 @@
 Importing this package registers every step with ``engine.flow``.
 """
 
-from engine.steps import action, combat, planning, round, westeros  # noqa: F401
+from engine.steps import action, bidding, combat, mustering, planning, round, supply, westeros, wildlings  # noqa: F401
