@@ -70,6 +70,15 @@ class RandomAgent(Agent):
         area = self.random.choice(sorted(prompt.choices))
         option = prompt.choices[area]
         moves: dict[str, list[str]] = {}
+        if self.random.random() < 0.5:
+            # The whole army to one place it can all reach: the kind of march that starts battles.
+            reach = [set(option["destinations"].get(t, [])) for t in option["units"]]
+            common = sorted(set.intersection(*reach)) if reach else []
+            if common:
+                dest = self.random.choice(common)
+                units = [t for t, n in option["units"].items() for _ in range(n)]
+                leave = option.get("can_leave_power", False) and self.random.random() < 0.5
+                return {"from": area, "moves": [{"to": dest, "units": units}], "leave_power": leave}
         for unit_type, count in option["units"].items():
             for _ in range(count):
                 destinations = option["destinations"].get(unit_type, [])
