@@ -70,6 +70,21 @@ def enforce_ports(g: Game) -> None:
             ships = s.units[area]
             if rules.controller(s, area) != ships[0].house:
                 destroy_units(g, area, list(ships), "port-lost")
+    remove_orphaned_orders(g)
+
+
+def remove_orphaned_orders(g: Game) -> None:
+    """An order stays only while its house still has units in its area.
+
+    Fix (issue B): ships destroyed or replaced in a port (B-PORT-10, B-PORT-11) used to leave their order behind,
+    and a Consolidate Power order left in an emptied port still paid its former owner. Marches never leave such
+    orders (the vacated area's March order is removed), so this only ever removes orders of units that are gone.
+    """
+    s = g.s
+    for area, order in sorted(s.orders.items()):
+        if not any(u.house == order.house for u in s.units.get(area, [])):
+            del s.orders[area]
+            g.emit("order-removed", area=area, house=order.house, token=order.token, reason="no-units")
 
 
 def remove_power_token(g: Game, area: str, reason: str) -> None:

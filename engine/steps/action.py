@@ -181,6 +181,8 @@ def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[
     merged: dict[str, list[str]] = {}
     for m in raw:
         m = expect_dict(m, "to", "units")
+        if not isinstance(m["to"], str):  # fix (issue B): a non-string area used to raise TypeError, not RuleError
+            raise RuleError("bad-answer", "Each move needs an area id in 'to'.")
         if not isinstance(m["units"], list) or not all(isinstance(t, str) for t in m["units"]):
             raise RuleError("bad-answer", "units must be a list of unit types.")
         if m["units"]:
@@ -227,7 +229,9 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
     a = expect_dict(answer, "from", "moves")
     origin = a["from"]
     expect_choice(origin, orders_of(s, house, "march"), "march area")
-    leave_power = bool(a.get("leave_power", False))
+    leave_power = a.get("leave_power", False)
+    if not isinstance(leave_power, bool):  # fix (issue B): "no" or 0 used to be read as a truth value
+        raise RuleError("bad-answer", "leave_power must be true or false.")
     moves = _parse_moves(s, house, origin, a["moves"])
     combat_area = validate_march(s, house, origin, moves)
     moving = sum(len(u) for _, u in moves)

@@ -86,6 +86,22 @@ def support_areas(s: GameState, area: str, *, exclude_house: str | None = None) 
     return out
 
 
+def offered_support(s: GameState, f: Frame) -> dict[str, dict[str, Any]]:
+    """Support declared for a combatant by other houses, which that combatant may refuse (B-SUPPORT-08)."""
+    owners = support_areas(s, f["area"])
+    out: dict[str, dict[str, Any]] = {}
+    for side in SIDES:
+        house = f[side]
+        if house == "neutral":
+            continue
+        areas = sorted(
+            a for a, chosen in f["supports"].items() if chosen == side and owners.get(a) not in (None, house)
+        )
+        if areas:
+            out[house] = {"side": side, "areas": areas, "supporters": {a: owners[a] for a in areas}}
+    return out
+
+
 def support_strength(s: GameState, area: str, embattled: str, *, for_attacker: bool) -> int:
     castle = data.board().areas[embattled].fortification > 0
     units = s.units.get(area, [])
@@ -214,13 +230,14 @@ class Combat(Step):
         if stage == "support":
             house = self._next_supporter(s, f)
             if house is None:
-                return []
+                return self._refusal_prompts(f)
             areas = [a for a, h in support_areas(s, f["area"]).items() if h == house]
             return [
                 Prompt(
                     id=prompt_id(f, "support", house),
                     house=house,
                     kind="support",
+                    # One side for all of the house's adjacent Support orders, or {area: side} per order (B-SUPPORT-02).
                     choices=support_sides(f, house),
                     default="none",
                     info={"area": f["area"], "from": areas, "attacker": f["attacker"], "defender": f["defender"]},
@@ -276,6 +293,20 @@ class Combat(Step):
                     info={"area": f["area"]},
                 )
             ]
+        if stage == "port":
+            choice = f["port_choice"]
+            if "replace" in choice:
+                return []
+            return [
+                Prompt(
+                    id=prompt_id(f, "port-capture", choice["house"]),
+                    house=choice["house"],
+                    kind="port-capture",
+                    choices=list(range(choice["max"] + 1)),
+                    default=choice["max"],
+                    info={"area": f["area"], "port": choice["port"], "enemy_ships": choice["ships"]},
+                )
+            ]
         if stage == "retreat":
             pending = f.get("retreat_choice")
             if not pending:
@@ -299,16 +330,78 @@ class Combat(Step):
                 return house
         return None
 
+    def _refusal_prompts(self, f: Frame) -> list[Prompt]:
+        """B-SUPPORT-08: a combatant may refuse support another house declared for it.
+
+        Asked per supporting area ("accept" or "refuse"), both combatants at once, once all supporters declared.
+        """
+        out = []
+        for house, offer in sorted(f.get("refusals", {}).items()):
+            area = self._next_offer(f, house)
+            if area is None:
+                continue
+            out.append(
+                Prompt(
+                    id=prompt_id(f, f"support-refusal-{area}", house),
+                    house=house,
+                    kind="support-refusal",
+                    choices=["accept", "refuse"],
+                    default="accept",
+                    info={
+                        "area": f["area"],
+                        "side": offer["side"],
+                        "from": area,
+                        "supporter": offer["supporters"][area],
+                    },
+                )
+            )
+        return out
+
+    def _next_offer(self, f: Frame, house: str) -> str | None:
+        decided = f["refused_by"].get(house, {})
+        for area in f["refusals"][house]["areas"]:
+            if area not in decided:
+                return str(area)
+        return None
+
+    def _answer_support(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        s = g.s
+        sides = support_sides(f, house)
+        areas = [a for a, h in support_areas(s, f["area"]).items() if h == house]
+        if isinstance(answer, dict):
+            # B-SUPPORT-02: each Support order's owner chooses per order; areas left out support nobody.
+            unknown = sorted(str(a) for a in answer if a not in areas)
+            if unknown:
+                raise RuleError(
+                    "support-bad-area", f"You have no Support order next to {f['area']} in {', '.join(unknown)}."
+                )
+            chosen = {a: expect_choice(answer.get(a, "none"), sides, "side to support") for a in areas}
+        else:
+            side = expect_choice(answer, sides, "side to support")
+            chosen = {a: side for a in areas}
+        f["asked"].append(house)
+        for a, side in chosen.items():
+            f["supports"][a] = side
+            g.emit("support-declared", house=house, side=side, area=f["area"], origin=a)
+
+    def _answer_refusal(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        offer = f["refusals"][house]
+        area = self._next_offer(f, house)
+        assert area is not None
+        choice = expect_choice(answer, ["accept", "refuse"], "answer to the support offered")
+        f["refused_by"].setdefault(house, {})[area] = choice
+        if choice == "refuse":
+            f["supports"][area] = "none"
+            g.emit("support-refused", house=house, area=f["area"], origin=area, supporter=offer["supporters"][area])
+
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         s = g.s
         stage = f["stage"]
         if stage == "support":
-            side = expect_choice(answer, support_sides(f, house), "side to support")
-            f["asked"].append(house)
-            for a, h in support_areas(s, f["area"]).items():
-                if h == house:
-                    f["supports"][a] = side
-            g.emit("support-declared", house=house, side=side, area=f["area"])
+            if self._next_supporter(s, f) is not None:
+                self._answer_support(g, f, house, answer)
+            else:
+                self._answer_refusal(g, f, house, answer)
         elif stage == "cards":
             side = "attacker" if house == f["attacker"] else "defender"
             expect_choice(answer, s.houses[house].hand, "house card")
@@ -324,6 +417,12 @@ class Combat(Step):
                 g.emit("blade-used", house=house)
         elif stage == "casualties":
             self._answer_casualties(g, f, house, answer)
+        elif stage == "port":
+            choice = f["port_choice"]
+            if isinstance(answer, bool) or not isinstance(answer, int):
+                raise RuleError("bad-answer", "Answer with the number of enemy ships to replace with your own.")
+            expect_choice(answer, list(range(choice["max"] + 1)), "number of ships to replace")
+            choice["replace"] = answer
         elif stage == "retreat":
             pending = f["retreat_choice"]
             expect_choice(answer, pending["areas"], "retreat area")
@@ -338,6 +437,11 @@ class Combat(Step):
         s = g.s
         stage = f["stage"]
         if stage == "support":
+            if "refusals" not in f:
+                f["refusals"] = offered_support(s, f)
+                f["refused_by"] = {}
+                if f["refusals"]:
+                    return  # B-SUPPORT-08: the combatants may now refuse the support offered to them
             if f["defender"] == "neutral":
                 self._resolve_neutral(g, f)
                 return
@@ -370,6 +474,8 @@ class Combat(Step):
             self._retreat(g, f)
         elif stage == "cleanup":
             self._cleanup(g, f)
+        elif stage == "port":
+            self._finish(g, f)
 
     def _resolve_neutral(self, g: Game, f: Frame) -> None:
         """B-NEUTRAL-03..08 and B-OPEN-01: compare after supports; a short attack is cancelled."""
@@ -418,55 +524,78 @@ class Combat(Step):
     def _casualties(self, g: Game, f: Frame) -> None:
         s = g.s
         if f.get("casualties_done"):
+            if not f.get("winner_skulls_done"):
+                # Fix (issue B, B-TIDES-07): skulls on the loser's Tides card cost the winner units too.
+                f["winner_skulls_done"] = True
+                winner_side = f["winner"]
+                _, _, skulls = icons(s, f, _other(winner_side))
+                count = abilities.skull_count(s, f, winner_side, skulls)
+                if self._take_losses(g, f, winner_side, count):
+                    return
             f["stage"] = "retreat"
             return
         loser_side = _other(f["winner"])
-        loser = side_house(f, loser_side)
         swords, _, _ = icons(s, f, f["winner"])
         _, forts, _ = icons(s, f, loser_side)
         count = max(0, swords - forts)
         count = abilities.casualty_count(s, f, loser_side, count)
         _, _, skulls = icons(s, f, f["winner"])
         count += abilities.skull_count(s, f, loser_side, skulls)
-        units = combat_units(s, f, loser_side)
+        if self._take_losses(g, f, loser_side, count):
+            return
+        f["casualties_done"] = True
+
+    def _take_losses(self, g: Game, f: Frame, side: str, count: int) -> bool:
+        """Destroy ``count`` of a side's fighting units; return True when the owner must choose which (B-CAS-03)."""
+        units = combat_units(g.s, f, side)
         eligible = [u for u in units if not u.routed and u.type != "siege-engine"]
         if count >= len(eligible):
-            self._destroy(g, f, loser_side, eligible)
+            self._destroy(g, f, side, eligible)  # B-OPEN-10: the excess is ignored
         elif count > 0:
             kinds = sorted({u.type for u in eligible})
             if len(kinds) == 1:
-                self._destroy(g, f, loser_side, eligible[:count])
+                self._destroy(g, f, side, eligible[:count])
             else:
                 counts = {k: sum(1 for u in eligible if u.type == k) for k in kinds}
                 default = [u.type for u in pick_weakest(eligible, count)]
-                f["casualty_choice"] = {"house": loser, "units": counts, "count": count, "default": default}
-                return
-        f["casualties_done"] = True
+                f["casualty_choice"] = {
+                    "house": side_house(f, side),
+                    "side": side,
+                    "units": counts,
+                    "count": count,
+                    "default": default,
+                }
+                return True
+        return False
 
     def _answer_casualties(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         pending = f["casualty_choice"]
-        if not isinstance(answer, list) or len(answer) != pending["count"]:
+        if (
+            not isinstance(answer, list)
+            or not all(isinstance(t, str) for t in answer)
+            or len(answer) != pending["count"]
+        ):
             raise RuleError("bad-casualties", f"Choose exactly {pending['count']} units.", count=pending["count"])
         for t in set(answer):
             if answer.count(t) > pending["units"].get(t, 0):
                 raise RuleError("bad-casualties", f"You have only {pending['units'].get(t, 0)} {t} there.", unit=t)
-        loser_side = _other(f["winner"])
-        eligible = [u for u in combat_units(g.s, f, loser_side) if not u.routed and u.type != "siege-engine"]
+        side = pending.get("side", _other(f["winner"]))
+        eligible = [u for u in combat_units(g.s, f, side) if not u.routed and u.type != "siege-engine"]
         victims: list[Unit] = []
         for t in answer:
             victims.append(next(u for u in eligible if u.type == t and all(u is not v for v in victims)))
-        self._destroy(g, f, loser_side, victims)
+        self._destroy(g, f, side, victims)
         f["casualty_choice"] = None
         f["casualties_done"] = True
 
-    def _destroy(self, g: Game, f: Frame, side: str, victims: list[Unit]) -> None:
+    def _destroy(self, g: Game, f: Frame, side: str, victims: list[Unit], reason: str = "casualties") -> None:
         if not victims:
             return
         area = f["origin"] if side == "attacker" else f["area"]
         if side == "attacker":
             for v in victims:
                 f["units"].remove(v.type)
-        destroy_units(g, area, victims, "casualties")
+        destroy_units(g, area, victims, reason)
 
     # ----- retreat -----
 
@@ -480,14 +609,22 @@ class Combat(Step):
         units = combat_units(s, f, loser_side)
         sieges = [u for u in units if u.type == "siege-engine"]
         if sieges:  # B-CAS-07, B-RETREAT-11
-            self._destroy(g, f, loser_side, sieges)
+            self._destroy(g, f, loser_side, sieges, "siege-cannot-retreat")
             units = [u for u in units if u.type != "siege-engine"]
         if loser_side == "attacker":
             # B-RETREAT-02: back to the area they marched from, where they stand; they are routed.
-            for u in units:
+            # Fix (issue B, B-OPEN-05 / B-RETREAT-06): when the same March order also left units behind and formed
+            # armies elsewhere, coming back may break supply; then the retreating units that do not fit are
+            # destroyed first (strongest kept), as for a defender whose only retreat breaks supply.
+            staying = len(s.units.get(f["origin"], [])) - len(units)
+            fit = _fit_supply(s, loser, f["origin"], units, staying=staying)
+            lost = [u for u in units if all(u is not k for k in fit)]
+            if lost:
+                self._destroy(g, f, loser_side, lost, "retreat-supply")
+            for u in fit:
                 u.routed = True
-            if units:
-                g.emit("retreat", house=loser, area=f["area"], to=f["origin"], units=[u.type for u in units])
+            if fit:
+                g.emit("retreat", house=loser, area=f["area"], to=f["origin"], units=[u.type for u in fit])
             f["stage"] = "cleanup"
             return
         routed = [u for u in units if u.routed]
@@ -513,7 +650,9 @@ class Combat(Step):
         moved = take_units(s, f["area"], loser, [u.type for u in units])
         fit = _fit_supply(s, loser, dest, moved)
         if len(fit) < len(moved):
-            lost = moved[len(fit) :]
+            # Fix (issue B): ``fit`` is ranked strongest first, so ``moved[len(fit):]`` could name a unit that
+            # retreats (the event reported the knight destroyed while the footman vanished).
+            lost = [u for u in moved if all(u is not k for k in fit)]
             g.emit(
                 "units-destroyed", area=f["area"], house=loser, units=[u.type for u in lost], reason="retreat-supply"
             )
@@ -538,7 +677,23 @@ class Combat(Step):
                 remove_power_token(g, area, "taken")
             moved = take_units(s, f["origin"], attacker, f["units"])
             place_units(s, area, moved)
-            capture_port_ships(g, attacker, area)
+            # B-PORT-11 (fix, issue B): the conqueror now chooses how many enemy port ships to replace.
+            most = port_capture_limit(s, attacker, area)
+            if most is not None:
+                if most > 0:
+                    port = data.board().areas[area].port
+                    assert port is not None
+                    f["port_choice"] = {"house": attacker, "port": port, "max": most, "ships": len(s.units[port])}
+                    f["stage"] = "port"
+                    return
+                capture_port_ships(g, attacker, area, 0)
+        self._finish(g, f)
+
+    def _finish(self, g: Game, f: Frame) -> None:
+        s = g.s
+        area = f["area"]
+        if f.get("port_choice"):
+            capture_port_ships(g, f["attacker"], area, f["port_choice"]["replace"])
         if not f.get("keep_march"):
             s.orders.pop(f["origin"], None)
         for side in SIDES:
@@ -597,33 +752,48 @@ def retreat_options(s: GameState, f: Frame, loser: str, units: list[Unit]) -> li
     return [n for n in legal if len(_fit_supply(s, loser, n, units, origin=area)) == best]
 
 
-def _fit_supply(s: GameState, house: str, dest: str, units: list[Unit], origin: str | None = None) -> list[Unit]:
-    """The largest strongest-first subset of ``units`` that can enter ``dest`` within supply."""
+def _fit_supply(
+    s: GameState, house: str, dest: str, units: list[Unit], origin: str | None = None, staying: int | None = None
+) -> list[Unit]:
+    """The largest strongest-first subset of ``units`` that can enter ``dest`` within supply.
+
+    ``staying``: how many units are in ``dest`` besides ``units`` (default: all the units there now).
+    """
     ranked = sorted(units, key=lambda u: WEAKEST_FIRST.index(u.type), reverse=True)
+    present = len(s.units.get(dest, [])) if staying is None else staying
     for keep in range(len(ranked), -1, -1):
-        overrides = {dest: len(s.units.get(dest, [])) + keep}
+        overrides = {dest: present + keep}
         if origin is not None:
             overrides[origin] = 0
-        if keep <= 1 and len(s.units.get(dest, [])) + keep <= 1:
+        if keep <= 1 and present + keep <= 1:
             return ranked[:keep]
         if rules.supply_ok(s, house, overrides):
             return ranked[:keep]
     return []
 
 
-def capture_port_ships(g: Game, winner: str, land: str) -> None:
-    """B-PORT-11: the conqueror replaces what enemy ships it can in the land's port; the rest are destroyed."""
-    s = g.s
+def port_capture_limit(s: GameState, winner: str, land: str) -> int | None:
+    """How many enemy ships in ``land``'s port the winner could replace (None: no enemy ships there)."""
     port = data.board().areas[land].port
     if port is None or not s.units.get(port) or s.units[port][0].house == winner:
-        return
-    enemy = list(s.units[port])
-    destroy_units(g, port, enemy, "port-taken")
-    replace = 0
-    for n in range(len(enemy), 0, -1):
+        return None
+    for n in range(len(s.units[port]), 0, -1):
         if rules.units_available(s, winner, "ship") >= n and rules.supply_ok(s, winner, {port: n}):
-            replace = n
-            break
+            return n
+    return 0
+
+
+def capture_port_ships(g: Game, winner: str, land: str, count: int | None = None) -> None:
+    """B-PORT-11: the conqueror replaces ``count`` enemy ships in the land's port (default: as many as it can);
+    the rest are destroyed."""
+    s = g.s
+    most = port_capture_limit(s, winner, land)
+    if most is None:
+        return
+    port = data.board().areas[land].port
+    assert port is not None
+    replace = most if count is None else max(0, min(count, most))
+    destroy_units(g, port, list(s.units[port]), "port-taken")
     if replace:
         place_units(s, port, [Unit(winner, "ship") for _ in range(replace)])
         g.emit("port-captured", house=winner, area=port, ships=replace)
