@@ -26,6 +26,7 @@ class Config:
     token: str | None
     database: Path
     api_base: str | None = None  # points discord.py at another API (the local fake in tests)
+    gateway_url: str | None = None
     moderator_role: str | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -40,6 +41,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None)
         token=env.get("DISCORD_TOKEN") or None,
         database=Path(env.get("DATABASE_PATH", str(root / "westeros.sqlite3"))),
         api_base=env.get("DISCORD_API_BASE") or None,
+        gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         moderator_role=env.get("MODERATOR_ROLE") or None,
     )
 

@@ -67,7 +67,7 @@ class Deadlines:
         self.flag_after = flag_after
         self.service = service
         self.scheduler = scheduler
-        self.table = DeadlineStore(service.store.db)
+        self.table = DeadlineStore(service.store)
         self.clock = clock
         self.notify = notify
         service.subscribe(self.on_applied)

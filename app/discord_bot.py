@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 from typing import Any
 
 import discord
+import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.ext import commands
 
@@ -64,23 +66,28 @@ class WesterosBot(commands.Bot):
         await super().close()
 
 
-def point_at(api_base: str) -> None:
-    """Send every REST call to ``api_base`` (used by tests with the local fake Discord)."""
-    discord.http.Route.BASE = api_base.rstrip("/")
+def point_at(api_base: str | None, gateway_url: str | None) -> None:
+    """Send REST calls to ``api_base`` and connect to ``gateway_url`` (the local fake Discord in tests)."""
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
 async def start(config: Config, *, sync_commands: bool = False) -> int:
-    if config.api_base:
-        point_at(config.api_base)
+    point_at(config.api_base, config.gateway_url)
     store = await Store.open(config.database)
     bot = WesterosBot(config, GameService(store))
     try:
         if sync_commands:
-            await bot.login(config.token or "")
-            await bot.setup_hook()
+            await bot.login(config.token or "")  # login() runs setup_hook(), which adds the cogs
             synced = await bot.tree.sync()
             print(f"registered {len(synced)} slash commands")
             return 0
+        # Hosts stop a worker with SIGTERM: close cleanly (the database is always consistent anyway).
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
         await bot.start(config.token or "")
         return 0
     except discord.LoginFailure:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,8 @@ from typing import Any
 from app.store import AnswerRow, GameRow, Store
 from engine import Game, RuleError, new_game
 from engine.setup import houses_for
+
+log = logging.getLogger("westeros.service")
 
 SNAPSHOT_EVERY = 25  # answers between state snapshots (undo replays at most this many)
 
@@ -78,6 +81,9 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
 
 
 class GameService:
+    """Loads, applies, saves, then notifies. A listener's failure is logged and never undoes or hides an
+    answer that is already committed."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -85,6 +91,13 @@ class GameService:
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    async def _notify(self, applied: Applied) -> None:
+        for listener in self._listeners:
+            try:
+                await listener(applied)
+            except Exception:
+                log.exception("a listener failed after game %s version %s", applied.game_id, applied.game.version)
 
     def lock(self, game_id: int) -> asyncio.Lock:
         return self._locks[game_id]
@@ -146,8 +159,7 @@ class GameService:
                 game.state.houses[house].seat = str(user)
             await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
         started = Applied(game_id, "", "start", game.version, game, [])
-        for listener in self._listeners:
-            await listener(started)
+        await self._notify(started)
         return game
 
     # ----- play -----
@@ -210,8 +222,7 @@ class GameService:
                 status="ended" if game.finished else None,
             )
         applied = Applied(game_id, house, source, before, game, events)
-        for listener in self._listeners:
-            await listener(applied)
+        await self._notify(applied)
         return applied
 
     async def undo_last(self, game_id: int) -> Game:
@@ -262,8 +273,7 @@ class GameService:
             )
             await self.store.set_seat(game_id, house, user_id)
         applied = Applied(game_id, house, "moderator", before, game, events)
-        for listener in self._listeners:
-            await listener(applied)
+        await self._notify(applied)
         return applied
 
     async def repair(self, game_id: int, spec: dict[str, Any], *, moderator: int) -> Game:
@@ -292,8 +302,7 @@ class GameService:
                 snapshot=True,
             )
         applied = Applied(game_id, "", "moderator", old.version, game, [{"type": "game-repaired"}])
-        for listener in self._listeners:
-            await listener(applied)
+        await self._notify(applied)
         return game
 
     async def end(self, game_id: int) -> None:

@@ -7,8 +7,11 @@ compare-and-set on the game's version, so two racing writers can never both succ
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,6 +92,12 @@ MIGRATIONS: list[str] = [
 ]
 
 
+SET_SEAT = (
+    "INSERT INTO seats (game_id, house, user_id) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id, house) DO UPDATE SET user_id = excluded.user_id"
+)
+
+
 class VersionConflict(Exception):
     """The game changed since it was read: another answer won the race."""
 
@@ -118,8 +127,29 @@ class AnswerRow:
 
 
 class Store:
+    """One connection for the whole bot. Writes are serialised by one lock: with a shared connection, a
+    statement issued while another coroutine's transaction is open would silently join that transaction."""
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
+        self.write_lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        async with self.write_lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.db
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    async def write(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        """One statement on its own (autocommit), never inside another coroutine's transaction; returns rowcount."""
+        async with self.write_lock:
+            cur = await self.db.execute(sql, params)
+            return cur.rowcount
 
     @staticmethod
     async def open(path: Path | str) -> Store:
@@ -146,16 +176,11 @@ class Store:
         for number, script in enumerate(MIGRATIONS, start=1):
             if number <= current:
                 continue
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
+            async with self.transaction() as db:
                 for statement in script.split(";"):
                     if statement.strip():
-                        await self.db.execute(statement)
-                await self.db.execute(f"PRAGMA user_version={number}")
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                        await db.execute(statement)
+                await db.execute(f"PRAGMA user_version={number}")
 
     # ----- games -----
 
@@ -163,13 +188,14 @@ class Store:
         self, *, guild_id: int, channel_id: int, name: str, created_by: int, settings: dict[str, Any]
     ) -> int:
         now = time.time()
-        cur = await self.db.execute(
-            "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
-            (guild_id, channel_id, name, created_by, now, json.dumps(settings), now),
-        )
-        assert cur.lastrowid is not None
-        return cur.lastrowid
+        async with self.transaction() as db:
+            cur = await db.execute(
+                "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                (guild_id, channel_id, name, created_by, now, json.dumps(settings), now),
+            )
+            assert cur.lastrowid is not None
+            return cur.lastrowid
 
     async def game(self, game_id: int) -> GameRow | None:
         async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
@@ -190,27 +216,24 @@ class Store:
         return [_game_row(r) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
-        await self.db.execute(
-            "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
-        )
+        await self.write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id))
 
     async def update_settings(self, game_id: int, settings: dict[str, Any]) -> None:
-        await self.db.execute(
+        await self.write(
             "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (json.dumps(settings), time.time(), game_id)
         )
 
     # ----- lobby and seats -----
 
     async def join_lobby(self, game_id: int, user_id: int) -> bool:
-        cur = await self.db.execute(
+        changed = await self.write(
             "INSERT OR IGNORE INTO lobby (game_id, user_id, joined_at) VALUES (?, ?, ?)",
             (game_id, user_id, time.time()),
         )
-        return cur.rowcount == 1
+        return changed == 1
 
     async def leave_lobby(self, game_id: int, user_id: int) -> bool:
-        cur = await self.db.execute("DELETE FROM lobby WHERE game_id = ? AND user_id = ?", (game_id, user_id))
-        return cur.rowcount == 1
+        return await self.write("DELETE FROM lobby WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
 
     async def lobby(self, game_id: int) -> list[int]:
         async with self.db.execute(
@@ -223,11 +246,7 @@ class Store:
             return {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in await cur.fetchall()}
 
     async def set_seat(self, game_id: int, house: str, user_id: int | None) -> None:
-        await self.db.execute(
-            "INSERT INTO seats (game_id, house, user_id) VALUES (?, ?, ?)"
-            " ON CONFLICT (game_id, house) DO UPDATE SET user_id = excluded.user_id",
-            (game_id, house, user_id),
-        )
+        await self.write(SET_SEAT, (game_id, house, user_id))
 
     async def games_of_user(self, user_id: int) -> list[tuple[int, str]]:
         async with self.db.execute(
@@ -241,22 +260,17 @@ class Store:
 
     async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
         """Store the initial state, the seats and a snapshot in one transaction."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
+        async with self.transaction() as db:
             for house, user in seats.items():
-                await self.set_seat(game_id, house, user)
-            await self.db.execute(
+                await db.execute(SET_SEAT, (game_id, house, user))
+            await db.execute(
                 "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (state, version, time.time(), game_id),
             )
-            await self.db.execute(
+            await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)", (game_id, version, state)
             )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def commit_answer(
         self,
@@ -274,29 +288,24 @@ class Store:
         status: str | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
+        async with self.transaction() as db:
+            cur = await db.execute(
                 "UPDATE games SET state = ?, version = ?, updated_at = ?, status = COALESCE(?, status)"
                 " WHERE id = ? AND version = ?",
                 (new_state, new_version, time.time(), status, game_id, expected_version),
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            await self.db.execute(
+            await db.execute(
                 "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, new_version, house, user_id, prompt_id, json.dumps(answer), source, time.time()),
             )
             if snapshot:
-                await self.db.execute(
+                await db.execute(
                     "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
                     (game_id, new_version, new_state),
                 )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
         async with self.db.execute(
@@ -319,23 +328,18 @@ class Store:
 
     async def truncate_after(self, game_id: int, version: int, state: str) -> None:
         """Undo: drop answers and snapshots after ``version`` and restore that state."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            await self.db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
-            await self.db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
-            await self.db.execute(
+        async with self.transaction() as db:
+            await db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
+            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
+            await db.execute(
                 "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
                 (state, version, time.time(), game_id),
             )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
 
     # ----- DMs -----
 
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
-        await self.db.execute(
+        await self.write(
             "INSERT INTO dm_status (user_id, closed, updated_at) VALUES (?, ?, ?)"
             " ON CONFLICT (user_id) DO UPDATE SET closed = excluded.closed, updated_at = excluded.updated_at",
             (user_id, int(closed), time.time()),
@@ -358,10 +362,11 @@ class DeadlineRow:
 
 
 class DeadlineStore:
-    """The deadline table, kept apart from the game tables it refers to."""
+    """The deadline table, kept apart from the game tables it refers to; writes go through the store's lock."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self.db = db
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
 
     async def get(self, game_id: int) -> DeadlineRow | None:
         async with self.db.execute("SELECT * FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
@@ -373,29 +378,30 @@ class DeadlineStore:
             return [_deadline_row(r) for r in await cur.fetchall()]
 
     async def put(self, row: DeadlineRow) -> None:
-        await self.db.execute(
+        await self.store.write(
             "INSERT OR REPLACE INTO deadlines (game_id, step_key, category, opened_at, due_at, paused_remaining)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (row.game_id, row.step_key, row.category, row.opened_at, row.due_at, row.paused_remaining),
         )
 
     async def clear(self, game_id: int) -> None:
-        await self.db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
 
     async def record_missed(self, game_id: int, house: str) -> int:
-        await self.db.execute(
-            "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
-            " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = in_a_row + 1",
-            (game_id, house),
-        )
-        async with self.db.execute(
-            "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
-        ) as cur:
-            row = await cur.fetchone()
+        async with self.store.transaction() as db:
+            await db.execute(
+                "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
+                " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = in_a_row + 1",
+                (game_id, house),
+            )
+            async with db.execute(
+                "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
+            ) as cur:
+                row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     async def record_answered(self, game_id: int, house: str) -> None:
-        await self.db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
+        await self.store.write("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
 
 
 def _deadline_row(row: Any) -> DeadlineRow:

@@ -185,7 +185,6 @@ class Play(commands.Cog):
     async def send_decision_notice(
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
     ) -> None:
-        user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
         lang = "en"
         deadline = await self._deadline_text(game_id, lang)
         title = build_form(prompt, game.view(prompt.house), lang).title
@@ -194,7 +193,8 @@ class Play(commands.Cog):
         view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
         if not await self.service.store.dm_closed(user_id):
             try:
-                await user.send(text, view=view)
+                dm = await self.bot.create_dm(discord.Object(user_id))  # cached by discord.py after the first
+                await dm.send(text, view=view)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:
@@ -234,12 +234,12 @@ class Play(commands.Cog):
                 prompt = game.prompt_for(house)
                 if user_id is None or prompt is None or await self.service.store.dm_closed(user_id):
                     continue
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                 view = discord.ui.View(timeout=None)
                 view.add_item(DecideButton(game_id, house, t("button.decide", "en")))
                 text = t("deadline.reminder", "en", game=row.name, deadline=f"<t:{int(data['due_at'])}:R>")
                 try:
-                    await user.send(text, view=view)
+                    dm = await self.bot.create_dm(discord.Object(user_id))
+                    await dm.send(text, view=view)
                 except discord.Forbidden:
                     await self.service.store.set_dm_closed(user_id, True)
 
@@ -248,23 +248,26 @@ class Play(commands.Cog):
     async def open_decision(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, note: str = ""
     ) -> None:
+        """Acknowledge at once (Discord allows 3 s), then load the game and send the form."""
         lang = str(interaction.locale)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             if await self.service.house_of(game_id, interaction.user.id) != house:
                 raise ServiceError("not-your-house", "not yours")
             game = await self.service.load(game_id)
         except ServiceError as err:
-            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
+            await interaction.followup.send(error_text(err, lang), ephemeral=True)
             return
         prompt = game.prompt_for(house)
         if prompt is None:
-            await interaction.response.send_message(t("decision.nothing", lang), ephemeral=True)
+            await interaction.followup.send(t("decision.nothing", lang), ephemeral=True)
             return
         form = build_form(prompt, game.view(house), lang)
         draft = Draft(prompt.id, form, {f.key: list(f.selected) for f in form.fields})
         self.drafts[(game_id, house)] = draft
         content, view = self.render_form(game_id, house, draft, lang, note)
-        await interaction.response.send_message(content, view=view, ephemeral=True)
+        await interaction.followup.send(content, view=view, ephemeral=True)
 
     def render_form(
         self, game_id: int, house: str, draft: Draft, lang: str, note: str = ""
@@ -337,22 +340,29 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], game_id: int, house: str, action: str
     ) -> None:
         lang = str(interaction.locale)
-        draft = await self._current_draft(interaction, game_id, house)
-        if draft is None:
-            return
-        if action in ("prev", "next"):
+        draft = self.drafts.get((game_id, house))
+        if action in ("prev", "next") and draft is not None:
             pages = len(draft.form.pages())
             draft.page = (draft.page + (1 if action == "next" else -1)) % pages
             content, view = self.render_form(game_id, house, draft, lang)
             await interaction.response.edit_message(content=content, view=view)
             return
+        if draft is None:
+            await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
+            return
+        answer_picks = dict(draft.picks)
+        # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
+        await interaction.response.defer(ephemeral=True, thinking=False)
         game = await self.service.load(game_id)
         prompt = game.prompt_for(house)
-        assert prompt is not None
+        if prompt is None or prompt.id != draft.prompt_id:
+            self.drafts.pop((game_id, house), None)
+            await interaction.followup.send(t("error.stale-prompt", lang), ephemeral=True)
+            return
         try:
-            answer = to_answer(prompt, draft.picks)
+            answer = to_answer(prompt, answer_picks)
         except FormError:
-            await interaction.response.send_message(t("decision.incomplete", lang), ephemeral=True)
+            await interaction.followup.send(t("decision.incomplete", lang), ephemeral=True)
             return
         await self.submit(interaction, game_id, house, prompt, answer, draft)
 
@@ -366,7 +376,8 @@ class Play(commands.Cog):
         draft: Draft | None,
     ) -> None:
         lang = str(interaction.locale)
-        await interaction.response.defer(ephemeral=True, thinking=False)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=False)
         try:
             await self.service.answer(
                 game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id

@@ -1,0 +1,80 @@
+"""Run the real ``bot.py`` in its own process against the local fake Discord (restart and load tests).
+
+Only configuration differs from production: the token, the API base and the gateway URL come from the
+environment, exactly as an operator would set them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from testing.fake_discord import FakeDiscord
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class BotProcess:
+    def __init__(self, fake: FakeDiscord, database: Path, *, profile: Path | None = None) -> None:
+        self.profile = profile
+        self.fake = fake
+        self.database = database
+        self.proc: asyncio.subprocess.Process | None = None
+        self.log_path = database.with_suffix(".log")
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+        env.update(
+            DISCORD_TOKEN=self.fake.token,
+            DISCORD_API_BASE=f"{self.fake.base_url}/api/v10",
+            DISCORD_GATEWAY_URL=self.fake.gateway_url,
+            DATABASE_PATH=str(self.database),
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    async def sync_commands(self) -> None:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(ROOT / "bot.py"), "--sync-commands", cwd=ROOT, env=self.env(),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL,
+        )  # fmt: skip
+        if await asyncio.wait_for(proc.wait(), timeout=60) != 0:
+            raise RuntimeError("bot.py --sync-commands failed")
+
+    async def start(self, timeout: float = 30.0) -> None:
+        before = self.fake.gateway.identify_count
+        log = self.log_path.open("ab")
+        profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, *profiling, str(ROOT / "bot.py"), cwd=ROOT, env=self.env(), stdout=log, stderr=log
+        )
+        log.close()
+        await self.fake.world.wait_until(
+            lambda: self.fake.gateway.identify_count > before and bool(self.fake.gateway.connected_sessions),
+            timeout,
+            "the bot process to connect",
+        )
+        # discord.py marks itself ready a moment after the guilds arrive; let it settle.
+        await asyncio.sleep(2.5)
+
+    async def kill(self) -> None:
+        """SIGKILL: no clean shutdown, as in a crash or an OOM kill."""
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.send_signal(signal.SIGKILL)
+            await self.proc.wait()
+        await self.fake.world.wait_until(lambda: not self.fake.gateway.connected_sessions, 10, "the session to drop")
+
+    async def stop(self) -> None:
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.terminate()
+            try:
+                await asyncio.wait_for(self.proc.wait(), timeout=10)
+            except TimeoutError:
+                self.proc.kill()
+                await self.proc.wait()
+
+    def output(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

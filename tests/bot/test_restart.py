@@ -1,0 +1,55 @@
+"""Kill the bot process mid-game (SIGKILL) and start it again: nothing acknowledged is lost, buttons work."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.store import Store
+from testing.bot_process import BotProcess
+from testing.fake_discord import FakeDiscord
+
+pytestmark = pytest.mark.slow
+
+
+async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        bot = BotProcess(fake, db)
+        await bot.sync_commands()
+        await bot.start()
+        try:
+            lobby = await (await fake.slash(moderator, channel, "game new", players=3, name="Crash")).wait_response()
+            for p in players:
+                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
+            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            store = await Store.open(db)
+            seats = {u: h for h, u in (await store.seats(1)).items()}
+            dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
+            # Two players answer; their receipts are the acknowledgement.
+            for p in players[:2]:
+                form = await (await fake.click(p, dms[p.id], f"decide:1:{seats[p.id]}")).wait_response(timeout=10)
+                receipt = await (await fake.click(p, form, f"dec:1:{seats[p.id]}:submit")).wait_response(timeout=10)
+                assert "Recorded" in receipt.content
+            await bot.kill()
+            acknowledged = {a.house for a in await store.answers(1)}
+            assert acknowledged == {seats[p.id] for p in players[:2]}
+            await bot.start()
+            # The third player's DM button from before the crash still works.
+            last = players[2]
+            form = await (await fake.click(last, dms[last.id], f"decide:1:{seats[last.id]}")).wait_response(timeout=10)
+            receipt = await (await fake.click(last, form, f"dec:1:{seats[last.id]}:submit")).wait_response(timeout=10)
+            assert "Recorded" in receipt.content
+            await fake.wait_until(
+                lambda: any("Orders are revealed" in m.content for m in fake.visible_messages(moderator)), timeout=10
+            )
+            assert {a.house for a in await store.answers(1) if a.source == "player"} == set(seats.values())
+            await store.close()
+        finally:
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
