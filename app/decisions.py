@@ -318,6 +318,96 @@ def _generic_label(value: Any, lang: str) -> str:
         return text
 
 
+def _unit_fields(prefix: str, units: dict[str, list[str]], chosen: dict[str, list[str]], lang: str) -> list[Field]:
+    """One multi-select per area listing its units; values ``area|type|n``."""
+    fields = []
+    for area, types in sorted(units.items()):
+        options = [Choice(f"{area}|{u}|{i}", f"{unit_label(u, lang)} {i + 1}") for i, u in enumerate(types)]
+        picked: list[str] = []
+        for u in chosen.get(area, []):
+            picked.append(next(o.value for o in options if o.value.split("|")[1] == u and o.value not in picked))
+        fields.append(Field(f"{prefix}:{area}", area_label(area, lang), options[:MAX_OPTIONS], 0, len(options), picked))
+    return fields
+
+
+def _reconcile(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    line = t("decision.reconcile.help", lang, supply=prompt.choices["supply"])
+    fields = _unit_fields("destroy", prompt.choices["armies"], prompt.default["destroy"], lang)
+    return Form(prompt.id, prompt.kind, t("decision.reconcile.title", lang), [line], fields)
+
+
+def _wildling_destroy(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    line = t("decision.wildling-destroy.help", lang, count=prompt.choices["count"])
+    fields = _unit_fields("destroy", prompt.choices["units"], prompt.default["destroy"], lang)
+    return Form(prompt.id, prompt.kind, t("decision.wildling-destroy.title", lang), [line], fields)
+
+
+def _pick_areas(prompt: Prompt, lang: str, counts: dict[str, int], low: int, high: int, unit: str) -> Form:
+    options = [
+        Choice(f"{area}|{i}", f"{area_label(area, lang)} — {unit_label(unit, lang)} {i + 1}")
+        for area, n in sorted(counts.items())
+        for i in range(n)
+    ]
+    picked: list[str] = []
+    for area in prompt.default["areas"]:
+        picked.append(next(o.value for o in options if o.value.startswith(area + "|") and o.value not in picked))
+    title = t(f"decision.{prompt.kind}.title", lang)
+    return Form(prompt.id, prompt.kind, title, [], [Field("areas", title, options[:MAX_OPTIONS], low, high, picked)])
+
+
+def _wildling_upgrade(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    return _pick_areas(prompt, lang, prompt.choices["footmen"], 0, prompt.choices["max"], "footman")
+
+
+def _wildling_downgrade(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    count = prompt.choices["count"]
+    return _pick_areas(prompt, lang, prompt.choices["knights"], count, count, "knight")
+
+
+def _muster(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    fields = []
+    for area, option in sorted(prompt.choices["areas"].items()):
+        points = option["points"]
+        options: list[Choice] = []
+        for i in range(points):
+            for unit in option["recruit"]:
+                if unit == "ship":
+                    for dest in option["ship_to"]:
+                        label = t("decision.muster.ship", lang, to=area_label(dest, lang))
+                        options.append(Choice(f"ship|{dest}|{i}", label))
+                else:
+                    options.append(
+                        Choice(f"recruit|{unit}|{i}", t("decision.muster.recruit", lang, unit=unit_label(unit, lang)))
+                    )
+            for unit in option["upgrade"]:
+                options.append(
+                    Choice(f"upgrade|{unit}|{i}", t("decision.muster.upgrade", lang, unit=unit_label(unit, lang)))
+                )
+        label = t("decision.muster.area", lang, area=area_label(area, lang), points=points)
+        fields.append(Field(f"muster:{area}", label, options[:MAX_OPTIONS], 0, min(points, len(options)), []))
+    return Form(prompt.id, prompt.kind, t("decision.muster.title", lang), [t("decision.muster.help", lang)], fields)
+
+
+def _tie_order(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    default = prompt.default
+    fields = []
+    for g, group in enumerate(prompt.choices["tied"]):
+        ordered = [h for h in default if h in group]
+        bid = prompt.choices["bids"][group[0]]
+        for j in range(len(group)):
+            options = [Choice(h, t(f"house.{h}", lang)) for h in group]
+            label = t("decision.tie-order.place", lang, place=j + 1, bid=bid)
+            fields.append(Field(f"tie:{g}:{j}", label, options, selected=[ordered[j]]))
+    track = t(f"track.{prompt.choices['track']}", lang)
+    return Form(
+        prompt.id,
+        prompt.kind,
+        t("decision.tie-order.title", lang),
+        [t("decision.tie-order.help", lang, track=track)],
+        fields,
+    )
+
+
 BUILDERS = {
     "orders": _orders,
     "raid": _raid,
@@ -328,6 +418,12 @@ BUILDERS = {
     "casualties": _casualties,
     "retreat": _area_list,
     "raven": _raven,
+    "reconcile": _reconcile,
+    "wildling-destroy": _wildling_destroy,
+    "wildling-upgrade": _wildling_upgrade,
+    "wildling-downgrade": _wildling_downgrade,
+    "muster": _muster,
+    "tie-order": _tie_order,
 }
 
 
@@ -368,6 +464,39 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
             _, area, tok = value.split(":", 2)
             return {"action": "swap", "area": area, "token": tok}
         return {"action": value}
+    if kind in ("reconcile", "wildling-destroy"):
+        destroy: dict[str, list[str]] = {}
+        for key, values in picks.items():
+            if key.startswith("destroy:") and values:
+                destroy[key.split(":", 1)[1]] = [v.split("|")[1] for v in values]
+        return {"destroy": destroy}
+    if kind in ("wildling-upgrade", "wildling-downgrade"):
+        return {"areas": [v.split("|")[0] for v in picks.get("areas", [])]}
+    if kind == "muster":
+        plan: dict[str, list[dict[str, str]]] = {}
+        for key, values in picks.items():
+            if not key.startswith("muster:") or not values:
+                continue
+            actions = []
+            for v in values:
+                what, arg, _ = v.split("|")
+                if what == "ship":
+                    actions.append({"recruit": "ship", "to": arg})
+                else:
+                    actions.append({what: arg})
+            plan[key.split(":", 1)[1]] = actions
+        return plan
+    if kind == "tie-order":
+        bids = prompt.choices["bids"]
+        order = sorted(bids, key=lambda h: -bids[h])
+        for g, group in enumerate(prompt.choices["tied"]):
+            chosen = [_one(picks, f"tie:{g}:{j}") for j in range(len(group))]
+            if sorted(chosen) != sorted(group):
+                raise FormError("tie-order-repeat")
+            first = min(order.index(h) for h in group)
+            for j, house in enumerate(chosen):
+                order[first + j] = house
+        return order
     value = _one(picks, "choice")
     for c in prompt.choices if isinstance(prompt.choices, list) else []:
         if _encode(c) == value:

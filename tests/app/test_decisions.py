@@ -110,3 +110,23 @@ def test_incomplete_picks_are_refused() -> None:
     p = g2.prompts()[0]
     with pytest.raises(FormError):
         to_answer(p.__class__(**{**p.__dict__, "kind": "support"}), {})
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 11), (6, 12), (4, 13)])
+def test_whole_games_are_playable_through_forms_alone(players: int, seed: int) -> None:
+    """Every decision of a whole game, answered only with what its form offers: random picks, or the
+    preselected values when the engine refuses the random ones. Both languages' forms are built."""
+    rnd = random.Random(seed)
+    g = new_game(players, seed=seed)
+    kinds: set[str] = set()
+    while not g.finished:
+        p = next(p for p in g.prompts() if not p.answered)
+        kinds.add(p.kind)
+        build_form(p, g.view(p.house), "ru")
+        form = build_form(p, g.view(p.house), "en")
+        try:
+            g.act(p.house, to_answer(p, picks_of(form, rnd)))
+        except (RuleError, FormError):
+            g.act(p.house, to_answer(p, picks_of(form)))  # the preselected values are always accepted
+    assert g.state.winner is not None
+    assert "orders" in kinds and len(kinds) >= 5, kinds
