@@ -1,0 +1,106 @@
+"""Whole games through Discord only: /decide, select menus and Submit, from the lobby to the winner.
+
+The scripted players pick random options in each form and fall back to the form's preselected values
+when the bot refuses an answer, exactly as a person would retry. The channel transcript is checked to
+hide every order until its reveal.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from app.i18n import catalog
+from tests.bot.conftest import Table
+from tests.bot.test_lobby_and_orders import start_game
+
+pytestmark = pytest.mark.slow
+
+MAX_ROUNDS_OF_POLLING = 3000
+ORDER_LABELS = [str(m.string) for m in catalog("en") if m.id and str(m.id).startswith("order.")]
+
+
+def selects(message: Any) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+
+
+def submit_id(message: Any) -> str | None:
+    for row in message.components:
+        for c in row.get("components", []):
+            if str(c.get("custom_id", "")).endswith(":submit"):
+                return str(c["custom_id"])
+    return None
+
+
+async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
+    """Open the player's decision with /decide and submit it. Returns 'none', 'ok' or 'refused'."""
+    fake = table.fake
+    opened = await fake.slash(player, table.channel, "decide")
+    form = await opened.wait_response(timeout=10)
+    if "owe no decision" in form.content:
+        return "none"
+    index = 0
+    while not use_defaults and index < len(selects(form)):
+        select = selects(form)[index]  # re-read: picking a march's origin rebuilds the selects below it
+        index += 1
+        options = [o["value"] for o in select["options"]]
+        low, high = select.get("min_values", 1), select.get("max_values", 1)
+        chosen = rnd.sample(options, k=rnd.randint(low, max(low, min(high, len(options)))))
+        updated = await fake.select(player, form, select["custom_id"], chosen)
+        form = await updated.wait_response(timeout=10)
+    button = submit_id(form)
+    assert button is not None, form.content
+    submitted = await fake.click(player, form, button)
+    await submitted.wait_ack(timeout=10)
+    await fake.wait_idle(timeout=20)
+    # The receipt edits the form (the response to a component is the message it sits on), or an error follows.
+    replies = [m for m in [submitted.response, *submitted.followups] if m is not None]
+    recorded = any("Recorded" in m.content for m in replies)
+    return "ok" if recorded else "refused"
+
+
+async def play_to_the_end(table: Table, players: int, seed: int) -> None:
+    fake = table.fake
+    rnd = random.Random(seed)
+    game_id = await start_game(table, players)
+    seated = table.players[:players]
+    for _ in range(MAX_ROUNDS_OF_POLLING):
+        if (await table.service.row(game_id)).status == "ended":
+            break
+        progressed = False
+        for player in seated:
+            result = await answer_once(table, player, rnd, use_defaults=False)
+            if result == "refused":
+                result = await answer_once(table, player, rnd, use_defaults=True)
+                assert result != "refused", "the preselected answer was refused"
+            progressed |= result == "ok"
+        assert progressed, "nobody owed a decision, but the game has not ended"
+    else:  # pragma: no cover
+        raise AssertionError("the game did not end")
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    assert any("The game is over" in line for line in channel)
+    assert_orders_hidden_until_revealed(channel)
+    assert fake.failed_interactions == []
+    assert fake.unsupported_requests == [] and fake.internal_errors == []
+
+
+def assert_orders_hidden_until_revealed(channel: list[str]) -> None:
+    revealed = False
+    for line in channel:
+        if line.startswith("Round ") and line.endswith("begins."):
+            revealed = False
+        if line.startswith("Orders are revealed"):
+            revealed = True
+        if not revealed:
+            leaked = [label for label in ORDER_LABELS if label in line]
+            assert not leaked, f"order shown before the reveal: {line!r}"
+
+
+async def test_a_three_player_game_to_the_end(table: Table) -> None:
+    await play_to_the_end(table, 3, seed=3)
+
+
+async def test_a_six_player_game_to_the_end(table: Table) -> None:
+    await play_to_the_end(table, 6, seed=6)
