@@ -145,7 +145,9 @@ class Lobby(commands.Cog):
 
     @game.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(t("help.text", str(interaction.locale)), ephemeral=True)
+        lang = str(interaction.locale)
+        text = "\n\n".join(t(key, lang) for key in ("help.text", "help.commands", "help.defaults"))
+        await interaction.response.send_message(text, ephemeral=True)
 
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
         lang = str(interaction.locale)

@@ -17,7 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.decisions import Form, FormError, build_form, march_unit_fields, to_answer
+from app.decisions import Form, FormError, area_label, build_form, march_unit_fields, to_answer, token_label
 from app.i18n import t
 from app.narration import narrate_all
 from app.order_text import parse_orders
@@ -397,6 +397,9 @@ class Play(commands.Cog):
 
     def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
         if draft is None:
+            if prompt.kind == "orders":
+                orders = answer["orders"]
+                return "; ".join(f"{area_label(a, lang)}: {token_label(orders[a], lang)}" for a in sorted(orders))
             return str(answer)
         parts = []
         for f in draft.form.fields:
@@ -436,8 +439,6 @@ class Play(commands.Cog):
         problems = [t(f"orders.problem.{p['code']}", lang, **p) for p in parsed.problems]
         missing = [a for a in prompt.choices["areas"] if a not in parsed.orders]
         if missing:
-            from app.decisions import area_label
-
             problems.append(t("orders.parsed_missing", lang, areas=", ".join(area_label(a, lang) for a in missing)))
         if problems:
             await interaction.response.send_message("\n".join(problems), ephemeral=True)

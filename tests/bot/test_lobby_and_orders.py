@@ -42,3 +42,35 @@ async def test_three_players_give_orders_by_dm_and_see_the_reveal(table: Table) 
     )
     assert fake.failed_interactions == []
     assert fake.unsupported_requests == [] and fake.internal_errors == []
+
+
+async def test_help_explains_commands_and_deadline_defaults_in_the_users_language(table: Table) -> None:
+    fake = table.fake
+    reply = await (await fake.slash(table.players[0], table.channel, "game help")).wait_response()
+    assert "/decide" in reply.content and "never March or Raid" in reply.content
+    assert reply.flags & 64
+    russian = fake.add_member(table.guild, "ru-player", locale="ru")
+    reply_ru = await (await fake.slash(russian, table.channel, "game help")).wait_response()
+    assert "никогда поход или набег" in reply_ru.content
+
+
+async def test_typed_orders_are_read_and_problems_explained(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    stark_player = next(p for p in table.players[:3] if seats[p.id] == "stark")
+    bad = await (
+        await fake.slash(stark_player, table.channel, "orders", text="Winterfell dance, Atlantis raid")
+    ).wait_response()
+    assert "could not read" in bad.content and "Atlantis" in bad.content
+    assert not (await table.service.load(game_id)).prompt_for("stark").answered  # type: ignore[union-attr]
+    text = "Winterfell march+1, White Harbor defense, Shivering Sea support"
+    submitted = await fake.slash(stark_player, table.channel, "orders", text=text)
+    await submitted.wait_ack()
+    await fake.wait_idle()
+    replies = [m.content for m in [submitted.response, *submitted.followups] if m is not None]
+    assert any(
+        "Recorded: The Shivering Sea: Support; White Harbor: Defense +1; Winterfell: March +1 ★" in r for r in replies
+    )
+    game = await table.service.load(game_id)
+    assert game.prompt_for("stark").answered  # type: ignore[union-attr]
