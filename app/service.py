@@ -7,6 +7,7 @@ version), and an answer is committed to the database before anyone is told it wa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -160,6 +161,7 @@ class GameService:
             await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
         started = Applied(game_id, "", "start", game.version, game, [])
         await self._notify(started)
+        await self.answer_forced(game_id, game)
         return game
 
     # ----- play -----
@@ -223,7 +225,24 @@ class GameService:
             )
         applied = Applied(game_id, house, source, before, game, events)
         await self._notify(applied)
+        await self.answer_forced(game_id, game)
         return applied
+
+    async def answer_forced(self, game_id: int, game: Game) -> None:
+        """Answer, and log as such, every open prompt that has exactly one legal answer."""
+        for prompt in game.prompts():
+            if not prompt.answered and isinstance(prompt.choices, list) and len(prompt.choices) == 1:
+                with contextlib.suppress(RuleError, ServiceError):  # someone answered first, or the step moved on
+                    await self.answer(
+                        game_id,
+                        house=prompt.house,
+                        answer=prompt.choices[0],
+                        user_id=None,
+                        prompt_id=prompt.id,
+                        source="auto",
+                        only_if_unanswered=True,
+                    )
+                return  # the answer above handled what followed
 
     async def undo_last(self, game_id: int) -> Game:
         """Restore the state before the last accepted answer by replaying the log from a snapshot."""

@@ -9,7 +9,8 @@ import pytest
 
 from app.service import GameService, GameSettings, ServiceError
 from app.store import MIGRATIONS, Store, VersionConflict
-from engine import Game, RuleError
+from engine import Game, Prompt, RuleError
+from engine.flow import STEPS, Step, prompt_id, register
 
 
 @pytest.fixture
@@ -127,9 +128,16 @@ async def test_compare_and_set_rejects_a_stale_writer(service: GameService) -> N
     row = await service.row(game_id)
     with pytest.raises(VersionConflict):
         await service.store.commit_answer(
-            game_id, expected_version=row.version + 7, new_version=row.version + 8, new_state=row.state or "",
-            house="stark", user_id=None, prompt_id="x", answer=None, source="player",
-        )  # fmt: skip
+            game_id,
+            expected_version=row.version + 7,
+            new_version=row.version + 8,
+            new_state=row.state or "",
+            house="stark",
+            user_id=None,
+            prompt_id="x",
+            answer=None,
+            source="player",
+        )
 
 
 async def test_undo_restores_the_exact_previous_state(service: GameService) -> None:
@@ -148,3 +156,50 @@ async def test_undo_restores_the_exact_previous_state(service: GameService) -> N
     with pytest.raises(ServiceError):
         await service.undo_last(game_id)
     assert Game.from_json(states[0]).version == 0
+
+
+class _OnlyOneWay(Step):
+    """A test step that asks the first house a question with a single legal answer."""
+
+    type = "test-only-one-way"
+
+    def prompts(self, g, f):  # type: ignore[no-untyped-def]
+        if f.get("done"):
+            return []
+        house = g.s.players[0]
+        return [Prompt(id=prompt_id(f, "only", house), house=house, kind="only", choices=["yes"], default="yes")]
+
+    def answer(self, g, f, house, answer):  # type: ignore[no-untyped-def]
+        f["done"] = answer
+
+    def advance(self, g, f):  # type: ignore[no-untyped-def]
+        g.pop(f)
+
+
+if _OnlyOneWay.type not in STEPS:
+    register(_OnlyOneWay)
+
+
+async def test_a_prompt_with_one_legal_answer_is_answered_and_logged_as_automatic(service: GameService) -> None:
+    game_id = await started(service, players=3)
+    row = await service.row(game_id)
+    game = Game.from_json(row.state or "")
+    game.push(_OnlyOneWay.type)
+    game.state.version += 1
+    await service.store.commit_answer(
+        game_id,
+        expected_version=row.version,
+        new_version=game.version,
+        new_state=game.to_json(),
+        house="",
+        user_id=1,
+        prompt_id="repair",
+        answer={},
+        source="moderator",
+    )
+    await service.answer_forced(game_id, game)
+    log = await service.store.answers(game_id)
+    assert (log[-1].source, log[-1].answer, log[-1].house) == ("auto", "yes", game.state.players[0])
+    after = await service.load(game_id)
+    assert all(f["type"] != _OnlyOneWay.type for f in after.state.stack)
+    assert {p.kind for p in after.prompts()} == {"orders"}  # back to the planning it interrupted
