@@ -385,6 +385,12 @@ class Play(commands.Cog):
         except (RuleError, ServiceError) as err:
             await interaction.followup.send(error_text(err, lang), ephemeral=True)
             return
+        except Exception:
+            # Storage failed (disk full, database locked...): the transaction was rolled back, so say plainly
+            # that nothing was recorded rather than leave the player guessing.
+            log.exception("could not record an answer in game %s for %s", game_id, house)
+            await interaction.followup.send(t("error.not-recorded", lang), ephemeral=True)
+            return
         summary = self.summary(prompt, draft, answer, lang)
         lines = [t("decision.recorded", lang, summary=summary)]
         if prompt.secret:

@@ -1,0 +1,62 @@
+"""Faults: a failing database, Discord rate limits and server errors. Nothing acknowledged is lost."""
+
+from __future__ import annotations
+
+from tests.bot.conftest import Table
+from tests.bot.test_lobby_and_orders import start_game
+
+
+async def open_and_submit(table: Table, player, game_id: int, house: str) -> list[str]:  # type: ignore[no-untyped-def]
+    fake = table.fake
+    opened = await fake.slash(player, table.channel, "decide")
+    form = await opened.wait_response(timeout=10)
+    submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
+    await submitted.wait_ack(timeout=10)
+    await fake.wait_idle(timeout=10)
+    return [m.content for m in [submitted.response, *submitted.followups] if m is not None]
+
+
+async def test_a_failing_database_records_nothing_and_says_so(table: Table) -> None:
+    game_id = await start_game(table, 3)
+    seats = await table.service.store.seats(game_id)
+    house, user = next(iter(seats.items()))
+    player = next(p for p in table.players if p.id == user)
+    before = (await table.service.load(game_id)).to_json()
+    # A real SQLite failure: the connection refuses every write ("attempt to write a readonly database").
+    await table.service.store.db.execute("PRAGMA query_only = ON")
+    replies = await open_and_submit(table, player, game_id, house)
+    assert any("NOT recorded" in r for r in replies), replies
+    assert not any("Recorded:" in r for r in replies)
+    await table.service.store.db.execute("PRAGMA query_only = OFF")
+    assert (await table.service.load(game_id)).to_json() == before
+    assert await table.service.store.answers(game_id) == []
+    # Once the disk is back, the same button works.
+    replies = await open_and_submit(table, player, game_id, house)
+    assert any("Recorded" in r for r in replies), replies
+    assert [a.house for a in await table.service.store.answers(game_id)] == [house]
+
+
+async def test_rate_limited_dms_still_arrive(table: Table) -> None:
+    fake = table.fake
+    rule = fake.faults.rate_limit("POST /channels/{channel_id}/messages", times=3, retry_after=0.05)
+    mark = fake.mark()
+    game_id = await start_game(table, 3)
+    for player in table.players[:3]:
+        dm = await fake.wait_for_dm(player, since=mark, timeout=10)
+        assert f"decide:{game_id}:" in str(dm.components)
+    assert rule.remaining == 0  # the 429s were served and discord.py retried
+    assert fake.failed_interactions == []
+
+
+async def test_a_server_error_on_an_interaction_reply_is_retried(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.store.seats(game_id)
+    house, user = next(iter(seats.items()))
+    player = next(p for p in table.players if p.id == user)
+    # The decision form is sent as a followup (POST /webhooks/...): that request fails once with a 500.
+    rule = fake.faults.server_error("POST /webhooks/{webhook_id}/{webhook_token}", times=1)
+    replies = await open_and_submit(table, player, game_id, house)
+    assert rule.hits == 1
+    assert any("Recorded" in r for r in replies), replies
+    assert [a.house for a in await table.service.store.answers(game_id)] == [house]
