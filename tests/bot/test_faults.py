@@ -60,3 +60,32 @@ async def test_a_server_error_on_an_interaction_reply_is_retried(table: Table) -
     assert rule.hits == 1
     assert any("Recorded" in r for r in replies), replies
     assert [a.house for a in await table.service.store.answers(game_id)] == [house]
+
+
+async def test_closed_dms_are_remembered_and_the_player_answers_in_the_channel(table: Table) -> None:
+    """Discord's 403/50007: ping in the game channel instead, stop trying DMs, answer ephemerally there."""
+    fake = table.fake
+    table.players[1].user.dms_closed = True
+    game_id = await start_game(table, 3)
+    closed = table.players[1]
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    house = seats[closed.id]
+    ping = await fake.wait_for_message(
+        lambda m: f"<@{closed.id}>" in m.content and "DMs are closed" in m.content, channel=table.channel, timeout=10
+    )
+    assert await table.service.store.dm_closed(closed.id)
+    refused_dms = fake.requests.count("POST /channels/{channel_id}/messages", status=403)
+    assert refused_dms == 1
+    opened = await fake.click(closed, ping, f"decide:{game_id}:{house}")
+    form = await opened.wait_response(timeout=10)
+    assert form.flags & 64  # ephemeral: only this player sees the form in the channel
+    submitted = await fake.click(closed, form, f"dec:{game_id}:{house}:submit")
+    await submitted.wait_ack()
+    await fake.wait_idle()
+    assert any("Recorded" in m.content for m in [submitted.response, *submitted.followups] if m is not None)
+    # The other two answer; the next decision (the Raven, if it is this player's) never retries the closed DM.
+    for p in table.players[:3]:
+        if p.id != closed.id:
+            await open_and_submit(table, p, game_id, seats[p.id])
+    await fake.wait_idle()
+    assert fake.requests.count("POST /channels/{channel_id}/messages", status=403) == refused_dms
