@@ -222,6 +222,7 @@ class GameService:
                 source=source,
                 snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
                 status="ended" if game.finished else None,
+                events=events,
             )
         applied = Applied(game_id, house, source, before, game, events)
         await self._notify(applied)

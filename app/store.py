@@ -89,6 +89,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, house)
     );
     """,
+    # 3: the public events each answer caused, for /game log (private events are never stored here)
+    """
+    ALTER TABLE answers ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
+    """,
 ]
 
 
@@ -286,6 +290,7 @@ class Store:
         source: str,
         snapshot: bool = False,
         status: str | None = None,
+        events: list[dict[str, Any]] | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``."""
         async with self.transaction() as db:
@@ -296,10 +301,21 @@ class Store:
             )
             if cur.rowcount != 1:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+            public = [e for e in events or [] if "private_to" not in e]
             await db.execute(
-                "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, new_version, house, user_id, prompt_id, json.dumps(answer), source, time.time()),
+                "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    new_version,
+                    house,
+                    user_id,
+                    prompt_id,
+                    json.dumps(answer),
+                    source,
+                    time.time(),
+                    json.dumps(public),
+                ),
             )
             if snapshot:
                 await db.execute(
@@ -317,6 +333,17 @@ class Store:
         return [
             AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6])) for r in rows
         ]
+
+    async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
+        """The most recent public events of a game, oldest first."""
+        async with self.db.execute(
+            "SELECT events FROM answers WHERE game_id = ? ORDER BY version DESC LIMIT ?", (game_id, limit)
+        ) as cur:
+            rows = await cur.fetchall()
+        out: list[dict[str, Any]] = []
+        for row in reversed(rows):
+            out.extend(json.loads(row[0]))
+        return out
 
     async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
         async with self.db.execute(

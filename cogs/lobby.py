@@ -5,6 +5,8 @@ Thin: it turns Discord interactions into service calls and service results into 
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from typing import Any
 
@@ -12,7 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app.decisions import card_label
 from app.i18n import t
+from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from engine import RuleError
 
@@ -142,6 +146,66 @@ class Lobby(commands.Cog):
                 phase = t(f"phase.{view['phase']}", lang)
                 lines.append(t("status.line", lang, name=row.name, round=view["round"], phase=phase, awaiting=awaiting))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None] | None:
+        """The running game of this channel and the user's house in it (None if the user does not play)."""
+        rows = [r for r in await self.service.store.games_in_channel(interaction.channel_id or 0) if r.state]
+        if not rows:
+            await interaction.response.send_message(t("error.no-game-here", str(interaction.locale)), ephemeral=True)
+            return None
+        game_id = rows[-1].id
+        seats = await self.service.store.seats(game_id)
+        house = next((h for h, u in seats.items() if u == interaction.user.id), None)
+        return game_id, house
+
+    @game.command(name="map", description="The current map (yours shows your own orders before the reveal)")
+    async def map(self, interaction: discord.Interaction[Any]) -> None:
+        found = await self._my_game(interaction)
+        if found is None:
+            return
+        game_id, house = found
+        play = self.bot.get_cog("Play")
+        renderer = getattr(play, "renderer", None)
+        if renderer is None:
+            await interaction.response.send_message(t("map.unavailable", str(interaction.locale)), ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game = await self.service.load(game_id)
+        lang = (await self.service.row(game_id)).settings.get("language", "en")
+        if house is not None:  # a player's own copy, sent only to them
+            from render import render_private_board
+
+            png = await asyncio.to_thread(render_private_board, game.view(house), lang)
+        else:
+            png = await asyncio.to_thread(renderer, game.view(None), lang)
+        await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="map.png"), ephemeral=True)
+
+    @game.command(name="hand", description="Your house cards in hand and discarded")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        found = await self._my_game(interaction)
+        if found is None:
+            return
+        game_id, house = found
+        lang = str(interaction.locale)
+        if house is None:
+            await interaction.response.send_message(t("game.no_seat_here", lang), ephemeral=True)
+            return
+        view = (await self.service.load(game_id)).view(house)
+        mine = view["houses"][house]
+        hand = ", ".join(card_label(c, lang) for c in mine["hand"]) or "—"
+        discards = ", ".join(card_label(c, lang) for c in mine["discards"]) or "—"
+        await interaction.response.send_message(t("hand.text", lang, hand=hand, discards=discards), ephemeral=True)
+
+    @game.command(name="log", description="What happened recently in this game")
+    async def log(self, interaction: discord.Interaction[Any]) -> None:
+        found = await self._my_game(interaction)
+        if found is None:
+            return
+        game_id, _ = found
+        lang = str(interaction.locale)
+        lines = narrate_all(await self.service.store.public_events(game_id, limit=60), lang)
+        text = "\n".join(lines[-25:]) or t("log.empty", lang)
+        await interaction.response.send_message(text[-1900:], ephemeral=True)
 
     @game.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:

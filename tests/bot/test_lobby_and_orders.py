@@ -74,3 +74,25 @@ async def test_typed_orders_are_read_and_problems_explained(table: Table) -> Non
     )
     game = await table.service.load(game_id)
     assert game.prompt_for("stark").answered  # type: ignore[union-attr]
+
+
+async def test_map_hand_and_log_commands(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    player = table.players[0]
+    own_map = await (await fake.slash(player, table.channel, "game map")).wait_response(timeout=10)
+    assert own_map.flags & 64 and own_map.attachments[0].data.startswith(b"\x89PNG")
+    spectator_map = await (await fake.slash(table.moderator, table.channel, "game map")).wait_response(timeout=10)
+    assert spectator_map.attachments[0].data.startswith(b"\x89PNG")
+    hand = await (await fake.slash(player, table.channel, "game hand")).wait_response()
+    assert hand.flags & 64 and "Hand:" in hand.content
+    empty = await (await fake.slash(player, table.channel, "game log")).wait_response()
+    assert "Nothing has happened yet" in empty.content
+    for p in table.players[:3]:
+        opened = await fake.click(p, await fake.wait_for_dm(p), f"decide:{game_id}:{seats[p.id]}")
+        form = await opened.wait_response(timeout=10)
+        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_ack()
+    await fake.wait_idle()
+    log = await (await fake.slash(player, table.channel, "game log")).wait_response()
+    assert "Orders are revealed" in log.content
