@@ -130,7 +130,14 @@ def _raid(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         prompt.kind,
         t("decision.raid.title", lang),
         [],
-        [Field("raid", t("decision.raid.title", lang), options[:MAX_OPTIONS])],
+        [
+            Field(
+                "raid",
+                t("decision.raid.title", lang),
+                options[:MAX_OPTIONS],
+                selected=[f"{prompt.default['from']}>{prompt.default['target'] or ''}"],
+            )
+        ],
     )
 
 
@@ -204,13 +211,8 @@ def _house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         card = data.house_cards()[card_id]
         text = card.text_en or t("decision.card.no_text", lang)
         options.append(Choice(card_id, card_label(card_id, lang), text[:100]))
-    return Form(
-        prompt.id,
-        prompt.kind,
-        t("decision.card.title", lang),
-        [],
-        [Field("card", t("decision.card.title", lang), options)],
-    )
+    title = t("decision.card.title", lang)
+    return Form(prompt.id, prompt.kind, title, [], [Field("card", title, options, selected=[prompt.default])])
 
 
 def _support(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
@@ -242,14 +244,35 @@ def _casualties(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         prompt.kind,
         t("decision.casualties.title", lang),
         [line],
-        [Field("units", line, options, min_values=count, max_values=count)],
+        [
+            Field(
+                "units",
+                line,
+                options,
+                min_values=count,
+                max_values=count,
+                selected=_pick_units(options, prompt.default),
+            )
+        ],
     )
 
 
 def _area_list(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     options = [Choice(a, area_label(a, lang)) for a in prompt.choices]
     title = t(f"decision.{prompt.kind}.title", lang)
-    return Form(prompt.id, prompt.kind, title, [], [Field("area", title, options[:MAX_OPTIONS])])
+    return Form(
+        prompt.id, prompt.kind, title, [], [Field("area", title, options[:MAX_OPTIONS], selected=[prompt.default])]
+    )
+
+
+def _pick_units(options: list[Choice], types: list[str]) -> list[str]:
+    """The option values (``type:n``) matching a default list of unit types."""
+    picked: list[str] = []
+    for unit in types:
+        match = next((o.value for o in options if o.value.split(":")[0] == unit and o.value not in picked), None)
+        if match is not None:
+            picked.append(match)
+    return picked
 
 
 def _raven(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:

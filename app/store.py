@@ -93,6 +93,10 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE answers ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
     """,
+    # 4: the pinned status message of each game, edited in place
+    """
+    ALTER TABLE games ADD COLUMN status_message_id INTEGER;
+    """,
 ]
 
 
@@ -226,6 +230,14 @@ class Store:
         await self.write(
             "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (json.dumps(settings), time.time(), game_id)
         )
+
+    async def status_message(self, game_id: int) -> int | None:
+        async with self.db.execute("SELECT status_message_id FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else None
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self.write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
 
     # ----- lobby and seats -----
 

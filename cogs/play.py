@@ -137,6 +137,7 @@ class Play(commands.Cog):
         self.renderer = renderer
         self.drafts: dict[tuple[int, str], Draft] = {}
         self.notified: set[tuple[int, str, str]] = set()
+        self.status_text: dict[int, str] = {}
         service.subscribe(self.on_applied)
 
     # ----- after every accepted answer -----
@@ -148,6 +149,7 @@ class Play(commands.Cog):
         try:
             await self.post_to_channel(applied.game_id, applied.game, applied.events)
             await self.notify_prompts(applied.game_id, applied.game)
+            await self.update_status(applied.game_id, applied.game)
         except discord.HTTPException:
             log.exception("could not post the result of an answer in game %s", applied.game_id)
 
@@ -160,6 +162,42 @@ class Play(commands.Cog):
             await channel.send(chunk)
         if any(e["type"] in BOARD_EVENTS for e in events):
             await self.post_map(channel, row.name, game, lang)
+
+    async def update_status(self, game_id: int, game: Game) -> None:
+        """One pinned message per game, edited in place: round, phase, who is awaited, the next deadline."""
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        view = game.view(None)
+        if game.finished:
+            text = t("status.pinned.over", lang, name=row.name, winner=t(f"house.{game.state.winner}", lang))
+        else:
+            awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
+            text = t(
+                "status.pinned",
+                lang,
+                name=row.name,
+                round=view["round"],
+                phase=t(f"phase.{view['phase']}", lang),
+                awaiting=awaiting,
+                deadline=await self._deadline_text(game_id, lang),
+            )
+        if self.status_text.get(game_id) == text:
+            return  # nothing changed: spare Discord an edit
+        self.status_text[game_id] = text
+        channel = await self._channel(row.channel_id)
+        message_id = await self.service.store.status_message(game_id)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
+                return
+            except discord.NotFound:
+                pass  # someone deleted it: post a new one
+        message = await channel.send(text)
+        await self.service.store.set_status_message(game_id, message.id)
+        try:
+            await message.pin()
+        except discord.HTTPException:
+            log.info("could not pin the status message of game %s (missing permission?)", game_id)
 
     async def post_map(self, channel: discord.abc.Messageable, name: str, game: Game, lang: str) -> None:
         if self.renderer is None:
@@ -361,8 +399,8 @@ class Play(commands.Cog):
             return
         try:
             answer = to_answer(prompt, answer_picks)
-        except FormError:
-            await interaction.followup.send(t("decision.incomplete", lang), ephemeral=True)
+        except FormError as err:
+            await interaction.followup.send(error_text(err, lang), ephemeral=True)
             return
         await self.submit(interaction, game_id, house, prompt, answer, draft)
 

@@ -130,3 +130,21 @@ def test_whole_games_are_playable_through_forms_alone(players: int, seed: int) -
             g.act(p.house, to_answer(p, picks_of(form)))  # the preselected values are always accepted
     assert g.state.winner is not None
     assert "orders" in kinds and len(kinds) >= 5, kinds
+
+
+@pytest.mark.parametrize(("players", "seed"), [(3, 21), (6, 22)])
+def test_every_form_preselects_an_answer_the_engine_accepts(players: int, seed: int) -> None:
+    """Submit alone (no picks) is always a legal answer: every field comes preselected with the default."""
+    g = new_game(players, seed=seed)
+    agent = random.Random(seed)
+    while not g.finished:
+        p = next(p for p in g.prompts() if not p.answered)
+        form = build_form(p, g.view(p.house), "en")
+        preselected = {f.key: list(f.selected) for f in form.fields}
+        probe = Game.from_json(g.to_json())
+        probe.act(p.house, to_answer(p, preselected))  # must not raise
+        # Move the real game on with varied answers so that many kinds of forms are met.
+        try:
+            g.act(p.house, to_answer(p, picks_of(form, agent)))
+        except (RuleError, FormError):
+            g.act(p.house, p.default)

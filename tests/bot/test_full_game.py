@@ -54,10 +54,15 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
     assert button is not None, form.content
     submitted = await fake.click(player, form, button)
     await submitted.wait_ack(timeout=10)
-    await fake.wait_idle(timeout=20)
+
     # The receipt edits the form (the response to a component is the message it sits on), or an error follows.
-    replies = [m for m in [submitted.response, *submitted.followups] if m is not None]
-    recorded = any("Recorded" in m.content for m in replies)
+    def replies() -> list[Any]:
+        return [m for m in [submitted.response, *submitted.followups] if m is not None]
+
+    await fake.wait_until(
+        lambda: bool(submitted.followups) or any("Recorded" in m.content for m in replies()), timeout=20
+    )
+    recorded = any("Recorded" in m.content for m in replies())
     return "ok" if recorded else "refused"
 
 

@@ -96,3 +96,24 @@ async def test_map_hand_and_log_commands(table: Table) -> None:
     await fake.wait_idle()
     log = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Orders are revealed" in log.content
+
+
+async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    await fake.wait_idle()
+    message_id = await table.service.store.status_message(game_id)
+    assert message_id is not None
+    status = fake.world.messages[message_id]
+    assert status.pinned and "round 1/10" in status.content and "Waiting for" in status.content
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    player = table.players[0]
+    form = await (
+        await fake.click(player, await fake.wait_for_dm(player), f"decide:{game_id}:{seats[player.id]}")
+    ).wait_response()
+    await (await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")).wait_ack()
+    await fake.wait_idle()
+    edited = fake.world.messages[message_id]
+    assert edited.edited_at is not None
+    assert seats[player.id].title() not in edited.content.split("Waiting for:")[1].split("\n")[0]
+    assert await table.service.store.status_message(game_id) == message_id  # the same message, not a new one
