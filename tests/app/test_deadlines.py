@@ -178,3 +178,26 @@ async def test_autopilot_agent_answers_for_absent_houses(env) -> None:  # type: 
     answered = await deadlines.force(game_id)
     assert len(answered) == 3
     assert (await service.load(game_id)).state.orders_revealed
+
+
+async def test_a_reminder_goes_out_at_half_time_to_those_still_awaited(env) -> None:  # type: ignore[no-untyped-def]
+    store, scheduler = env
+    service = GameService(store)
+    notes = Recorder()
+    # A clock 12 h minus 0.3 s behind: the half-time point of the 24-hour orders deadline is 0.3 s away.
+    deadlines = Deadlines(service, scheduler, clock=lambda: time.time() - DAY / 2 + 0.3, notify=notes)
+    game_id = await new_running_game(service)
+    game = await service.load(game_id)
+    first = game.prompts()[0].house
+    await deadlines.arm(game_id)
+    await service.answer(
+        game_id, house=first, answer=game.prompt_for(first).default, user_id=(await store.seats(game_id))[first]
+    )
+
+    async def reminded() -> bool:
+        return any(kind == "reminder" for kind, _, _ in notes.calls)
+
+    await wait_for(reminded)
+    kind, gid, data = next(c for c in notes.calls if c[0] == "reminder")
+    assert gid == game_id and data["which"] == "half"
+    assert first not in data["houses"] and len(data["houses"]) == 2
