@@ -16,6 +16,7 @@ from app.config import Config
 from app.deadlines import Deadlines
 from app.service import GameService
 from app.store import Store
+from app.translator import CatalogTranslator
 
 log = logging.getLogger("westeros.bot")
 
@@ -43,6 +44,7 @@ class WesterosBot(commands.Bot):
         from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
 
+        await self.tree.set_translator(CatalogTranslator())
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
         self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)

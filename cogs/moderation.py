@@ -80,6 +80,7 @@ class Moderation(commands.Cog):
             await interaction.response.send_message(t("mod.done", str(interaction.locale)), ephemeral=True)
 
     @mod.command(name="extend", description="Move the current deadline (negative hours shorten it)")
+    @app_commands.describe(hours="Hours to add (negative to shorten)")
     async def extend(self, interaction: discord.Interaction[Any], hours: float) -> None:
         row = await self._game(interaction)
         if row is None:
@@ -126,6 +127,7 @@ class Moderation(commands.Cog):
         await self._audit(interaction, row, "resume")
 
     @mod.command(name="replace", description="Give a house to another member")
+    @app_commands.describe(house="The house to hand over", member="Who plays it from now on")
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
         row = await self._game(interaction)
@@ -143,6 +145,7 @@ class Moderation(commands.Cog):
         await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
 
     @mod.command(name="autopilot", description="Let the bot's agent play a house (or stop it)")
+    @app_commands.describe(house="The house", on="On or off")
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def autopilot(self, interaction: discord.Interaction[Any], house: str, on: bool) -> None:
         row = await self._game(interaction)
@@ -205,6 +208,7 @@ class Moderation(commands.Cog):
         await self._audit(interaction, row, "export")
 
     @mod.command(name="import", description="Repair the game: replace the position with a scenario (JSON file)")
+    @app_commands.describe(scenario="A scenario JSON file (see docs/scenario-format.md)")
     async def import_(self, interaction: discord.Interaction[Any], scenario: discord.Attachment) -> None:
         row = await self._game(interaction)
         if row is None:
