@@ -16,7 +16,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CHECKLIST = ROOT.parent / "shared" / "rules" / "base-game-checklist.md"
-ID_PATTERN = re.compile(r"\bB[-_]([A-Z]+)[-_](\d{2})\b")
+ID_PATTERN = re.compile(r"(?<![A-Za-z0-9])B[-_]([A-Z]+)[-_](\d{2})(?!\d)")  # also inside test_B_X_01_names
 CHECKLIST_ITEM = re.compile(r"\*\*(B-[A-Z]+-\d{2})\*\*\s*(.*)")
 
 # IDs that describe the physical game or table talk rather than rules software can enforce.

@@ -87,6 +87,14 @@ def _check_view(g: Game, view: dict[str, object], viewer: str | None) -> None:
         for side in ("attacker", "defender"):
             if battle["cards"][side] is not None and battle[side] != viewer:
                 raise InvariantError(f"{viewer or 'public'} view shows {side}'s card before the reveal")
+    frame = next((f for f in reversed(g.s.stack) if f["type"] == "combat"), None)
+    if isinstance(battle, dict) and frame is not None and frame.get("tides_secret"):
+        # B-TIDES-03: while the Blade may still buy a redraw, each combatant sees only its own Tides card.
+        for side in ("attacker", "defender"):
+            if battle["tides"][side] is not None and battle[side] != viewer:
+                raise InvariantError(f"{viewer or 'public'} view shows {side}'s Tides card before the reveal")
+        if battle["strength"] is not None:
+            raise InvariantError(f"{viewer or 'public'} view shows strengths before the Tides reveal")
     houses = view["houses"]
     assert isinstance(houses, dict)
     for house, entry in houses.items():

@@ -134,9 +134,15 @@ def _battle_view(g: Game, viewer: str | None) -> dict[str, Any] | None:
     for area, side in frame["supports"].items():
         supports[side].append(area)
     strength = None
+    tides: dict[str, Any] = {"attacker": None, "defender": None}
+    if revealed:
+        tides = dict(frame["tides"])
+    if frame.get("tides_secret"):
+        # B-TIDES-03: drawn but not revealed while the Blade holder may still redraw; each sees only its own.
+        tides = {side: (frame["tides"][side] if frame[side] == viewer else None) for side in ("attacker", "defender")}
     if frame.get("strength"):
         strength = {side: frame["strength"][side]["total"] for side in ("attacker", "defender")}
-    elif revealed:
+    elif revealed and not frame.get("tides_secret"):
         strength = {side: total_strength(s, frame, side)["total"] for side in ("attacker", "defender")}
     return {
         "area": frame["area"],
@@ -150,7 +156,7 @@ def _battle_view(g: Game, viewer: str | None) -> dict[str, Any] | None:
         "march_bonus": token(frame["march"]).bonus,
         "cards": cards,
         "blade": frame.get("blade"),
-        "tides": dict(frame["tides"]) if revealed else {"attacker": None, "defender": None},
+        "tides": tides,
         "strength": strength,
         "winner": frame[frame["winner"]] if frame.get("winner") else None,
         "stage": frame["stage"],

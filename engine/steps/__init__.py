@@ -1,6 +1,9 @@
 """Frame types of the step machine, one module per part of the round.
 
-Importing this package registers every step with ``engine.flow``.
+Importing this package registers every step with ``engine.flow``, and the house-card abilities
+(``engine.cards``) with ``engine.abilities``.
 """
 
 from engine.steps import action, bidding, combat, mustering, planning, round, supply, westeros, wildlings  # noqa: F401
+
+from engine import cards  # noqa: F401  isort: skip

@@ -1,8 +1,14 @@
 """Combat as explicit steps (B-COMBAT-*, B-SUPPORT-*, B-CAS-*, B-RETREAT-*, B-GARR-*, B-NEUTRAL-*).
 
-Stages, in order: support -> (neutral: resolve) -> cards -> reveal -> tides -> blade -> resolve ->
-casualties -> retreat -> cleanup. Each stage is a state of one ``combat`` frame; house-card abilities
-hook into the stages through ``engine.abilities`` and may push frames of their own.
+Stages, in order: support -> (neutral: resolve) -> cards -> reveal -> tides -> blade -> resolve -> victor ->
+casualties -> retreat -> cleanup -> (port) -> after. Each stage is a state of one ``combat`` frame; house-card
+abilities hook into the stages through ``engine.abilities`` and may push frames of their own (``engine.cards``):
+
+* ``reveal``: the cards' "cancel" abilities, then their "immediately" abilities, in turn order (B-HCARD-04/05);
+* ``tides``: with Tides of Battle, each combatant draws a card (the deck was reshuffled before ``cards``);
+* ``blade``: the Valyrian Steel Blade's holder, if fighting: +1, or (Tides) a redraw, or nothing (B-TIDES-03/04);
+* ``victor``: after the victor is known, the "if you win / lose" abilities in turn order;
+* ``after``: once both cards are discarded, the "after combat" abilities (Patchface, Roose Bolton).
 
 The attacking units stay in the area they marched from until the combat is decided, so an area never
 holds two houses' units: a winning attacker moves in at clean-up, a losing one is routed where it stands.
@@ -27,7 +33,7 @@ from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
-from engine.state import GameState, Unit
+from engine.state import GameState, PlacedOrder, Unit
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -58,6 +64,8 @@ def start_combat(g: Game, house: str, origin: str, area: str, units: list[str], 
         blade=None,
         tides={"attacker": None, "defender": None},
         winner=None,
+        resolved=[],
+        cancelled=[],
     )
 
 
@@ -149,22 +157,38 @@ def combat_units(s: GameState, f: Frame, side: str) -> list[Unit]:
     return [u for u in s.units.get(f["area"], []) if u.house == f["defender"]]
 
 
+def supporting_areas(s: GameState, f: Frame, side: str) -> list[str]:
+    """The areas whose Support order still helps ``side`` (declared, not refused, and not removed since)."""
+    out = []
+    for a, chosen in sorted(f["supports"].items()):
+        order = s.orders.get(a)
+        if chosen == side and order is not None and token(order.token).type == "support":
+            out.append(a)
+    return out
+
+
 def base_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
-    """Initial strength by source (B-COMBAT-06); card, blade and tides come later."""
+    """Initial strength by source (B-COMBAT-06); card, blade and tides come later.
+
+    Every unit's strength, fighting or supporting, passes through the card abilities (Kevan, Victarion, Salladhor).
+    """
     area = f["area"]
     castle = data.board().areas[area].fortification > 0
+    attacking_castle = castle and side == "attacker"
     parts: dict[str, int] = {}
     units = combat_units(s, f, side)
     parts["units"] = sum(
-        abilities.unit_strength(s, f, side, u, rules.unit_strength(u, attacking_castle=castle and side == "attacker"))
+        abilities.unit_strength(
+            s, f, side, u, rules.unit_strength(u, attacking_castle=attacking_castle), supporting=False
+        )
         for u in units
     )
     support = 0
-    for a, chosen in f["supports"].items():
-        if chosen == side and a in s.orders:
-            support += abilities.support_strength(
-                s, f, side, a, support_strength(s, a, area, for_attacker=side == "attacker")
-            )
+    for a in supporting_areas(s, f, side):
+        for u in s.units.get(a, []):
+            value = rules.unit_strength(u, attacking_castle=attacking_castle)
+            support += abilities.unit_strength(s, f, side, u, value, supporting=True)
+        support += token(s.orders[a].token).bonus
     parts["support"] = support
     if side == "attacker":
         parts["march"] = token(f["march"]).bonus
@@ -184,7 +208,8 @@ def card_of(f: Frame, side: str) -> data.HouseCard | None:
     return data.house_cards()[card_id] if card_id else None
 
 
-def total_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
+def total_strength(s: GameState, f: Frame, side: str, *, hide_tides: bool = False) -> dict[str, int]:
+    """Final strength by source (B-COMBAT-10). ``hide_tides``: leave out Tides cards not yet revealed."""
     parts = base_strength(s, f, side)
     card = card_of(f, side)
     if card is not None:
@@ -192,7 +217,7 @@ def total_strength(s: GameState, f: Frame, side: str) -> dict[str, int]:
     if f["blade"] == side_house(f, side):
         parts["blade"] = 1
     tides = f["tides"][side]
-    if tides:
+    if tides and not (hide_tides and f.get("tides_secret")):
         parts["tides"] = data.tides_cards()[tides]["value"]
     parts["total"] = sum(parts.values())
     return parts
@@ -210,6 +235,31 @@ def icons(s: GameState, f: Frame, side: str) -> tuple[int, int, int]:
         forts += t["fortifications"]
         skulls += t["skulls"]
     return swords, forts, skulls
+
+
+def destroy_fighting(g: Game, f: Frame, side: str, victims: list[Unit], reason: str = "casualties") -> None:
+    """Destroy some of a side's fighting units (attackers stand in their origin until the combat is decided)."""
+    if not victims:
+        return
+    area = f["origin"] if side == "attacker" else f["area"]
+    if side == "attacker":
+        for v in victims:
+            f["units"].remove(v.type)
+    destroy_units(g, area, victims, reason)
+
+
+def blade_holder(s: GameState, f: Frame) -> str | None:
+    """The house asked about the Valyrian Steel Blade now: its holder at this step, if fighting and the Blade is
+    unused (B-COMBAT-09, known edge cases #87 and #1161)."""
+    holder = rules.holder(s, "fiefdoms")
+    if f.get("blade_asked") or s.blade_used or holder not in (f["attacker"], f["defender"]):
+        return None
+    return holder
+
+
+def can_redraw(f: Frame) -> bool:
+    """B-TIDES-03: the Tides cards are drawn but not yet revealed, so the Blade may buy a redraw."""
+    return bool(f.get("tides_secret")) and all(f["tides"][side] for side in SIDES)
 
 
 def stable_pick(s: GameState, f: Frame, house: str, options: list[str]) -> str:
@@ -266,17 +316,26 @@ class Combat(Step):
                 return []
             return out
         if stage == "blade":
-            holder = rules.holder(s, "fiefdoms")
-            if f.get("blade_asked") or s.blade_used or holder not in (f["attacker"], f["defender"]):
+            holder = blade_holder(s, f)
+            if holder is None:
                 return []
+            info: dict[str, Any] = {
+                "strength": {side: total_strength(s, f, side, hide_tides=True)["total"] for side in SIDES}
+            }
+            choices: list[Any] = [True, False]
+            if can_redraw(f):
+                # B-TIDES-03/04: in a Tides game the Blade gives +1 or a redraw, decided before the Tides reveal.
+                choices.append("redraw")
+                side = "attacker" if holder == f["attacker"] else "defender"
+                info["tides"] = f["tides"][side]
             return [
                 Prompt(
                     id=prompt_id(f, "blade", holder),
                     house=holder,
                     kind="blade",
-                    choices=[True, False],
+                    choices=choices,
                     default=False,
-                    info={"strength": {side: total_strength(s, f, side)["total"] for side in SIDES}},
+                    info=info,
                 )
             ]
         if stage == "casualties":
@@ -408,6 +467,12 @@ class Combat(Step):
             f["chosen"][side] = answer
             g.emit("house-card-chosen", house=house)
         elif stage == "blade":
+            if answer == "redraw" and can_redraw(f):
+                f["blade_asked"] = True
+                s.blade_used = True
+                g.emit("blade-used", house=house, use="redraw")
+                abilities.redraw_tides(g, f, "attacker" if house == f["attacker"] else "defender")
+                return
             if not isinstance(answer, bool):
                 raise RuleError("bad-answer", "Answer true to use the Valyrian Steel Blade, false to keep it.")
             f["blade_asked"] = True
@@ -445,6 +510,8 @@ class Combat(Step):
             if f["defender"] == "neutral":
                 self._resolve_neutral(g, f)
                 return
+            if s.options.get("tides_of_battle"):
+                abilities.reshuffle_tides(g)  # B-TIDES-09: right before the house cards are chosen
             f["stage"] = "cards"
         elif stage == "cards":
             for side in SIDES:
@@ -457,17 +524,28 @@ class Combat(Step):
                 "house-cards-revealed", area=f["area"], attacker=f["cards"]["attacker"], defender=f["cards"]["defender"]
             )
             f["stage"] = "reveal"
-            abilities.on_reveal(g, f)
         elif stage == "reveal":
+            # B-HCARD-03/04: "cancel" abilities, then "immediately" ones, each window in turn order.
+            if abilities.next_trigger(g, f, abilities.REVEAL_WINDOWS):
+                return
             f["stage"] = "tides"
             if s.options.get("tides_of_battle"):
-                abilities.draw_tides(g, f)
+                # B-TIDES-02: after the cards are revealed and their abilities have acted.
+                holder = rules.holder(s, "fiefdoms")
+                secret = not s.blade_used and holder in (f["attacker"], f["defender"])
+                abilities.draw_tides(g, f, secret=secret)
         elif stage == "tides":
             f["stage"] = "blade"
         elif stage == "blade":
+            abilities.reveal_tides(g, f)  # B-TIDES-05
             f["stage"] = "resolve"
         elif stage == "resolve":
             self._resolve(g, f)
+        elif stage == "victor":
+            # B-HCARD-04: "if you win / lose" abilities, in turn order, once the victor is known.
+            if abilities.next_trigger(g, f, (abilities.VICTOR,)):
+                return
+            f["stage"] = "casualties"
         elif stage == "casualties":
             self._casualties(g, f)
         elif stage == "retreat":
@@ -475,7 +553,12 @@ class Combat(Step):
         elif stage == "cleanup":
             self._cleanup(g, f)
         elif stage == "port":
-            self._finish(g, f)
+            self._discard(g, f)
+        elif stage == "after":
+            # "After combat" abilities, once both cards are in the discard piles.
+            if abilities.next_trigger(g, f, (abilities.AFTER,)):
+                return
+            self._end(g, f)
 
     def _resolve_neutral(self, g: Game, f: Frame) -> None:
         """B-NEUTRAL-03..08 and B-OPEN-01: compare after supports; a short attack is cancelled."""
@@ -516,8 +599,7 @@ class Combat(Step):
             winner=side_house(f, winner),
             tie_broken_by_fiefdoms=tie,
         )
-        f["stage"] = "casualties"
-        abilities.after_victor(g, f)
+        f["stage"] = "victor"
 
     # ----- casualties -----
 
@@ -550,11 +632,11 @@ class Combat(Step):
         units = combat_units(g.s, f, side)
         eligible = [u for u in units if not u.routed and u.type != "siege-engine"]
         if count >= len(eligible):
-            self._destroy(g, f, side, eligible)  # B-OPEN-10: the excess is ignored
+            destroy_fighting(g, f, side, eligible)  # B-OPEN-10: the excess is ignored
         elif count > 0:
             kinds = sorted({u.type for u in eligible})
             if len(kinds) == 1:
-                self._destroy(g, f, side, eligible[:count])
+                destroy_fighting(g, f, side, eligible[:count])
             else:
                 counts = {k: sum(1 for u in eligible if u.type == k) for k in kinds}
                 default = [u.type for u in pick_weakest(eligible, count)]
@@ -584,18 +666,9 @@ class Combat(Step):
         victims: list[Unit] = []
         for t in answer:
             victims.append(next(u for u in eligible if u.type == t and all(u is not v for v in victims)))
-        self._destroy(g, f, side, victims)
+        destroy_fighting(g, f, side, victims)
         f["casualty_choice"] = None
         f["casualties_done"] = True
-
-    def _destroy(self, g: Game, f: Frame, side: str, victims: list[Unit], reason: str = "casualties") -> None:
-        if not victims:
-            return
-        area = f["origin"] if side == "attacker" else f["area"]
-        if side == "attacker":
-            for v in victims:
-                f["units"].remove(v.type)
-        destroy_units(g, area, victims, reason)
 
     # ----- retreat -----
 
@@ -609,7 +682,7 @@ class Combat(Step):
         units = combat_units(s, f, loser_side)
         sieges = [u for u in units if u.type == "siege-engine"]
         if sieges:  # B-CAS-07, B-RETREAT-11
-            self._destroy(g, f, loser_side, sieges, "siege-cannot-retreat")
+            destroy_fighting(g, f, loser_side, sieges, "siege-cannot-retreat")
             units = [u for u in units if u.type != "siege-engine"]
         if loser_side == "attacker":
             # B-RETREAT-02: back to the area they marched from, where they stand; they are routed.
@@ -620,7 +693,7 @@ class Combat(Step):
             fit = _fit_supply(s, loser, f["origin"], units, staying=staying)
             lost = [u for u in units if all(u is not k for k in fit)]
             if lost:
-                self._destroy(g, f, loser_side, lost, "retreat-supply")
+                destroy_fighting(g, f, loser_side, lost, "retreat-supply")
             for u in fit:
                 u.routed = True
             if fit:
@@ -669,7 +742,8 @@ class Combat(Step):
         s = g.s
         area = f["area"]
         attacker, defender = f["attacker"], f["defender"]
-        if f["winner"] == "attacker" and not f.get("attacker_stays"):
+        # An attacker with no unit left (Mace Tyrell, skulls) takes nothing; Arianne Martell keeps it out.
+        if f["winner"] == "attacker" and not f.get("attacker_stays") and f["units"]:
             order = s.orders.get(area)
             if order is not None and order.house == defender:
                 del s.orders[area]
@@ -677,6 +751,7 @@ class Combat(Step):
                 remove_power_token(g, area, "taken")
             moved = take_units(s, f["origin"], attacker, f["units"])
             place_units(s, area, moved)
+            f["moved_in"] = bool(moved)
             # B-PORT-11 (fix, issue B): the conqueror now chooses how many enemy port ships to replace.
             most = port_capture_limit(s, attacker, area)
             if most is not None:
@@ -687,30 +762,45 @@ class Combat(Step):
                     f["stage"] = "port"
                     return
                 capture_port_ships(g, attacker, area, 0)
-        self._finish(g, f)
+        self._discard(g, f)
 
-    def _finish(self, g: Game, f: Frame) -> None:
+    def _discard(self, g: Game, f: Frame) -> None:
+        """The March order is spent (Ser Loras moves it instead), both cards are discarded (B-HCARD-06/07)."""
         s = g.s
         area = f["area"]
         if f.get("port_choice"):
             capture_port_ships(g, f["attacker"], area, f["port_choice"]["replace"])
         if not f.get("keep_march"):
             s.orders.pop(f["origin"], None)
+        if f.get("march_follows") and f.get("moved_in"):
+            # Ser Loras Tyrell: the March order moves into the conquered area and may be resolved again.
+            s.orders[area] = PlacedOrder(f["attacker"], f["march"])
+            g.emit("order-moved", house=f["attacker"], token=f["march"], origin=f["origin"], area=area)
         for side in SIDES:
             card = f["cards"][side]
             if card is None:
                 continue
-            hs = s.houses[side_house(f, side)]
-            hs.discards.append(card)
-            if not hs.hand:  # B-HCARD-07
-                hs.hand = [c for c in hs.discards if c != card]
-                hs.discards = [card]
-                g.emit("hand-returned", house=side_house(f, side))
-        g.emit("combat-ended", area=area, winner=side_house(f, f["winner"]))
+            discard_played_card(g, side_house(f, side), card)
+        if s.options.get("tides_of_battle"):
+            abilities.return_tides(g, f)
+        f["stage"] = "after"
+
+    def _end(self, g: Game, f: Frame) -> None:
+        g.emit("combat-ended", area=f["area"], winner=side_house(f, f["winner"]))
         g.pop(f)
-        abilities.after_combat(g, f)
         enforce_ports(g)
         g.check_instant_win()
+
+
+def discard_played_card(g: Game, house: str, card: str) -> None:
+    """A card goes to its owner's discard pile; discarding the last card of the hand takes the others back
+    (B-HCARD-07): the card just discarded stays as the new discard pile."""
+    hs = g.s.houses[house]
+    hs.discards.append(card)
+    if not hs.hand:
+        hs.hand = [c for c in hs.discards if c != card]
+        hs.discards = [card]
+        g.emit("hand-returned", house=house)
 
 
 def _other(side: str) -> str:

@@ -198,6 +198,6 @@ async def test_a_reminder_goes_out_at_half_time_to_those_still_awaited(env) -> N
         return any(kind == "reminder" for kind, _, _ in notes.calls)
 
     await wait_for(reminded)
-    kind, gid, data = next(c for c in notes.calls if c[0] == "reminder")
+    _, gid, data = next(c for c in notes.calls if c[0] == "reminder")
     assert gid == game_id and data["which"] == "half"
     assert first not in data["houses"] and len(data["houses"]) == 2
