@@ -157,6 +157,8 @@ def random_position(rng: random.Random, players: int) -> dict[str, Any]:
     for area, spec in units.items():
         house = spec.split()[0]
         free = [t for t, tok in ORDER_TOKENS.items() if used[house][t] < tok.copies]
+        if not free:
+            continue  # a house with more areas than its 15 tokens leaves some without orders (B-PLAN-07)
         token = rng.choice(free)
         used[house][token] += 1
         orders[area] = token
