@@ -24,8 +24,6 @@ NOT_APPLICABLE: dict[str, str] = {
     "B-DIPLO-01": "Negotiation happens between players outside the engine; nothing to enforce.",
     "B-DIPLO-03": "There is no action in the engine that transfers items between houses, so it cannot happen.",
     "B-BOARD-04": "Decorative islands are not areas; the board data simply has no such areas.",
-    "B-HCARD-13": "Card texts are data (data/house_cards.json); each ability is tested under its own card.",
-    "B-TIDES-10": "Deck composition is data (data/tides_of_battle.json), checked by the data tests.",
 }
 
 

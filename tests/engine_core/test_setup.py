@@ -44,7 +44,8 @@ def test_B_SETUP_02_westeros_decks_are_split_and_shuffled() -> None:
     ],
 )
 def test_B_PLAYERS_02_to_05_houses_and_neutral_forces(players: int, houses: set[str], neutral_count: int) -> None:
-    """B-PLAYERS-02..05, B-SETUP-03/05: the houses that play and the neutral force tokens for each count."""
+    """B-PLAYERS-02, B-PLAYERS-03, B-PLAYERS-04, B-PLAYERS-05, B-SETUP-03, B-DATA-05: the houses that play and
+    the neutral force tokens (count, areas, strengths) for each player count."""
     s = state(players)
     assert set(s.players) == houses
     assert len(s.neutral) == neutral_count
@@ -77,8 +78,8 @@ def test_B_PLAYERS_04_highgarden_empty_in_four_players() -> None:
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_B_SETUP_06_to_12_each_house_starts_complete(players: int) -> None:
-    """B-SETUP-06, -10, -11, -12, B-HCARD-01, B-GARR-01, B-CONTROL-12: hands of 7, starting units, garrison at
-    home, 5 power, home controlled."""
+    """B-SETUP-06, B-SETUP-10, B-SETUP-11, B-SETUP-12, B-DATA-02, B-HCARD-01, B-GARR-01, B-CONTROL-12: hands of 7,
+    the starting units printed on each screen, the garrison at home, 5 power (15 in the pool), home controlled."""
     s = state(players)
     info = data.houses()
     for house in s.players:
