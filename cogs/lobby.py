@@ -98,6 +98,11 @@ class Lobby(commands.Cog):
         assignment="How houses are given out",
         language="Language of the channel posts",
         name="A name for the game",
+        orders_hours="Hours to give orders (default 24)",
+        bids_hours="Hours to bid (default 12)",
+        battle_hours="Hours for battle choices (default 12)",
+        other_hours="Hours for any other choice (default 12)",
+        autopilot="When a deadline passes: default answers, or the bot's agent plays",
     )
     @app_commands.choices(
         assignment=[
@@ -105,6 +110,10 @@ class Lobby(commands.Cog):
             app_commands.Choice(name="join order", value="join-order"),
         ],
         language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="Русский", value="ru")],
+        autopilot=[
+            app_commands.Choice(name="default answers", value="defaults"),
+            app_commands.Choice(name="the bot's agent", value="agent"),
+        ],
     )
     async def new(
         self,
@@ -114,8 +123,21 @@ class Lobby(commands.Cog):
         assignment: str = "random",
         language: str = "en",
         name: str | None = None,
+        orders_hours: app_commands.Range[float, 0.02, 168.0] = 24,
+        bids_hours: app_commands.Range[float, 0.02, 168.0] = 12,
+        battle_hours: app_commands.Range[float, 0.02, 168.0] = 12,
+        other_hours: app_commands.Range[float, 0.02, 168.0] = 12,
+        autopilot: str = "defaults",
     ) -> None:
-        settings = GameSettings(players=players, tides_of_battle=tides, assignment=assignment, language=language)
+        hours = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
+        settings = GameSettings(
+            players=players,
+            tides_of_battle=tides,
+            assignment=assignment,
+            language=language,
+            deadlines={kind: int(h * 3600) for kind, h in hours.items()},
+            autopilot=autopilot,
+        )
         game_name = name or f"#{interaction.channel_id}"
         game_id = await self.service.create(
             guild_id=interaction.guild_id or 0,

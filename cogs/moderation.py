@@ -93,6 +93,36 @@ class Moderation(commands.Cog):
         await self._done(interaction)
         await self._audit(interaction, row, "extend", hours=f"{hours:+g}", due=f"<t:{int(new.due_at)}:R>")
 
+    @mod.command(name="deadlines", description="Change how long each kind of decision may take (from the next step)")
+    @app_commands.describe(
+        orders_hours="Hours to give orders",
+        bids_hours="Hours to bid",
+        battle_hours="Hours for battle choices",
+        other_hours="Hours for any other choice",
+    )
+    async def deadlines_(
+        self,
+        interaction: discord.Interaction[Any],
+        orders_hours: app_commands.Range[float, 0.02, 168.0] | None = None,
+        bids_hours: app_commands.Range[float, 0.02, 168.0] | None = None,
+        battle_hours: app_commands.Range[float, 0.02, 168.0] | None = None,
+        other_hours: app_commands.Range[float, 0.02, 168.0] | None = None,
+    ) -> None:
+        row = await self._game(interaction)
+        if row is None:
+            return
+        settings = dict(row.settings)
+        durations = dict(settings.get("deadlines", {}))
+        given = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
+        for kind, hours in given.items():
+            if hours is not None:
+                durations[kind] = int(hours * 3600)
+        settings["deadlines"] = durations
+        await self.service.store.update_settings(row.id, settings)
+        await self._done(interaction)
+        summary = ", ".join(f"{kind} {durations[kind] / 3600:g} h" for kind in ("orders", "bids", "battle", "other"))
+        await self._audit(interaction, row, "deadlines", durations=summary)
+
     @mod.command(name="force", description="Apply the deadline now: defaults (or autopilot) for everyone awaited")
     async def force(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)

@@ -76,3 +76,23 @@ async def test_export_is_a_json_file_for_the_moderator_only(table: Table) -> Non
     payload = json.loads(reply.attachments[0].data)
     assert payload["game"]["id"] == game_id and payload["state"]["players"]
     assert reply.flags & 64  # ephemeral
+
+
+async def test_deadlines_are_set_at_creation_and_changed_later(table: Table) -> None:
+    fake = table.fake
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=3, name="Timed", orders_hours=2, other_hours=1
+    )
+    lobby = await made.wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    row = await table.service.row(game_id)
+    assert row.settings["deadlines"]["orders"] == 7200 and row.settings["deadlines"]["other"] == 3600
+    for p in table.players[:3]:
+        await (await fake.click(p, lobby, f"lobby:{game_id}:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_response()
+    await fake.wait_idle()
+    deadline = await table.bot.deadlines.table.get(game_id)  # type: ignore[union-attr]
+    assert deadline is not None and 7100 < deadline.due_at - deadline.opened_at <= 7200
+    await (await fake.slash(table.moderator, table.channel, "mod deadlines", orders_hours=48)).wait_response()
+    assert (await table.service.row(game_id)).settings["deadlines"]["orders"] == 48 * 3600
+    await fake.wait_until(lambda: any("changed the deadlines: orders 48 h" in line for line in channel_lines(table)))
