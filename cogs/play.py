@@ -138,6 +138,9 @@ class Play(commands.Cog):
         self.drafts: dict[tuple[int, str], Draft] = {}
         self.notified: set[tuple[int, str, str]] = set()
         self.status_text: dict[int, str] = {}
+        self.status_pending: set[int] = set()
+        self.status_delay = 2.0  # seconds during which answers share one status edit
+        self.background: set[asyncio.Task[None]] = set()
         service.subscribe(self.on_applied)
 
     # ----- after every accepted answer -----
@@ -149,7 +152,7 @@ class Play(commands.Cog):
         try:
             await self.post_to_channel(applied.game_id, applied.game, applied.events)
             await self.notify_prompts(applied.game_id, applied.game)
-            await self.update_status(applied.game_id, applied.game)
+            self.schedule_status(applied.game_id)
         except discord.HTTPException:
             log.exception("could not post the result of an answer in game %s", applied.game_id)
 
@@ -162,6 +165,24 @@ class Play(commands.Cog):
             await channel.send(chunk)
         if any(e["type"] in BOARD_EVENTS for e in events):
             await self.post_map(channel, row.name, game, lang)
+
+    def schedule_status(self, game_id: int) -> None:
+        """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
+        if game_id in self.status_pending:
+            return
+        self.status_pending.add(game_id)
+
+        async def flush() -> None:
+            await asyncio.sleep(self.status_delay)
+            self.status_pending.discard(game_id)
+            try:
+                await self.update_status(game_id, await self.service.load(game_id))
+            except (discord.HTTPException, ServiceError):
+                log.exception("could not update the status message of game %s", game_id)
+
+        task = asyncio.get_running_loop().create_task(flush())
+        self.background.add(task)
+        task.add_done_callback(self.background.discard)
 
     async def update_status(self, game_id: int, game: Game) -> None:
         """One pinned message per game, edited in place: round, phase, who is awaited, the next deadline."""

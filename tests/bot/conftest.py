@@ -24,6 +24,10 @@ class TestBot(WesterosBot):
     async def on_ready(self) -> None:
         await self.tree.sync()
 
+    async def setup_hook(self) -> None:
+        await super().setup_hook()
+        self.play.status_delay = 0.05  # tests wait for the bot to be idle; keep the coalescing window short
+
 
 @dataclass
 class Table:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from tests.bot.conftest import Table
 
 
@@ -101,8 +103,12 @@ async def test_map_hand_and_log_commands(table: Table) -> None:
 async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> None:
     fake = table.fake
     game_id = await start_game(table, 3)
-    await fake.wait_idle()
-    message_id = await table.service.store.status_message(game_id)
+    message_id = None
+    for _ in range(100):  # the status edit is coalesced over a short window
+        message_id = await table.service.store.status_message(game_id)
+        if message_id is not None:
+            break
+        await asyncio.sleep(0.05)
     assert message_id is not None
     status = fake.world.messages[message_id]
     assert status.pinned and "round 1/10" in status.content and "Waiting for" in status.content
@@ -112,7 +118,7 @@ async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> Non
         await fake.click(player, await fake.wait_for_dm(player), f"decide:{game_id}:{seats[player.id]}")
     ).wait_response()
     await (await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")).wait_ack()
-    await fake.wait_idle()
+    await fake.wait_until(lambda: fake.world.messages[message_id].edited_at is not None, timeout=5)
     edited = fake.world.messages[message_id]
     assert edited.edited_at is not None
     assert seats[player.id].title() not in edited.content.split("Waiting for:")[1].split("\n")[0]
