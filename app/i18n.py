@@ -38,5 +38,5 @@ def t(key: str, lang: str = "en", **params: object) -> str:
         message = catalog(candidate).get(key)
         if message is not None and message.string:
             text = str(message.string)
-            return text.format(**params) if params else text
+            return text.format(**params)  # a missing parameter raises KeyError: callers fall back
     raise KeyError(f"no text for {key!r}")

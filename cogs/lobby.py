@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from app.decisions import card_label
 from app.i18n import t
+from app.messages import error_text
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from engine import RuleError
@@ -260,16 +261,9 @@ class Lobby(commands.Cog):
                 await interaction.response.edit_message(content=text, view=None)
                 return
         except (ServiceError, RuleError) as err:
-            await interaction.response.send_message(_error_text(err, lang), ephemeral=True)
+            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
             return
         await interaction.response.edit_message(
             content=await self.lobby_text(game_id, row.settings.get("language", "en"))
         )
         await interaction.followup.send(note, ephemeral=True)
-
-
-def _error_text(err: ServiceError | RuleError, lang: str) -> str:
-    try:
-        return t(f"error.{err.code}", lang, **err.params)
-    except (KeyError, IndexError):
-        return t("error.generic", lang, message=err.message)

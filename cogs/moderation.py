@@ -14,10 +14,10 @@ from discord.ext import commands
 
 from app.deadlines import Deadlines
 from app.i18n import t
+from app.messages import error_text
 from app.service import GameService, ServiceError
 from app.store import GameRow
 from cogs.lobby import is_moderator
-from cogs.play import error_text
 from engine import RuleError
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]

@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from app.decisions import Form, FormError, area_label, build_form, march_unit_fields, to_answer, token_label
 from app.i18n import t
+from app.messages import error_text
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
@@ -48,15 +49,6 @@ class Draft:
     form: Form
     picks: dict[str, list[str]] = field(default_factory=dict)
     page: int = 0
-
-
-def error_text(err: Exception, lang: str) -> str:
-    code = getattr(err, "code", "generic")
-    params = getattr(err, "params", {})
-    try:
-        return t(f"error.{code}", lang, **params)
-    except (KeyError, IndexError):
-        return t("error.generic", lang, message=getattr(err, "message", str(err)))
 
 
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"decide:(?P<game>\d+):(?P<house>[a-z]+)"):

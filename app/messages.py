@@ -1,0 +1,45 @@
+"""Errors shown to players, in their language.
+
+Rule errors carry a machine-readable code and raw parameters (area ids, unit types, order tokens); here they
+become a sentence from the catalog with those parameters named in the reader's language. When a message needs
+a parameter the error did not carry, its ``.plain`` version is used; never an English fallback inside another
+language unless the catalog truly lacks the code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.decisions import area_label, token_label, unit_label
+from app.i18n import catalog, language_of, t
+from engine import data
+
+
+def _format_param(key: str, value: Any, lang: str) -> Any:
+    board = data.board().areas
+    if isinstance(value, str):
+        if value in board:
+            return area_label(value, lang)
+        if key in ("unit",) and value in data.UNIT_TYPES:
+            return unit_label(value, lang)
+        if key in ("token",):
+            return token_label(value, lang)
+        return value
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return ", ".join(str(_format_param(key.rstrip("s"), v, lang)) for v in value)
+    return value
+
+
+def error_text(err: Exception, lang: str) -> str:
+    code = getattr(err, "code", "generic")
+    raw = getattr(err, "params", {}) or {}
+    params = {k: _format_param(k, v, lang) for k, v in raw.items()}
+    lang = language_of(lang)
+    for key in (f"error.{code}", f"error.{code}.plain"):
+        if catalog(lang).get(key) is None and catalog("en").get(key) is None:
+            continue
+        try:
+            return t(key, lang, **params)
+        except (KeyError, IndexError):
+            continue
+    return t("error.generic", lang, message=getattr(err, "message", str(err)))
