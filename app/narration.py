@@ -32,7 +32,7 @@ def units_label(units: list[str], lang: str) -> str:
     counts: dict[str, int] = {}
     for u in units:
         counts[u] = counts.get(u, 0) + 1
-    return ", ".join(f"{n} {unit_label(k, lang)}" if n > 1 else unit_label(k, lang) for k, n in counts.items())
+    return ", ".join(f"{n}× {unit_label(k, lang)}" if n > 1 else unit_label(k, lang) for k, n in counts.items())
 
 
 def _params(event: dict[str, Any], lang: str) -> dict[str, Any]:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from engine.game import Game
-from engine.narrate import describe_event
 from engine.sim import play_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
         render_board = importlib.import_module("render").render_board
     except (ImportError, AttributeError):
         render_board = None
+    # The bot's own narration (catalogs, English here); loaded by name so the engine depends on nothing outside it.
+    narrate = importlib.import_module("app.narration").narrate
     log: list[str] = [f"# Demo game (seed {args.seed}, {args.players} players, heuristic agents)", ""]
     snapshots = 0
     last_phase: list[Any] = [None]
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         for e in events:
             if "private_to" in e:
                 continue
-            line = describe_event(e)
+            line = narrate(e, "en")
             if line:
                 log.append(f"- R{g.state.round} {g.state.phase}: {line}")
         phase = (g.state.round, g.state.phase)
