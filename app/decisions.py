@@ -450,6 +450,25 @@ BUILDERS = {
 }
 
 
+def orders_summary(prompt: Prompt, picks: dict[str, list[str]], lang: str) -> str:
+    """'Tokens left: … · ★ 1/2' for the orders form, from what is picked so far."""
+    used: dict[str, int] = {}
+    for area in prompt.choices["areas"]:
+        for token in picks.get(area, [])[:1]:
+            used[token] = used.get(token, 0) + 1
+    left = [
+        f"{token_label(tok, lang)}{' ×' + str(n - used.get(tok, 0)) if n - used.get(tok, 0) > 1 else ''}"
+        for tok, n in prompt.choices["tokens"].items()
+        if n - used.get(tok, 0) > 0
+    ]
+    stars = sum(n for tok, n in used.items() if tok.endswith("*"))
+    over = sorted(tok for tok, n in used.items() if n > prompt.choices["tokens"].get(tok, 0))
+    text = t("decision.orders.summary", lang, left=", ".join(left) or "—", stars=stars, allowed=prompt.choices["stars"])
+    if over or stars > prompt.choices["stars"]:
+        text += "\n" + t("decision.orders.over", lang)
+    return text
+
+
 # ----- reading picks back -----
 
 

@@ -17,7 +17,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.decisions import Form, FormError, area_label, build_form, march_unit_fields, to_answer, token_label
+from app.decisions import (
+    Form,
+    FormError,
+    area_label,
+    build_form,
+    march_unit_fields,
+    orders_summary,
+    to_answer,
+    token_label,
+)
 from app.i18n import t
 from app.messages import error_text
 from app.narration import narrate_all
@@ -128,6 +137,7 @@ class Play(commands.Cog):
         self.service = service
         self.renderer = renderer
         self.drafts: dict[tuple[int, str], Draft] = {}
+        self.prompts_seen: dict[tuple[int, str], Prompt] = {}
         self.notified: set[tuple[int, str, str]] = set()
         self.status_text: dict[int, str] = {}
         self.status_pending: set[int] = set()
@@ -315,6 +325,7 @@ class Play(commands.Cog):
             await interaction.followup.send(t("decision.nothing", lang), ephemeral=True)
             return
         form = build_form(prompt, game.view(house), lang)
+        self.prompts_seen[(game_id, house)] = prompt
         draft = Draft(prompt.id, form, {f.key: list(f.selected) for f in form.fields})
         self.drafts[(game_id, house)] = draft
         content, view = self.render_form(game_id, house, draft, lang, note)
@@ -326,6 +337,10 @@ class Play(commands.Cog):
         pages = draft.form.pages()
         page = pages[min(draft.page, len(pages) - 1)]
         lines = [f"**{draft.form.title}**", *draft.form.lines]
+        if draft.form.kind == "orders":
+            prompt = self.prompts_seen.get((game_id, house))
+            if prompt is not None and prompt.id == draft.prompt_id:
+                lines.append(orders_summary(prompt, draft.picks, lang))
         if len(pages) > 1:
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
         if note:

@@ -148,3 +148,16 @@ def test_every_form_preselects_an_answer_the_engine_accepts(players: int, seed: 
             g.act(p.house, to_answer(p, picks_of(form, agent)))
         except (RuleError, FormError):
             g.act(p.house, p.default)
+
+
+def test_orders_summary_counts_tokens_left_and_stars() -> None:
+    from app.decisions import orders_summary
+
+    g = new_game(3, seed=1)
+    p = g.prompt_for("stark")
+    assert p is not None
+    picks = {"winterfell": ["march1*"], "white-harbor": ["raid"], "the-shivering-sea": ["raid"]}
+    text = orders_summary(p, picks, "en")
+    assert "★ 1/" in text and "Raid ★" in text and "Raid," not in text.split("Raid ★")[0].split("left:")[1]
+    over = orders_summary(p, {**picks, "winterfell": ["raid"]}, "en")
+    assert "used more often" in over

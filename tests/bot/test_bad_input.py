@@ -85,3 +85,19 @@ async def test_a_double_click_on_submit_records_one_answer(table: Table) -> None
     # Orders may be replaced until everyone is in, so a second identical submit may land; never a broken game.
     assert 1 <= len(log) <= 2 and all(a.answer == log[0].answer for a in log)
     assert fake.failed_interactions == []
+
+
+async def test_an_illegal_typed_order_gets_the_rule_in_the_players_language(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    stark = next(p for p in table.players[:3] if seats[p.id] == "stark")
+    stark.user.locale = "ru"  # this player uses Discord in Russian
+    before = (await table.service.load(game_id)).to_json()
+    text = "Winterfell raid*, White Harbor defense+2, Shivering Sea support+1"  # three stars; Stark has fewer
+    submitted = await fake.slash(stark, table.channel, "orders", text=text)
+    await submitted.wait_ack()
+    await fake.wait_idle()
+    replies = " ".join(m.content for m in [submitted.response, *submitted.followups] if m is not None)
+    assert "Королевского двора" in replies and "★" in replies
+    assert (await table.service.load(game_id)).to_json() == before
