@@ -14,8 +14,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
@@ -79,7 +80,7 @@ class Deadlines:
             await self.table.record_answered(applied.game_id, applied.house)
         await self.arm(applied.game_id, applied.game)
 
-    async def arm(self, game_id: int, game: Game | None = None) -> DeadlineRow | None:
+    async def arm(self, game_id: int, game: Game | None = None, *, recompute: bool = False) -> DeadlineRow | None:
         """Make the deadline row match the game's open step (new step: new deadline; same step: keep)."""
         row = await self.service.row(game_id)
         if row.status not in ("running", "paused"):
@@ -91,13 +92,22 @@ class Deadlines:
             return None
         key = step_key(game)
         current = await self.table.get(game_id)
-        if current is not None and current.step_key == key:
+        if current is not None and current.step_key == key and not recompute:
             return current
         settings = GameSettings.from_dict(row.settings)
         cat = category(game)
         duration = _clamp(settings.deadlines.get(cat, settings.deadlines.get("other", 12 * 3600)))
-        now = self.clock()
-        new = DeadlineRow(game_id, key, cat, now, now + duration, duration if row.status == "paused" else None)
+        now = current.opened_at if current is not None and current.step_key == key else self.clock()
+        due = now + duration
+        if settings.daily_at:
+            due = next_daily(now, settings.daily_at, settings.timezone)
+        # A player on vacation is waited for until the vacation ends (never beyond the cap).
+        vacations = await self.table.vacations(game_id)
+        awaited = {p.house for p in game.prompts() if not p.answered}
+        away = [until for house, (until, _) in vacations.items() if house in awaited and until > due]
+        if away:
+            due = min(max(away), self.clock() + MAX_DEADLINE_S)
+        new = DeadlineRow(game_id, key, cat, now, due, max(0.0, due - now) if row.status == "paused" else None)
         await self.table.put(new)
         self._schedule(new)
         return new
@@ -129,6 +139,23 @@ class Deadlines:
         await self.table.put(new)
         self._schedule(new)
         return new
+
+    async def take_vacation(self, game_id: int, house: str, days: float) -> float:
+        """Start (or extend) a house's vacation; returns when it ends. Each player has the game's allowance."""
+        row = await self.service.row(game_id)
+        settings = GameSettings.from_dict(row.settings)
+        until, used = (await self.table.vacations(game_id)).get(house, (0.0, 0.0))
+        if days <= 0 or used + days > settings.vacation_days:
+            raise ServiceError(
+                "vacation-allowance",
+                "That is more vacation than this game allows.",
+                left=f"{settings.vacation_days - used:g}",
+            )
+        start = max(self.clock(), until)
+        end = start + days * 24 * 3600
+        await self.table.set_vacation(game_id, house, end, used + days)
+        await self.arm(game_id, recompute=True)
+        return end
 
     async def force(self, game_id: int) -> list[str]:
         """Apply the deadline now (the moderator's 'force')."""
@@ -238,6 +265,23 @@ class Deadlines:
         for job_id in (f"deadline:{game_id}", f"remind-half:{game_id}", f"remind-hour:{game_id}"):
             if self.scheduler.get_job(job_id) is not None:
                 self.scheduler.remove_job(job_id)
+
+
+DAILY_MIN_GAP_S = 3600  # a daily deadline is never less than an hour away
+
+
+def next_daily(now: float, daily_at: str, timezone: str, *, min_gap: float = DAILY_MIN_GAP_S) -> float:
+    """The first ``daily_at`` (HH:MM, local time in ``timezone``) at least ``min_gap`` seconds after ``now``.
+
+    Computed in local time so that it stays at 20:00 across daylight-saving changes.
+    """
+    hour, minute = (int(x) for x in daily_at.split(":"))
+    zone = ZoneInfo(timezone)
+    earliest = datetime.fromtimestamp(now + min_gap, tz=zone)
+    candidate = earliest.replace(hour=hour, minute=minute, second=0, microsecond=0)
+    if candidate < earliest:
+        candidate = (candidate + timedelta(days=1)).replace(hour=hour, minute=minute)
+    return candidate.timestamp()
 
 
 def _clamp(seconds: float) -> float:

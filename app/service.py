@@ -58,6 +58,9 @@ class GameSettings:
     )
     autopilot: str = "defaults"  # or "agent"
     seed: int | None = None
+    daily_at: str | None = None  # "20:00": every deadline falls at the next such time (at least an hour away)
+    timezone: str = "UTC"  # the game's time zone for daily deadlines (IANA name, e.g. "Europe/Moscow")
+    vacation_days: int = 7  # vacation days each player may take in this game
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)

@@ -97,6 +97,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN status_message_id INTEGER;
     """,
+    # 5: per-player vacations: deadlines that await a player on vacation wait until it ends
+    """
+    CREATE TABLE vacations (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        house TEXT NOT NULL,
+        until REAL NOT NULL,
+        days_used REAL NOT NULL,
+        PRIMARY KEY (game_id, house)
+    );
+    """,
 ]
 
 
@@ -438,6 +448,20 @@ class DeadlineStore:
             ) as cur:
                 row = await cur.fetchone()
         return int(row[0]) if row else 0
+
+    async def vacations(self, game_id: int) -> dict[str, tuple[float, float]]:
+        """house -> (until, days used so far in this game)."""
+        async with self.db.execute(
+            "SELECT house, until, days_used FROM vacations WHERE game_id = ?", (game_id,)
+        ) as cur:
+            return {str(r[0]): (float(r[1]), float(r[2])) for r in await cur.fetchall()}
+
+    async def set_vacation(self, game_id: int, house: str, until: float, days_used: float) -> None:
+        await self.store.write(
+            "INSERT INTO vacations (game_id, house, until, days_used) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, house) DO UPDATE SET until = excluded.until, days_used = excluded.days_used",
+            (game_id, house, until, days_used),
+        )
 
     async def record_answered(self, game_id: int, house: str) -> None:
         await self.store.write("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))

@@ -9,6 +9,7 @@ import asyncio
 import io
 import re
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import discord
 from discord import app_commands
@@ -104,6 +105,8 @@ class Lobby(commands.Cog):
         battle_hours="Hours for battle choices (default 12)",
         other_hours="Hours for any other choice (default 12)",
         autopilot="When a deadline passes: default answers, or the bot's agent plays",
+        daily_at="Optional: every deadline falls at this time of day, e.g. 20:00",
+        timezone="Time zone for daily deadlines, e.g. Europe/Moscow (default UTC)",
     )
     @app_commands.choices(
         assignment=[
@@ -129,7 +132,18 @@ class Lobby(commands.Cog):
         battle_hours: app_commands.Range[float, 0.02, 168.0] = 12,
         other_hours: app_commands.Range[float, 0.02, 168.0] = 12,
         autopilot: str = "defaults",
+        daily_at: str | None = None,
+        timezone: str = "UTC",
     ) -> None:
+        lang = str(interaction.locale)
+        if daily_at is not None and not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", daily_at.strip()):
+            await interaction.response.send_message(t("error.bad-daily-at", lang, value=daily_at), ephemeral=True)
+            return
+        try:
+            ZoneInfo(timezone)
+        except (ZoneInfoNotFoundError, ValueError):
+            await interaction.response.send_message(t("error.bad-timezone", lang, value=timezone), ephemeral=True)
+            return
         hours = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
         settings = GameSettings(
             players=players,
@@ -138,6 +152,8 @@ class Lobby(commands.Cog):
             language=language,
             deadlines={kind: int(h * 3600) for kind, h in hours.items()},
             autopilot=autopilot,
+            daily_at=daily_at.strip() if daily_at else None,
+            timezone=timezone,
         )
         game_name = name or f"#{interaction.channel_id}"
         game_id = await self.service.create(
@@ -229,6 +245,32 @@ class Lobby(commands.Cog):
         lines = narrate_all(await self.service.store.public_events(game_id, limit=60), lang)
         text = "\n".join(lines[-25:]) or t("log.empty", lang)
         await interaction.response.send_message(text[-1900:], ephemeral=True)
+
+    @game.command(name="vacation", description="Take vacation days: deadlines that wait for you wait longer")
+    @app_commands.describe(days="How many days (the game sets how many each player may take)")
+    async def vacation(self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 14]) -> None:
+        lang = str(interaction.locale)
+        found = await self._my_game(interaction)
+        if found is None:
+            return
+        game_id, house = found
+        deadlines = getattr(self.bot, "deadlines", None)
+        if house is None or deadlines is None:
+            await interaction.response.send_message(t("game.no_seat_here", lang), ephemeral=True)
+            return
+        try:
+            until = await deadlines.take_vacation(game_id, house, days)
+        except ServiceError as err:
+            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
+            return
+        await interaction.response.send_message(t("vacation.taken", lang, until=f"<t:{int(until)}:f>"), ephemeral=True)
+        row = await self.service.row(game_id)
+        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
+        game_lang = row.settings.get("language", "en")
+        assert isinstance(channel, discord.abc.Messageable)
+        await channel.send(
+            t("vacation.notice", game_lang, house=t(f"house.{house}", game_lang), until=f"<t:{int(until)}:f>")
+        )
 
     @game.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:

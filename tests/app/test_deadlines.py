@@ -201,3 +201,36 @@ async def test_a_reminder_goes_out_at_half_time_to_those_still_awaited(env) -> N
     _, gid, data = next(c for c in notes.calls if c[0] == "reminder")
     assert gid == game_id and data["which"] == "half"
     assert first not in data["houses"] and len(data["houses"]) == 2
+
+
+def test_next_daily_deadline_is_local_time_and_at_least_an_hour_away() -> None:
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from app.deadlines import next_daily
+
+    zone = ZoneInfo("Europe/Berlin")
+    at_19_30 = datetime(2026, 3, 28, 19, 30, tzinfo=zone).timestamp()  # the day before summer time starts
+    due = datetime.fromtimestamp(next_daily(at_19_30, "20:00", "Europe/Berlin"), tz=zone)
+    assert (due.day, due.hour, due.minute) == (29, 20, 0)  # 20:00 is too close: the next day, still 20:00 local
+    at_noon = datetime(2026, 3, 29, 12, 0, tzinfo=zone).timestamp()
+    due = datetime.fromtimestamp(next_daily(at_noon, "20:00", "Europe/Berlin"), tz=zone)
+    assert (due.day, due.hour) == (29, 20)
+
+
+async def test_daily_deadlines_and_vacations(env) -> None:  # type: ignore[no-untyped-def]
+    from app.deadlines import next_daily
+
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await new_running_game(service, daily_at="20:00", timezone="Europe/Moscow", vacation_days=3)
+    row = await deadlines.arm(game_id)
+    assert row is not None
+    assert row.due_at == pytest.approx(next_daily(row.opened_at, "20:00", "Europe/Moscow"))
+    house = (await service.load(game_id)).prompts()[0].house
+    until = await deadlines.take_vacation(game_id, house, 2)
+    assert (await deadlines.table.get(game_id)).due_at == pytest.approx(until)  # type: ignore[union-attr]
+    with pytest.raises(ServiceError) as err:
+        await deadlines.take_vacation(game_id, house, 2)  # only 1 day of the allowance is left
+    assert err.value.code == "vacation-allowance" and err.value.params["left"] == "1"

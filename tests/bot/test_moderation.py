@@ -96,3 +96,38 @@ async def test_deadlines_are_set_at_creation_and_changed_later(table: Table) -> 
     await (await fake.slash(table.moderator, table.channel, "mod deadlines", orders_hours=48)).wait_response()
     assert (await table.service.row(game_id)).settings["deadlines"]["orders"] == 48 * 3600
     await fake.wait_until(lambda: any("changed the deadlines: orders 48 h" in line for line in channel_lines(table)))
+
+
+async def test_daily_deadline_and_vacation_on_discord(table: Table) -> None:
+    fake = table.fake
+    bad = await (
+        await fake.slash(table.moderator, table.channel, "game new", players=3, daily_at="25:99")
+    ).wait_response()
+    assert "not a time of day" in bad.content
+    bad_tz = await (
+        await fake.slash(
+            table.moderator, table.channel, "game new", players=3, daily_at="20:00", timezone="Mars/Olympus"
+        )
+    ).wait_response()
+    assert "not a time zone" in bad_tz.content
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=3, daily_at="20:00", timezone="Europe/Moscow"
+    )
+    lobby = await made.wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for p in table.players[:3]:
+        await (await fake.click(p, lobby, f"lobby:{game_id}:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_response()
+    await fake.wait_idle()
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    row = await table.bot.deadlines.table.get(game_id)  # type: ignore[union-attr]
+    local = datetime.fromtimestamp(row.due_at, tz=ZoneInfo("Europe/Moscow"))  # type: ignore[union-attr]
+    assert (local.hour, local.minute) == (20, 0)
+    player = table.players[0]
+    reply = await (await fake.slash(player, table.channel, "game vacation", days=3)).wait_response()
+    assert "Enjoy your vacation" in reply.content
+    assert (await table.bot.deadlines.table.get(game_id)).due_at > row.due_at  # type: ignore[union-attr]
+    again = await (await fake.slash(player, table.channel, "game vacation", days=7)).wait_response()
+    assert "more vacation than this game allows: 4 day(s) left" in again.content
