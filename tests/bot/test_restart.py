@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from app.store import Store
+from engine import Game
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 
@@ -53,3 +55,60 @@ async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
         finally:
             await bot.stop()
         assert fake.failed_interactions == [], bot.output()[-3000:]
+
+
+async def test_kill_at_random_moments_while_answers_arrive(tmp_path: Path) -> None:
+    """Three crashes at random moments during bursts of answers: every answer that got a receipt is kept."""
+    import asyncio
+    import random
+
+    rnd = random.Random(7)
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(6)]
+        bot = BotProcess(fake, db)
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            lobby = await (await fake.slash(moderator, channel, "game new", players=6, name="Chaos")).wait_response()
+            for p in players:
+                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
+            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            seats = {u: h for h, u in (await store.seats(1)).items()}
+            acknowledged: Counter[str] = Counter()  # receipts per house, over all crashes
+            for _crash in range(3):
+                forms = {}
+                for p in players:
+                    reply = await (await fake.slash(p, channel, "decide")).wait_response(timeout=10)
+                    if "owe no decision" not in reply.content:
+                        forms[p.id] = reply
+                clicks = [
+                    await fake.click(p, forms[p.id], f"dec:1:{seats[p.id]}:submit") for p in players if p.id in forms
+                ]
+                await asyncio.sleep(rnd.uniform(0.0, 0.15))
+                await bot.kill()
+                for click in clicks:
+                    replies = [m for m in [click.response, *click.followups] if m is not None]
+                    if any("Recorded" in m.content for m in replies):
+                        acknowledged[click.name.split(":")[2]] += 1
+                kept = Counter(a.house for a in await store.answers(1) if a.source == "player")
+                for house, count in acknowledged.items():
+                    assert kept[house] >= count, f"{house}: {count} answers acknowledged, {kept[house]} kept"
+                await bot.start()
+            assert sum(acknowledged.values()) > 0  # the crashes did not all come before any answer
+            game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
+            assert invariants_hold(game)
+        finally:
+            await store.close()
+            await bot.stop()
+
+
+def invariants_hold(game: Game) -> bool:
+    from engine import invariants
+
+    invariants.check(game)
+    return True
