@@ -1,0 +1,24 @@
+"""Load on the local fake Discord: several 6-player games, every player answering at the same moment,
+against the real bot.py process. Nothing is lost, nothing is recorded twice, no interaction fails."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+BENCH = Path(__file__).resolve().parents[2] / "bench" / "bot.py"
+
+
+async def test_eight_games_answering_at_once() -> None:
+    spec = importlib.util.spec_from_file_location("bench_bot", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    figures = await bench.run(8)
+    assert figures["answers"] == 48
+    assert figures["lost"] == 0 and figures["duplicated"] == 0 and figures["failed_interactions"] == 0
+    assert figures["ack_max_ms"] < 3000  # every interaction acknowledged within Discord's 3 s
