@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -109,21 +111,14 @@ class HouseCard:
     text_en: str | None
 
 
+def _record(cls: type[T], raw: dict[str, Any]) -> T:
+    """A frozen record from a data-file entry, taking the fields the class declares (extra keys are notes)."""
+    return cls(**{f.name: raw[f.name] for f in fields(cls)})  # type: ignore[arg-type]
+
+
 @cache
 def house_cards() -> dict[str, HouseCard]:
-    return {
-        c["id"]: HouseCard(
-            id=c["id"],
-            house=c["house"],
-            names=c["names"],
-            strength=c["strength"],
-            swords=c["swords"],
-            fortifications=c["fortifications"],
-            ability=c["ability"],
-            text_en=c["text_en"],
-        )
-        for c in _read("house_cards.json")["cards"]
-    }
+    return {c["id"]: _record(HouseCard, c) for c in _read("house_cards.json")["cards"]}
 
 
 @dataclass(frozen=True)
@@ -140,19 +135,7 @@ class HouseInfo:
 
 @cache
 def houses() -> dict[str, HouseInfo]:
-    return {
-        h["id"]: HouseInfo(
-            id=h["id"],
-            names=h["names"],
-            colour=h["colour"],
-            home=h["home"],
-            garrison=h["garrison"],
-            unit_limits=h["unit_limits"],
-            starting_units=h["starting_units"],
-            starting_supply=h["starting_supply"],
-        )
-        for h in _read("houses.json")["houses"]
-    }
+    return {h["id"]: _record(HouseInfo, h) for h in _read("houses.json")["houses"]}
 
 
 @cache

@@ -321,17 +321,11 @@ def resolve_all_consolidate(g: Game, f: Frame) -> None:
         area = areas[0]
         f["last"] = house
         special = s.orders[area].token == "consolidate*"
-        if special and can_muster_here(s, area) and "muster" in _available_steps():
+        if special and can_muster_here(s, area):
             del s.orders[area]
             g.push("consolidate-choice", house=house, area=area)
             return
         apply_consolidate(g, house, area)
-
-
-def _available_steps() -> set[str]:
-    from engine.flow import STEPS
-
-    return set(STEPS)
 
 
 def apply_consolidate(g: Game, house: str, area: str) -> None:
