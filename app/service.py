@@ -114,6 +114,11 @@ class GameService:
             guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
         )
 
+    async def started_game_in(self, channel_id: int) -> GameRow | None:
+        """The latest started, unfinished game of a channel (lobbies are not games yet)."""
+        rows = [r for r in await self.store.games_in_channel(channel_id) if r.status != "lobby"]
+        return rows[-1] if rows else None
+
     async def row(self, game_id: int) -> GameRow:
         row = await self.store.game(game_id)
         if row is None:

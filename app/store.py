@@ -274,12 +274,17 @@ class Store:
     async def set_seat(self, game_id: int, house: str, user_id: int | None) -> None:
         await self.write(SET_SEAT, (game_id, house, user_id))
 
-    async def games_of_user(self, user_id: int) -> list[tuple[int, str]]:
-        async with self.db.execute(
+    async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
+        """(game, house) for every unfinished game the user sits in, optionally only in one channel."""
+        sql = (
             "SELECT s.game_id, s.house FROM seats s JOIN games g ON g.id = s.game_id"
-            " WHERE s.user_id = ? AND g.status != 'ended' ORDER BY s.game_id",
-            (user_id,),
-        ) as cur:
+            " WHERE s.user_id = ? AND g.status != 'ended'"
+        )
+        params: tuple[Any, ...] = (user_id,)
+        if channel_id is not None:
+            sql += " AND g.channel_id = ?"
+            params = (user_id, channel_id)
+        async with self.db.execute(sql + " ORDER BY s.game_id", params) as cur:
             return [(int(r[0]), str(r[1])) for r in await cur.fetchall()]
 
     # ----- state, answers, snapshots -----

@@ -188,11 +188,11 @@ class Lobby(commands.Cog):
 
     async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None] | None:
         """The running game of this channel and the user's house in it (None if the user does not play)."""
-        rows = [r for r in await self.service.store.games_in_channel(interaction.channel_id or 0) if r.state]
-        if not rows:
+        row = await self.service.started_game_in(interaction.channel_id or 0)
+        if row is None:
             await interaction.response.send_message(t("error.no-game-here", str(interaction.locale)), ephemeral=True)
             return None
-        game_id = rows[-1].id
+        game_id = row.id
         seats = await self.service.store.seats(game_id)
         house = next((h for h, u in seats.items() if u == interaction.user.id), None)
         return game_id, house

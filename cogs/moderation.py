@@ -56,13 +56,10 @@ class Moderation(commands.Cog):
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRow | None:
         """The running game of this channel, if the user may moderate it; otherwise answer and return None."""
         lang = str(interaction.locale)
-        rows = [
-            r for r in await self.service.store.games_in_channel(interaction.channel_id or 0) if r.status != "lobby"
-        ]
-        if not rows:
+        row = await self.service.started_game_in(interaction.channel_id or 0)
+        if row is None:
             await interaction.response.send_message(t("error.no-game-here", lang), ephemeral=True)
             return None
-        row = rows[-1]
         if not is_moderator(interaction.user, row.created_by, self.role):
             await interaction.response.send_message(t("mod.refused", lang), ephemeral=True)
             return None

@@ -518,12 +518,8 @@ class Play(commands.Cog):
         await self.submit(interaction, game_id, house, prompt, {"orders": parsed.orders}, None)
 
     async def _seat_here(self, interaction: discord.Interaction[Any]) -> tuple[int, str] | None:
-        games = await self.service.store.games_of_user(interaction.user.id)
-        here = [
-            g
-            for g in games
-            if interaction.guild_id is None or (await self.service.row(g[0])).channel_id == interaction.channel_id
-        ]
+        channel = None if interaction.guild_id is None else interaction.channel_id  # in a DM: any of the user's games
+        here = await self.service.store.games_of_user(interaction.user.id, channel_id=channel)
         if not here:
             await interaction.response.send_message(t("game.no_seat_here", str(interaction.locale)), ephemeral=True)
             return None
