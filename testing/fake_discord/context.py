@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .arrivals import Arrivals
 from .events import EventEmitter
 from .faults import FaultPlan, RequestLog
 from .gateway import Gateway
@@ -29,3 +30,4 @@ class FakeContext:
     gateway_url: str = ""
     unsupported: list[str] = field(default_factory=list)  # "METHOD /path" the fake does not implement
     internal_errors: list[InternalError] = field(default_factory=list)
+    arrivals: Arrivals = field(default_factory=Arrivals)

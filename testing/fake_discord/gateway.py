@@ -54,9 +54,15 @@ MEMBERS_PER_CHUNK = 1000
 
 
 class GatewayConnection:
-    def __init__(self, ws: web.WebSocketResponse, encoder: GatewayEncoder) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        encoder: GatewayEncoder,
+        on_sent: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.encoder = encoder
+        self.on_sent = on_sent
         self.session: GatewaySession | None = None
         self.heartbeats = 0
         self._queue: asyncio.Queue[dict[str, Any] | asyncio.Future[None] | None] = asyncio.Queue()
@@ -83,6 +89,8 @@ class GatewayConnection:
                     await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
                 return
+            if self.on_sent is not None:
+                self.on_sent(item)
 
     async def flush(self, timeout: float = 2.0) -> None:
         """Wait (bounded) until everything queued so far has been written."""
@@ -137,6 +145,7 @@ class Gateway:
         self.identify_count = 0
         self.resume_count = 0
         self.compression_seen: list[str | None] = []
+        self.on_dispatch_sent: Callable[[dict[str, Any]], None] | None = None  # called after each frame is written
 
     # ------------------------------------------------------------- websocket
     async def handle(self, request: web.Request) -> web.StreamResponse:
@@ -153,7 +162,7 @@ class Gateway:
         if encoding != "json":
             await ws.close(code=CLOSE_DECODE_ERROR, message=b"only encoding=json is supported")
             return ws
-        conn = GatewayConnection(ws, encoder)
+        conn = GatewayConnection(ws, encoder, self.on_dispatch_sent)
         self.connections.add(conn)
         conn.send({"op": OP_HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}, "s": None, "t": None})
         try:

@@ -53,8 +53,9 @@ class FakeInteraction:
     payload: dict[str, Any] = field(default_factory=dict)
     source_message_id: int | None = None
     created_at: float = field(default_factory=time.monotonic)
+    sent_at: float | None = None  # when its INTERACTION_CREATE frame was written to the bot's socket
     acked: bool = False
-    acked_after: float | None = None
+    acked_after: float | None = None  # from the event leaving the fake to the callback arriving, as Discord times it
     callback_type: int | None = None
     failed: bool = False
     failure: str | None = None
@@ -170,9 +171,19 @@ class InteractionTracker:
         self.failures.append(interaction)
         self.world.changed()
 
-    def acknowledge(self, interaction: FakeInteraction, callback_type: int) -> None:
+    def frame_sent(self, payload: dict[str, Any]) -> None:
+        """The gateway wrote a dispatch frame: start the clock of the interaction it carries."""
+        if payload.get("t") != "INTERACTION_CREATE":
+            return
+        interaction = self.by_id.get(int(payload["d"]["id"]))
+        if interaction is not None and interaction.sent_at is None:
+            interaction.sent_at = time.monotonic()
+
+    def acknowledge(self, interaction: FakeInteraction, callback_type: int, *, arrived_at: float | None = None) -> None:
+        """Record the callback; the time counts from the event being sent to the callback's bytes arriving."""
         interaction.acked = True
-        interaction.acked_after = time.monotonic() - interaction.created_at
+        started = interaction.sent_at if interaction.sent_at is not None else interaction.created_at
+        interaction.acked_after = max(0.0, (arrived_at or time.monotonic()) - started)
         interaction.callback_type = callback_type
         timer = self._timers.pop(interaction.id, None)
         if timer is not None:

@@ -105,7 +105,7 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
             tracker.open_modal(it, data)
         else:
             raise ApiError(400, 50035, f"Invalid Form Body: unsupported callback type {ctype}")
-        tracker.acknowledge(it, ctype)
+        tracker.acknowledge(it, ctype, arrived_at=ctx.arrivals.of(request.transport))
         if not _truthy(request.query.get("with_response")):
             return no_content()
         info: dict[str, Any] = {

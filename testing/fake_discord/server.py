@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from collections.abc import Callable, Generator
 from types import TracebackType
@@ -47,6 +48,7 @@ class FakeDiscord(WorldBuilder, ScriptedPlayers, Observer):
         self.gateway = Gateway(
             self.world, token=self.token, heartbeat_interval_ms=heartbeat_interval_ms, url=lambda: self.gateway_url
         )
+        self.gateway.on_dispatch_sent = self.interactions.frame_sent
         self.events = EventEmitter(self.world, self.gateway)
         self.ctx = FakeContext(
             world=self.world,
@@ -62,6 +64,7 @@ class FakeDiscord(WorldBuilder, ScriptedPlayers, Observer):
         self._point_discord_py = point_discord_py
         self._restore_discord_py: Callable[[], None] | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.base_events.Server | None = None
 
     # -------------------------------------------------------------- lifecycle
     @classmethod
@@ -78,10 +81,14 @@ class FakeDiscord(WorldBuilder, ScriptedPlayers, Observer):
         RestRouter(self.ctx).install(app, specs)
         runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
         await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
+        handler_factory = runner.server
+        assert handler_factory is not None
+        # Listen through the arrival stamp (see arrivals.py) rather than a TCPSite.
+        self._listener = await asyncio.get_running_loop().create_server(
+            lambda: self.ctx.arrivals.wrap(handler_factory()), "127.0.0.1", 0
+        )
         self._runner = runner
-        port = runner.addresses[0][1]
+        port = self._listener.sockets[0].getsockname()[1]
         self.base_url = f"http://127.0.0.1:{port}"
         self.gateway_url = f"ws://127.0.0.1:{port}/gateway/"
         self.world.base_url = self.base_url
@@ -96,6 +103,9 @@ class FakeDiscord(WorldBuilder, ScriptedPlayers, Observer):
         """Close gateway connections, stop the server, undo the discord.py redirection. Idempotent."""
         self.interactions.close()
         await self.gateway.close()
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            listener.close()
         if self._runner is not None:
             runner, self._runner = self._runner, None
             await runner.cleanup()
