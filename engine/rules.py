@@ -40,6 +40,22 @@ def controller(s: GameState, area: str) -> str | None:
     return None
 
 
+def control_map(s: GameState) -> dict[str, str | None]:
+    """Every area's controller at once, for readers that need them all (views, the victory track)."""
+    return {area: controller(s, area) for area in BOARD().areas}
+
+
+def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, int]:
+    """The victory track for every house, from a control map (same count as castles_controlled)."""
+    areas = BOARD().areas
+    counts = dict.fromkeys(s.players, 0)
+    for area, house in control.items():
+        a = areas[area]
+        if house in counts and a.is_land and a.fortification > 0:
+            counts[house] += 1
+    return counts
+
+
 def controlled_lands(s: GameState, house: str) -> list[str]:
     return [a.id for a in BOARD().areas.values() if a.is_land and controller(s, a.id) == house]
 

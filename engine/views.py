@@ -27,13 +27,15 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         raise ValueError(f"{viewer!r} is not a house in this game")
     top = s.stack[-1] if s.stack else None
     bidding = top is not None and top.get("type") in ("bidding", "clash")  # a Clash of Kings is one bidding round
+    control = rules.control_map(s)
+    prompts = g.prompts()
     areas: dict[str, Any] = {}
     for a in data.board().areas.values():
         units = s.units.get(a.id, [])
         order = s.orders.get(a.id)
         neutral = s.neutral.get(a.id, None) if a.id in s.neutral else None
         entry: dict[str, Any] = {
-            "controller": rules.controller(s, a.id),
+            "controller": control[a.id],
             "units": [{"house": u.house, "type": u.type, "routed": u.routed} for u in units],
             "order": None,
             "power_token": s.power_tokens.get(a.id),
@@ -83,14 +85,14 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
             "messenger_raven": {"house": rules.holder(s, "kings_court"), "used": s.raven_used},
         },
         "supply": {h: s.houses[h].supply for h in s.players},
-        "victory": {h: rules.castles_controlled(s, h) for h in s.players},
+        "victory": rules.castles_by_house(s, control),
         "power": {h: s.houses[h].power for h in s.players},
         "wildling_threat": s.wildling_threat,
         "westeros_cards": list(s.westeros_drawn),
         "restrictions": list(s.restrictions),
         "houses": houses,
         "battle": _battle_view(g, viewer),
-        "awaiting": g.awaiting(),
+        "awaiting": [p.house for p in prompts if not p.answered],
         "winner": s.winner,
         "options": {"tides_of_battle": bool(s.options.get("tides_of_battle"))},
     }
@@ -98,7 +100,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.
         view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}
     if viewer is not None:
-        prompt = g.prompt_for(viewer)
+        prompt = next((p for p in prompts if p.house == viewer), None)
         view["prompt"] = prompt.to_dict() if prompt else None
     return view
 

@@ -64,3 +64,36 @@ def test_rejected_answer_leaves_state_unchanged() -> None:
         else:  # pragma: no cover
             raise AssertionError(f"{bad!r} was accepted")
         assert g.to_json() == before
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5, 6]), seed=st.integers(0, 2**32), steps=st.integers(0, 120))
+def test_reading_a_game_never_changes_it(players: int, seed: int, steps: int) -> None:
+    """prompts(), prompt_for(), awaiting() and every view are pure reads: the bot shares one loaded game
+    between all readers, so a read that changed the state (an RNG draw for a default, say) would corrupt it."""
+    g = new_game(players, seed=seed)
+    play(g, seed, steps)
+    before = g.to_json()
+    for house in [None, *g.state.players]:
+        g.view(house)
+    for p in g.prompts():
+        assert g.prompt_for(p.house) is not None
+    g.awaiting()
+    assert g.to_json() == before
+    assert [p.to_dict() for p in g.prompts()] == [p.to_dict() for p in Game.from_json(before).prompts()]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 5, 6]), seed=st.integers(0, 2**32), steps=st.integers(0, 150))
+def test_B_CONTROL_15_views_count_control_and_victory_as_the_rules_do(players: int, seed: int, steps: int) -> None:
+    """The view computes control once for the whole board; it must agree area by area with rules.controller
+    and house by house with rules.castles_controlled (the victory track, B-CONTROL-15)."""
+    from engine import rules
+
+    g = new_game(players, seed=seed)
+    play(g, seed, steps)
+    view = g.view(None)
+    shown = {a: e["controller"] for a, e in view["areas"].items()}
+    assert shown == {a: rules.controller(g.s, a) for a in view["areas"]}
+    assert view["victory"] == {h: rules.castles_controlled(g.s, h) for h in g.s.players}
+    assert view["awaiting"] == g.awaiting()
