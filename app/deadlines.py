@@ -76,8 +76,6 @@ class Deadlines:
     # ----- keeping the table in step with the games -----
 
     async def on_applied(self, applied: Applied) -> None:
-        if applied.source == "player":
-            await self.table.record_answered(applied.game_id, applied.house)
         await self.arm(applied.game_id, applied.game)
 
     async def arm(self, game_id: int, game: Game | None = None, *, recompute: bool = False) -> DeadlineRow | None:

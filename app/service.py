@@ -92,6 +92,7 @@ class GameService:
         self.store = store
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
+        self._parsed: dict[int, tuple[str, Game]] = {}  # game -> (its stored JSON, that JSON parsed)
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -175,10 +176,17 @@ class GameService:
     # ----- play -----
 
     async def load(self, game_id: int) -> Game:
+        """The game as stored now. The object is shared between readers, so treat it as read-only: everything
+        that changes a game goes through this service, which works on a copy of its own."""
         row = await self.row(game_id)
         if row.state is None:
             raise ServiceError("not-started", "The game has not started yet.")
-        return Game.from_json(row.state)
+        cached = self._parsed.get(game_id)
+        if cached is not None and (cached[0] is row.state or cached[0] == row.state):
+            return cached[1]
+        game = Game.from_json(row.state)
+        self._parsed[game_id] = (row.state, game)
+        return game
 
     async def house_of(self, game_id: int, user_id: int) -> str:
         seats = await self.store.seats(game_id)
@@ -218,11 +226,12 @@ class GameService:
                 raise ServiceError("already-answered", f"{house} has already answered.")
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
+            state = game.to_json()
             await self.store.commit_answer(
                 game_id,
                 expected_version=before,
                 new_version=game.version,
-                new_state=game.to_json(),
+                new_state=state,
                 house=house,
                 user_id=user_id,
                 prompt_id=prompt.id,
@@ -232,6 +241,7 @@ class GameService:
                 status="ended" if game.finished else None,
                 events=events,
             )
+            self._parsed[game_id] = (state, game)  # from now on readers share it: nothing changes it again
         applied = Applied(game_id, house, source, before, game, events)
         await self._notify(applied)
         await self.answer_forced(game_id, game)

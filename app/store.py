@@ -12,7 +12,7 @@ import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,7 @@ class GameRow:
     settings: dict[str, Any]
     state: str | None
     version: int
+    status_message_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -146,11 +147,26 @@ class AnswerRow:
 
 class Store:
     """One connection for the whole bot. Writes are serialised by one lock: with a shared connection, a
-    statement issued while another coroutine's transaction is open would silently join that transaction."""
+    statement issued while another coroutine's transaction is open would silently join that transaction.
+
+    The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in
+    memory and replaced by every write that changes them, after it commits. That is exact because this
+    store is the only writer of its database: one bot process owns the file (other connections may read).
+    """
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.write_lock = asyncio.Lock()
+        self._games: dict[int, GameRow] = {}
+        self._seats: dict[int, dict[str, int | None]] = {}
+        self._dm_closed: dict[int, bool] = {}
+        self.deadline_cache: dict[int, DeadlineRow | None] = {}
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is cached of a game (after a write whose outcome is not known here)."""
+        self._games.pop(game_id, None)
+        self._seats.pop(game_id, None)
+        self.deadline_cache.pop(game_id, None)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -216,9 +232,21 @@ class Store:
             return cur.lastrowid
 
     async def game(self, game_id: int) -> GameRow | None:
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached
         async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
-        return _game_row(row) if row else None
+        if row is None:
+            return None
+        game = self._games[game_id] = _game_row(row)
+        return game
+
+    def _changed_game(self, game_id: int, **fields: Any) -> None:
+        """Apply a committed change to the cached row (if cached; otherwise the next read loads it)."""
+        cached = self._games.get(game_id)
+        if cached is not None:
+            self._games[game_id] = replace(cached, **fields)
 
     async def games_in_channel(self, channel_id: int, *, active_only: bool = True) -> list[GameRow]:
         sql = "SELECT * FROM games WHERE channel_id = ?"
@@ -235,19 +263,20 @@ class Store:
 
     async def set_status(self, game_id: int, status: str) -> None:
         await self.write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id))
+        self._changed_game(game_id, status=status)
 
     async def update_settings(self, game_id: int, settings: dict[str, Any]) -> None:
-        await self.write(
-            "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (json.dumps(settings), time.time(), game_id)
-        )
+        text = json.dumps(settings)
+        await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (text, time.time(), game_id))
+        self._changed_game(game_id, settings=json.loads(text))
 
     async def status_message(self, game_id: int) -> int | None:
-        async with self.db.execute("SELECT status_message_id FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row and row[0] is not None else None
+        row = await self.game(game_id)
+        return row.status_message_id if row is not None else None
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self.write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
+        self._changed_game(game_id, status_message_id=message_id)
 
     # ----- lobby and seats -----
 
@@ -268,11 +297,17 @@ class Store:
             return [int(r[0]) for r in await cur.fetchall()]
 
     async def seats(self, game_id: int) -> dict[str, int | None]:
-        async with self.db.execute("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,)) as cur:
-            return {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in await cur.fetchall()}
+        """house -> user (a copy: callers may change it)."""
+        cached = self._seats.get(game_id)
+        if cached is None:
+            async with self.db.execute("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,)) as cur:
+                rows = await cur.fetchall()
+            cached = self._seats[game_id] = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
+        return dict(cached)
 
     async def set_seat(self, game_id: int, house: str, user_id: int | None) -> None:
         await self.write(SET_SEAT, (game_id, house, user_id))
+        self._seats.pop(game_id, None)
 
     async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
         """(game, house) for every unfinished game the user sits in, optionally only in one channel."""
@@ -291,6 +326,7 @@ class Store:
 
     async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
         """Store the initial state, the seats and a snapshot in one transaction."""
+        self.forget(game_id)
         async with self.transaction() as db:
             for house, user in seats.items():
                 await db.execute(SET_SEAT, (game_id, house, user))
@@ -302,6 +338,7 @@ class Store:
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)", (game_id, version, state)
             )
+        self.forget(game_id)
 
     async def commit_answer(
         self,
@@ -319,7 +356,37 @@ class Store:
         status: str | None = None,
         events: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Append the answer and store the new state, only if the game is still at ``expected_version``."""
+        """Append the answer and store the new state, only if the game is still at ``expected_version``.
+
+        A player's own answer also ends their run of missed deadlines, in the same transaction.
+        """
+        try:
+            await self._commit_answer(
+                game_id, expected_version, new_version, new_state, house, user_id, prompt_id, answer, source,
+                snapshot, status, events,
+            )  # fmt: skip
+        except BaseException:
+            self.forget(game_id)  # a conflict means the cached row was not the stored one
+            raise
+        cached = self._games.get(game_id)
+        if cached is not None:
+            self._changed_game(game_id, state=new_state, version=new_version, status=status or cached.status)
+
+    async def _commit_answer(
+        self,
+        game_id: int,
+        expected_version: int,
+        new_version: int,
+        new_state: str,
+        house: str,
+        user_id: int | None,
+        prompt_id: str,
+        answer: Any,
+        source: str,
+        snapshot: bool,
+        status: str | None,
+        events: list[dict[str, Any]] | None,
+    ) -> None:
         async with self.transaction() as db:
             cur = await db.execute(
                 "UPDATE games SET state = ?, version = ?, updated_at = ?, status = COALESCE(?, status)"
@@ -349,6 +416,8 @@ class Store:
                     "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
                     (game_id, new_version, new_state),
                 )
+            if source == "player":
+                await db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
 
     async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
         async with self.db.execute(
@@ -389,6 +458,7 @@ class Store:
                 "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
                 (state, version, time.time(), game_id),
             )
+        self._changed_game(game_id, state=state, version=version)
 
     # ----- DMs -----
 
@@ -398,11 +468,14 @@ class Store:
             " ON CONFLICT (user_id) DO UPDATE SET closed = excluded.closed, updated_at = excluded.updated_at",
             (user_id, int(closed), time.time()),
         )
+        self._dm_closed[user_id] = closed
 
     async def dm_closed(self, user_id: int) -> bool:
-        async with self.db.execute("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,)) as cur:
-            row = await cur.fetchone()
-        return bool(row[0]) if row else False
+        if user_id not in self._dm_closed:
+            async with self.db.execute("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,)) as cur:
+                row = await cur.fetchone()
+            self._dm_closed[user_id] = bool(row[0]) if row else False
+        return self._dm_closed[user_id]
 
 
 @dataclass(frozen=True)
@@ -423,13 +496,20 @@ class DeadlineStore:
         self.db = store.db
 
     async def get(self, game_id: int) -> DeadlineRow | None:
-        async with self.db.execute("SELECT * FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return _deadline_row(row) if row else None
+        cache = self.store.deadline_cache
+        if game_id not in cache:
+            async with self.db.execute("SELECT * FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            cache[game_id] = _deadline_row(row) if row else None
+        return cache[game_id]
 
     async def all(self) -> list[DeadlineRow]:
+        """Every stored deadline, read from the database (start-up); refreshes the cache."""
         async with self.db.execute("SELECT * FROM deadlines ORDER BY due_at") as cur:
-            return [_deadline_row(r) for r in await cur.fetchall()]
+            rows = [_deadline_row(r) for r in await cur.fetchall()]
+        self.store.deadline_cache.clear()
+        self.store.deadline_cache.update((row.game_id, row) for row in rows)
+        return rows
 
     async def put(self, row: DeadlineRow) -> None:
         await self.store.write(
@@ -437,9 +517,11 @@ class DeadlineStore:
             " VALUES (?, ?, ?, ?, ?, ?)",
             (row.game_id, row.step_key, row.category, row.opened_at, row.due_at, row.paused_remaining),
         )
+        self.store.deadline_cache[row.game_id] = row
 
     async def clear(self, game_id: int) -> None:
         await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        self.store.deadline_cache[game_id] = None
 
     async def record_missed(self, game_id: int, house: str) -> int:
         async with self.store.transaction() as db:
@@ -468,9 +550,6 @@ class DeadlineStore:
             (game_id, house, until, days_used),
         )
 
-    async def record_answered(self, game_id: int, house: str) -> None:
-        await self.store.write("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
-
 
 def _deadline_row(row: Any) -> DeadlineRow:
     return DeadlineRow(
@@ -494,4 +573,5 @@ def _game_row(row: Any) -> GameRow:
         settings=json.loads(row["settings"]),
         state=row["state"],
         version=int(row["version"]),
+        status_message_id=int(row["status_message_id"]) if row["status_message_id"] is not None else None,
     )

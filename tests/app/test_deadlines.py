@@ -63,10 +63,11 @@ async def test_deadline_applies_defaults_and_advances(env) -> None:  # type: ign
     game_id = await new_running_game(service)
     await deadlines.arm(game_id)
 
-    async def planning_over() -> bool:
-        return (await service.load(game_id)).state.orders_revealed
+    async def planning_over_and_told() -> bool:
+        # The channel is told once the deadline's work is done, a moment after the last default is stored.
+        return (await service.load(game_id)).state.orders_revealed and bool(notes.calls)
 
-    await wait_for(planning_over)
+    await wait_for(planning_over_and_told)
     log = await store.answers(game_id)
     assert len(log) == 3 and {a.source for a in log} == {"deadline"}
     assert notes.calls and notes.calls[0][0] == "deadline-passed"
@@ -165,7 +166,18 @@ async def test_missed_deadlines_count_in_a_row_and_reset_on_an_answer(env) -> No
     game_id = await new_running_game(service, players=3)
     table = Deadlines(service, AsyncIOScheduler()).table
     assert [await table.record_missed(game_id, "stark") for _ in range(3)] == [1, 2, 3]
-    await table.record_answered(game_id, "stark")
+    # An answer from the deadline (not the player) keeps the run going...
+    assert await table.record_missed(game_id, "lannister") == 1
+    game = await service.load(game_id)
+    lannister = game.prompt_for("lannister")
+    assert lannister is not None
+    await service.answer(game_id, house="lannister", answer=lannister.default, user_id=None, source="deadline")
+    assert await table.record_missed(game_id, "lannister") == 2
+    # ...while the player's own answer ends it, in the same transaction as the answer.
+    stark = game.prompt_for("stark")
+    assert stark is not None
+    user = (await store.seats(game_id))["stark"]
+    await service.answer(game_id, house="stark", answer=stark.default, user_id=user)
     assert await table.record_missed(game_id, "stark") == 1
 
 
