@@ -7,6 +7,7 @@ import logging
 import signal
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
@@ -20,6 +21,8 @@ from app.translator import CatalogTranslator
 
 log = logging.getLogger("westeros.bot")
 
+HTTP_CONNECTIONS = 64
+
 
 def load_renderer() -> Any:
     """The map renderer if it is installed (``render.render_board(view, lang) -> PNG bytes``), else None."""
@@ -32,8 +35,17 @@ def load_renderer() -> Any:
 
 class WesterosBot(commands.Bot):
     def __init__(self, config: Config, service: GameService, **options: Any) -> None:
-        intents = discord.Intents.default()
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
+        # Only what the bot uses: guilds and channels. Everything else arrives as interactions, which need no
+        # intent. Message intents would send every message the bot itself posts (maps, narration, DMs) back
+        # to it over the gateway, to be parsed and thrown away: a third of its work in a burst of answers.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        # A bounded pool of kept-alive connections: a burst of clicks then queues for a connection instead of
+        # opening hundreds at once (each a TCP and TLS handshake against Discord).
+        connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
+        super().__init__(
+            command_prefix=commands.when_mentioned, intents=intents, max_messages=None, connector=connector, **options
+        )
         self.config = config
         self.service = service
         self.scheduler = AsyncIOScheduler()

@@ -7,9 +7,12 @@ and what the channel sees is built only from the public view and public events.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 import logging
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,11 +35,17 @@ from app.messages import error_text
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
+from app.store import DeadlineStore
 from engine import Game, Prompt, RuleError
 
 log = logging.getLogger("westeros.play")
 
 DM_CLOSED = 50007
+# Work after an acknowledgement runs in at most this many tasks at once. Acknowledging is cheap and has
+# a deadline (3 s); the work after it is not. Without a bound, a burst of clicks would fill each turn of the
+# event loop with that work, and the next clicks' acknowledgements would wait behind all of it.
+WORK_SLOTS = 4
+_holding_slot: contextvars.ContextVar[bool] = contextvars.ContextVar("holding_work_slot", default=False)
 BOARD_EVENTS = {
     "orders-revealed",
     "march",
@@ -143,7 +152,22 @@ class Play(commands.Cog):
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.background: set[asyncio.Task[None]] = set()
+        self.deadline_table = DeadlineStore(service.store)
+        self.work_slots = asyncio.Semaphore(WORK_SLOTS)
         service.subscribe(self.on_applied)
+
+    @asynccontextmanager
+    async def working(self) -> AsyncIterator[None]:
+        """Hold one of the work slots (once per task: nested calls share the slot they are in)."""
+        if _holding_slot.get():
+            yield
+            return
+        async with self.work_slots:
+            token = _holding_slot.set(True)
+            try:
+                yield
+            finally:
+                _holding_slot.reset(token)
 
     # ----- after every accepted answer -----
 
@@ -267,9 +291,8 @@ class Play(commands.Cog):
         await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
-        async with self.service.store.db.execute("SELECT due_at FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return f"<t:{int(row[0])}:R>" if row else t("dm.no_deadline", lang)
+        row = await self.deadline_table.get(game_id)
+        return f"<t:{int(row.due_at)}:R>" if row else t("dm.no_deadline", lang)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
@@ -313,6 +336,12 @@ class Play(commands.Cog):
         lang = str(interaction.locale)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
+        async with self.working():
+            await self._send_form(interaction, game_id, house, lang, note)
+
+    async def _send_form(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, lang: str, note: str
+    ) -> None:
         try:
             if await self.service.house_of(game_id, interaction.user.id) != house:
                 raise ServiceError("not-your-house", "not yours")
@@ -419,6 +448,18 @@ class Play(commands.Cog):
         answer_picks = dict(draft.picks)
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
         await interaction.response.defer(ephemeral=True, thinking=False)
+        async with self.working():
+            await self._submit_draft(interaction, game_id, house, draft, answer_picks)
+
+    async def _submit_draft(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        draft: Draft,
+        answer_picks: dict[str, list[str]],
+    ) -> None:
+        lang = str(interaction.locale)
         game = await self.service.load(game_id)
         prompt = game.prompt_for(house)
         if prompt is None or prompt.id != draft.prompt_id:
@@ -441,9 +482,21 @@ class Play(commands.Cog):
         answer: Any,
         draft: Draft | None,
     ) -> None:
-        lang = str(interaction.locale)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=False)
+        async with self.working():
+            await self._record(interaction, game_id, house, prompt, answer, draft)
+
+    async def _record(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        prompt: Prompt,
+        answer: Any,
+        draft: Draft | None,
+    ) -> None:
+        lang = str(interaction.locale)
         try:
             await self.service.answer(
                 game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
