@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from app.config import Config
 from app.deadlines import Deadlines
+from app.early_ack import EarlyAcks
 from app.service import GameService
 from app.store import Store
 from app.translator import CatalogTranslator
@@ -50,6 +51,7 @@ class WesterosBot(commands.Bot):
         self.service = service
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
+        self.early_acks = EarlyAcks()
 
     async def setup_hook(self) -> None:
         from cogs.lobby import Lobby, LobbyButton
@@ -57,6 +59,7 @@ class WesterosBot(commands.Bot):
         from cogs.play import DecideButton, FormButton, FormSelect, Play
 
         await self.tree.set_translator(CatalogTranslator())
+        self.early_acks.install(self)
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
         self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)
@@ -77,6 +80,7 @@ class WesterosBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        self.early_acks.close()
         await super().close()
 
 

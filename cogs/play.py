@@ -7,12 +7,9 @@ and what the channel sees is built only from the public view and public events.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import io
 import logging
 import re
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +17,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app.ack_first import AckFirst
 from app.decisions import (
     Form,
     FormError,
@@ -30,6 +28,7 @@ from app.decisions import (
     to_answer,
     token_label,
 )
+from app.early_ack import EarlyAcks
 from app.i18n import t
 from app.messages import error_text
 from app.narration import narrate_all
@@ -41,11 +40,6 @@ from engine import Game, Prompt, RuleError
 log = logging.getLogger("westeros.play")
 
 DM_CLOSED = 50007
-# Work after an acknowledgement runs in at most this many tasks at once. Acknowledging is cheap and has
-# a deadline (3 s); the work after it is not. Without a bound, a burst of clicks would fill each turn of the
-# event loop with that work, and the next clicks' acknowledgements would wait behind all of it.
-WORK_SLOTS = 4
-_holding_slot: contextvars.ContextVar[bool] = contextvars.ContextVar("holding_work_slot", default=False)
 BOARD_EVENTS = {
     "orders-revealed",
     "march",
@@ -153,21 +147,12 @@ class Play(commands.Cog):
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.background: set[asyncio.Task[None]] = set()
         self.deadline_table = DeadlineStore(service.store)
-        self.work_slots = asyncio.Semaphore(WORK_SLOTS)
+        self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
+        # Decide and Submit are acknowledged as their events are read (see app/early_ack.py).
+        self.early: EarlyAcks = getattr(bot, "early_acks", None) or EarlyAcks()
+        self.early.when(r"decide:\d+:[a-z]+", thinking=True)
+        self.early.when(r"dec:\d+:[a-z]+:submit", thinking=False)
         service.subscribe(self.on_applied)
-
-    @asynccontextmanager
-    async def working(self) -> AsyncIterator[None]:
-        """Hold one of the work slots (once per task: nested calls share the slot they are in)."""
-        if _holding_slot.get():
-            yield
-            return
-        async with self.work_slots:
-            token = _holding_slot.set(True)
-            try:
-                yield
-            finally:
-                _holding_slot.reset(token)
 
     # ----- after every accepted answer -----
 
@@ -335,8 +320,9 @@ class Play(commands.Cog):
         """Acknowledge at once (Discord allows 3 s), then load the game and send the form."""
         lang = str(interaction.locale)
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        async with self.working():
+            async with self.order.acknowledging():
+                await self.early.acknowledge(interaction, thinking=True)
+        async with self.order.working():
             await self._send_form(interaction, game_id, house, lang, note)
 
     async def _send_form(
@@ -447,8 +433,9 @@ class Play(commands.Cog):
             return
         answer_picks = dict(draft.picks)
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
-        await interaction.response.defer(ephemeral=True, thinking=False)
-        async with self.working():
+        async with self.order.acknowledging():
+            await self.early.acknowledge(interaction, thinking=False)
+        async with self.order.working():
             await self._submit_draft(interaction, game_id, house, draft, answer_picks)
 
     async def _submit_draft(
@@ -483,8 +470,9 @@ class Play(commands.Cog):
         draft: Draft | None,
     ) -> None:
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=False)
-        async with self.working():
+            async with self.order.acknowledging():
+                await self.early.acknowledge(interaction, thinking=False)
+        async with self.order.working():
             await self._record(interaction, game_id, house, prompt, answer, draft)
 
     async def _record(
