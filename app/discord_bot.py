@@ -13,6 +13,7 @@ import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from discord.ext import commands
 
+from app.background import Background
 from app.config import Config
 from app.deadlines import Deadlines
 from app.early_ack import EarlyAcks
@@ -52,6 +53,7 @@ class WesterosBot(commands.Bot):
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
         self.early_acks = EarlyAcks()
+        self.background = Background()  # map drawing, at a lower CPU priority than the event loop
 
     async def setup_hook(self) -> None:
         from cogs.lobby import Lobby, LobbyButton
@@ -81,6 +83,7 @@ class WesterosBot(commands.Bot):
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         self.early_acks.close()
+        self.background.close()
         await super().close()
 
 

@@ -5,7 +5,6 @@ Thin: it turns Discord interactions into service calls and service results into 
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from typing import Any
@@ -214,9 +213,9 @@ class Lobby(commands.Cog):
         if house is not None:  # a player's own copy, sent only to them
             from render import render_private_board
 
-            png = await asyncio.to_thread(render_private_board, game.view(house), lang)
+            png = await play.background.run(render_private_board, game.view(house), lang)
         else:
-            png = await asyncio.to_thread(renderer, game.view(None), lang)
+            png = await play.background.run(renderer, game.view(None), lang)
         await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="map.png"), ephemeral=True)
 
     @game.command(name="hand", description="Your house cards in hand and discarded")

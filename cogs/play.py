@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.ack_first import AckFirst
+from app.background import Background
 from app.decisions import (
     Form,
     FormError,
@@ -139,13 +140,14 @@ class Play(commands.Cog):
         self.bot = bot
         self.service = service
         self.renderer = renderer
+        self.background: Background = getattr(bot, "background", None) or Background()
         self.drafts: dict[tuple[int, str], Draft] = {}
         self.prompts_seen: dict[tuple[int, str], Prompt] = {}
         self.notified: set[tuple[int, str, str]] = set()
         self.status_text: dict[int, str] = {}
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
-        self.background: set[asyncio.Task[None]] = set()
+        self.status_tasks: set[asyncio.Task[None]] = set()
         self.deadline_table = DeadlineStore(service.store)
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
         # Decide and Submit are acknowledged as their events are read (see app/early_ack.py).
@@ -192,8 +194,8 @@ class Play(commands.Cog):
                 log.exception("could not update the status message of game %s", game_id)
 
         task = asyncio.get_running_loop().create_task(flush())
-        self.background.add(task)
-        task.add_done_callback(self.background.discard)
+        self.status_tasks.add(task)
+        task.add_done_callback(self.status_tasks.discard)
 
     async def update_status(self, game_id: int, game: Game) -> None:
         """One pinned message per game, edited in place: round, phase, who is awaited, the next deadline."""
@@ -235,7 +237,7 @@ class Play(commands.Cog):
         if self.renderer is None:
             return
         view = game.view(None)  # the channel only ever sees the public view
-        png = await asyncio.to_thread(self.renderer, view, lang)
+        png = await self.background.run(self.renderer, view, lang)
         caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
         await channel.send(caption, file=discord.File(io.BytesIO(png), filename="map.png"))
 

@@ -91,6 +91,33 @@ async def test_an_unreachable_discord_fails_every_waiting_request() -> None:
     assert all(isinstance(r, OSError) for r in results), results
 
 
+async def test_kept_open_connections_are_opened_ahead_and_reopened_when_closed(server: Server) -> None:
+    pool = CallbackPool(server.url, user_agent="test", max_connections=4, keep_open=3)
+    pool.top_up()
+    for _ in range(50):
+        if pool.connections_made == 3:
+            break
+        await asyncio.sleep(0.01)
+    assert pool.connections_made == 3  # before any request
+    server.mode = "close"  # the server closes each connection after answering (as idle timeouts do)
+    assert await pool.post("/interactions/1/tok/callback", b"{}") == 204
+    for _ in range(300):
+        if pool.connections_made == 4:
+            break
+        await asyncio.sleep(0.01)
+    assert pool.connections_made == 4  # the closed one was replaced
+    pool.close()
+
+
+async def test_reconnecting_to_an_unreachable_discord_backs_off() -> None:
+    pool = CallbackPool("http://127.0.0.1:9/api/v10", user_agent="test", max_connections=2, keep_open=2)
+    pool.top_up()
+    await asyncio.sleep(1.6)
+    # Attempts at 0 s and 1 s (then 2 s, 4 s...): the retry pause doubles, so a dead server is not hammered.
+    assert pool._retry_after >= 4.0
+    pool.close()
+
+
 async def test_a_request_without_an_answer_times_out(server: Server) -> None:
     server.mode = "slow"
     pool = CallbackPool(server.url, user_agent="test", max_connections=1, timeout=0.2)

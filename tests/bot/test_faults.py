@@ -12,6 +12,12 @@ async def open_and_submit(table: Table, player, game_id: int, house: str) -> lis
     form = await opened.wait_response(timeout=10)
     submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
     await submitted.wait_ack(timeout=10)
+
+    def replied() -> bool:  # the form turned into a receipt, or a followup says what went wrong
+        response = submitted.response
+        return bool(submitted.followups) or (response is not None and "Recorded" in response.content)
+
+    await fake.world.wait_until(replied, 10, "the reply to Submit")
     await fake.wait_idle(timeout=10)
     return [m.content for m in [submitted.response, *submitted.followups] if m is not None]
 
