@@ -47,6 +47,7 @@ class CallbackPool:
         url = yarl.URL(base)
         assert url.host is not None
         self.host, self.port, self.prefix = url.host, url.port or (443 if url.scheme == "https" else 80), url.path
+        self.authority = self.host if url.is_default_port() else f"{self.host}:{self.port}"  # the Host header
         self.ssl = ssl.create_default_context() if url.scheme == "https" else None
         self.user_agent = user_agent
         self.max_connections = max_connections
@@ -153,7 +154,7 @@ class _Connection(asyncio.Protocol):
         assert self.transport is not None
         self.current = request
         headers = [
-            ("Host", self.pool.host),
+            ("Host", self.pool.authority),
             ("User-Agent", self.pool.user_agent),
             ("Content-Type", "application/json"),
             ("Content-Length", str(len(request.body))),
@@ -228,7 +229,7 @@ class EarlyAcks:
     def __init__(self, *, wait: float = 2.0, forget_after: float = 30.0) -> None:
         self.rules: list[_Rule] = []
         self.pool: CallbackPool | None = None
-        self.pending: dict[int, asyncio.Future[int]] = {}
+        self.pending: dict[int, tuple[asyncio.Future[int], _Rule]] = {}
         self.wait = wait
         self.forget_after = forget_after
         self.sent = 0
@@ -270,7 +271,7 @@ class EarlyAcks:
             return
         interaction_id = int(data["id"])
         path = f"/interactions/{interaction_id}/{data['token']}/callback"
-        self.pending[interaction_id] = self.pool.post(path, rule.body())
+        self.pending[interaction_id] = (self.pool.post(path, rule.body()), rule)
         self.sent += 1
         # A click that never reaches a handler (a malformed id, say) must not be remembered forever.
         asyncio.get_running_loop().call_later(self.forget_after, self.pending.pop, interaction_id, None)
@@ -278,17 +279,19 @@ class EarlyAcks:
     async def acknowledge(
         self, interaction: discord.Interaction[Any], *, thinking: bool, ephemeral: bool = True
     ) -> None:
-        """Make sure the click is acknowledged: by the early path if it succeeded, else by deferring now."""
+        """Make sure the click is acknowledged: by the early path if it succeeded, else by deferring now
+        (``thinking`` and ``ephemeral`` say how, as for ``interaction.response.defer``)."""
         early = self.pending.pop(interaction.id, None)
         if early is not None:
+            sent, rule = early
             try:
-                status = await asyncio.wait_for(asyncio.shield(early), self.wait)
+                status = await asyncio.wait_for(asyncio.shield(sent), self.wait)
             except (OSError, TimeoutError) as err:
                 log.info("early acknowledgement of %s failed (%s); deferring", interaction.id, err)
             else:
                 if 200 <= status < 300:
                     self.confirmed += 1
-                    _mark_deferred(interaction, thinking)
+                    _mark_deferred(interaction, rule.thinking)  # as sent, whatever this caller would have done
                     return
                 log.info("early acknowledgement of %s got HTTP %s; deferring", interaction.id, status)
             self.fell_back += 1

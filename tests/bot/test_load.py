@@ -22,3 +22,18 @@ async def test_eight_games_answering_at_once() -> None:
     assert figures["answers"] == 48
     assert figures["lost"] == 0 and figures["duplicated"] == 0 and figures["failed_interactions"] == 0
     assert figures["ack_max_ms"] < 3000  # every interaction acknowledged within Discord's 3 s
+
+
+def test_repeated_runs_report_the_worst_of_each_figure() -> None:
+    spec = importlib.util.spec_from_file_location("bench_bot", BENCH)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    runs = [
+        {"ack_p99_ms": 40.0, "answers_per_s": 150.0, "lost": 0, "duplicated": 1, "rss_mb": 120.0, "games": 50},
+        {"ack_p99_ms": 70.0, "answers_per_s": 130.0, "lost": 2, "duplicated": 0, "rss_mb": 110.0, "games": 50},
+    ]
+    worst = bench.worst_of(runs)
+    assert worst["ack_p99_ms"] == 70.0 and worst["answers_per_s"] == 130.0 and worst["rss_mb"] == 120.0
+    assert worst["lost"] == 2 and worst["duplicated"] == 1 and worst["games"] == 50
+    assert worst["runs"] == runs
