@@ -120,6 +120,24 @@ class FakeInteraction:
         assert isinstance(result, StoredMessage)
         return result
 
+    async def wait_reply(self, timeout: float = 5.0) -> list[StoredMessage]:
+        """Wait for the bot's first visible reply after acknowledging: the response filled in or edited, or a
+        followup. Returns the response (if any; for a click, the clicked message) and the followups.
+
+        Waiting for a quiet moment instead is not enough: an acknowledgement can come long before the reply.
+        """
+
+        def replied() -> bool:
+            return self.response_ready or bool(self.followup_ids) or self.failed
+
+        await self.world.wait_until(replied, timeout, f"a reply to {self!r}")
+        self.raise_if_failed()
+        replies: list[StoredMessage] = []
+        for message in [self.response, *self.followups]:
+            if message is not None and message not in replies:  # a "thinking" response is filled by a followup
+                replies.append(message)
+        return replies
+
     async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[StoredMessage]:
         """Wait until at least ``count`` followups exist; returns all of them."""
         what = f"{count} followup(s) to {self!r}"

@@ -49,12 +49,12 @@ async def test_a_click_on_an_out_of_date_form_shows_the_current_decision(table: 
     # Everyone answers: the orders step closes, so the old form is stale.
     for p in table.players[:3]:
         form = await (await fake.slash(p, table.channel, "decide")).wait_response(timeout=10)
-        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_ack()
+        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
         await fake.wait_idle()
     game = await table.service.load(game_id)
     before = game.to_json()
     stale = await fake.click(first, old_form, f"dec:{game_id}:{house}:submit")
-    await stale.wait_ack()
+    await stale.wait_reply()
     await fake.wait_idle()
     replies = " ".join(m.content for m in [stale.response, *stale.followups] if m is not None)
     assert "closed" in replies or "out of date" in replies or "Nothing is asked" in replies
@@ -79,7 +79,7 @@ async def test_a_double_click_on_submit_records_one_answer(table: Table) -> None
     first = await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")
     second = await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")
     await first.wait_ack()
-    await second.wait_ack()
+    await second.wait_reply()
     await fake.wait_idle()
     log = [a for a in await table.service.store.answers(game_id) if a.house == seats[player.id]]
     # Orders may be replaced until everyone is in, so a second identical submit may land; never a broken game.
@@ -96,7 +96,7 @@ async def test_an_illegal_typed_order_gets_the_rule_in_the_players_language(tabl
     before = (await table.service.load(game_id)).to_json()
     text = "Winterfell raid*, White Harbor defense+2, Shivering Sea support+1"  # three stars; Stark has fewer
     submitted = await fake.slash(stark, table.channel, "orders", text=text)
-    await submitted.wait_ack()
+    await submitted.wait_reply()
     await fake.wait_idle()
     replies = " ".join(m.content for m in [submitted.response, *submitted.followups] if m is not None)
     assert "Королевского двора" in replies and "★" in replies

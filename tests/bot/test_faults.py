@@ -11,13 +11,7 @@ async def open_and_submit(table: Table, player, game_id: int, house: str) -> lis
     opened = await fake.slash(player, table.channel, "decide")
     form = await opened.wait_response(timeout=10)
     submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
-    await submitted.wait_ack(timeout=10)
-
-    def replied() -> bool:  # the form turned into a receipt, or a followup says what went wrong
-        response = submitted.response
-        return bool(submitted.followups) or (response is not None and "Recorded" in response.content)
-
-    await fake.world.wait_until(replied, 10, "the reply to Submit")
+    await submitted.wait_reply(timeout=10)  # the form turned into a receipt, or a followup says what went wrong
     await fake.wait_idle(timeout=10)
     return [m.content for m in [submitted.response, *submitted.followups] if m is not None]
 
@@ -86,7 +80,7 @@ async def test_closed_dms_are_remembered_and_the_player_answers_in_the_channel(t
     form = await opened.wait_response(timeout=10)
     assert form.flags & 64  # ephemeral: only this player sees the form in the channel
     submitted = await fake.click(closed, form, f"dec:{game_id}:{house}:submit")
-    await submitted.wait_ack()
+    await submitted.wait_reply()
     await fake.wait_idle()
     assert any("Recorded" in m.content for m in [submitted.response, *submitted.followups] if m is not None)
     # The other two answer; the next decision (the Raven, if it is this player's) never retries the closed DM.

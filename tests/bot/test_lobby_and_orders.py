@@ -68,7 +68,7 @@ async def test_typed_orders_are_read_and_problems_explained(table: Table) -> Non
     assert not (await table.service.load(game_id)).prompt_for("stark").answered  # type: ignore[union-attr]
     text = "Winterfell march+1, White Harbor defense, Shivering Sea support"
     submitted = await fake.slash(stark_player, table.channel, "orders", text=text)
-    await submitted.wait_ack()
+    await submitted.wait_reply()
     await fake.wait_idle()
     replies = [m.content for m in [submitted.response, *submitted.followups] if m is not None]
     assert any(
@@ -94,7 +94,7 @@ async def test_map_hand_and_log_commands(table: Table) -> None:
     for p in table.players[:3]:
         opened = await fake.click(p, await fake.wait_for_dm(p), f"decide:{game_id}:{seats[p.id]}")
         form = await opened.wait_response(timeout=10)
-        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_ack()
+        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
     await fake.wait_idle()
     log = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Orders are revealed" in log.content

@@ -80,6 +80,20 @@ async def test_deferred_ephemeral_followup(table: Table) -> None:
         assert message.ephemeral and not message.loading
         assert result.callback_type == 5
         assert [m.content for m in await result.wait_followups(1)] == ["slow done"]
+        assert [m.content for m in await result.wait_reply()] == ["slow done"]
+
+
+async def test_acknowledgements_are_timed_from_the_event_leaving_the_fake(table: Table) -> None:
+    """As Discord times them: the clock starts when the event's frame is written, and stops when the callback's
+    bytes arrive (not when the fake, busy with other players, gets round to handling it)."""
+    fake = table.fake
+    async with fake.run_bot(TinyBot()):
+        result = await fake.slash(table.alice, table.channel, "slow")
+        await result.wait_ack()
+        assert result.sent_at is not None and result.acked_after is not None
+        assert result.created_at <= result.sent_at
+        # The bot answered on its own connection after the frame left: a positive time, well under Discord's 3 s.
+        assert 0 < result.acked_after < 3
 
 
 async def test_followups_edit_and_delete(table: Table) -> None:
