@@ -361,63 +361,43 @@ class Store:
         A player's own answer also ends their run of missed deadlines, in the same transaction.
         """
         try:
-            await self._commit_answer(
-                game_id, expected_version, new_version, new_state, house, user_id, prompt_id, answer, source,
-                snapshot, status, events,
-            )  # fmt: skip
+            async with self.transaction() as db:
+                cur = await db.execute(
+                    "UPDATE games SET state = ?, version = ?, updated_at = ?, status = COALESCE(?, status)"
+                    " WHERE id = ? AND version = ?",
+                    (new_state, new_version, time.time(), status, game_id, expected_version),
+                )
+                if cur.rowcount != 1:
+                    raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
+                public = [e for e in events or [] if "private_to" not in e]
+                await db.execute(
+                    "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        game_id,
+                        new_version,
+                        house,
+                        user_id,
+                        prompt_id,
+                        json.dumps(answer),
+                        source,
+                        time.time(),
+                        json.dumps(public),
+                    ),
+                )
+                if snapshot:
+                    await db.execute(
+                        "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                        (game_id, new_version, new_state),
+                    )
+                if source == "player":
+                    await db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
         except BaseException:
             self.forget(game_id)  # a conflict means the cached row was not the stored one
             raise
         cached = self._games.get(game_id)
         if cached is not None:
             self._changed_game(game_id, state=new_state, version=new_version, status=status or cached.status)
-
-    async def _commit_answer(
-        self,
-        game_id: int,
-        expected_version: int,
-        new_version: int,
-        new_state: str,
-        house: str,
-        user_id: int | None,
-        prompt_id: str,
-        answer: Any,
-        source: str,
-        snapshot: bool,
-        status: str | None,
-        events: list[dict[str, Any]] | None,
-    ) -> None:
-        async with self.transaction() as db:
-            cur = await db.execute(
-                "UPDATE games SET state = ?, version = ?, updated_at = ?, status = COALESCE(?, status)"
-                " WHERE id = ? AND version = ?",
-                (new_state, new_version, time.time(), status, game_id, expected_version),
-            )
-            if cur.rowcount != 1:
-                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}")
-            public = [e for e in events or [] if "private_to" not in e]
-            await db.execute(
-                "INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    new_version,
-                    house,
-                    user_id,
-                    prompt_id,
-                    json.dumps(answer),
-                    source,
-                    time.time(),
-                    json.dumps(public),
-                ),
-            )
-            if snapshot:
-                await db.execute(
-                    "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
-                    (game_id, new_version, new_state),
-                )
-            if source == "player":
-                await db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
 
     async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
         async with self.db.execute(

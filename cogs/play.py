@@ -475,40 +475,29 @@ class Play(commands.Cog):
             async with self.order.acknowledging():
                 await self.early.acknowledge(interaction, thinking=False)
         async with self.order.working():
-            await self._record(interaction, game_id, house, prompt, answer, draft)
-
-    async def _record(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        house: str,
-        prompt: Prompt,
-        answer: Any,
-        draft: Draft | None,
-    ) -> None:
-        lang = str(interaction.locale)
-        try:
-            await self.service.answer(
-                game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
-            )
-        except (RuleError, ServiceError) as err:
-            await interaction.followup.send(error_text(err, lang), ephemeral=True)
-            return
-        except Exception:
-            # Storage failed (disk full, database locked...): the transaction was rolled back, so say plainly
-            # that nothing was recorded rather than leave the player guessing.
-            log.exception("could not record an answer in game %s for %s", game_id, house)
-            await interaction.followup.send(t("error.not-recorded", lang), ephemeral=True)
-            return
-        summary = self.summary(prompt, draft, answer, lang)
-        lines = [t("decision.recorded", lang, summary=summary)]
-        if prompt.secret:
-            lines.append(t("decision.changeable", lang))
-        if draft is not None:
-            self.drafts.pop((game_id, house), None)
-            await interaction.edit_original_response(content="\n".join(lines), view=None)
-        else:
-            await interaction.followup.send("\n".join(lines), ephemeral=True)
+            lang = str(interaction.locale)
+            try:
+                await self.service.answer(
+                    game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
+                )
+            except (RuleError, ServiceError) as err:
+                await interaction.followup.send(error_text(err, lang), ephemeral=True)
+                return
+            except Exception:
+                # Storage failed (disk full, database locked...): the transaction was rolled back, so say plainly
+                # that nothing was recorded rather than leave the player guessing.
+                log.exception("could not record an answer in game %s for %s", game_id, house)
+                await interaction.followup.send(t("error.not-recorded", lang), ephemeral=True)
+                return
+            summary = self.summary(prompt, draft, answer, lang)
+            lines = [t("decision.recorded", lang, summary=summary)]
+            if prompt.secret:
+                lines.append(t("decision.changeable", lang))
+            if draft is not None:
+                self.drafts.pop((game_id, house), None)
+                await interaction.edit_original_response(content="\n".join(lines), view=None)
+            else:
+                await interaction.followup.send("\n".join(lines), ephemeral=True)
 
     def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
         if draft is None:
