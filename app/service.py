@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.store import AnswerRow, GameRow, Store
-from engine import Game, RuleError, new_game
+from engine import Game, Prompt, RuleError, new_game
 from engine.setup import houses_for
+from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
 
@@ -68,6 +69,27 @@ class GameSettings:
     @staticmethod
     def from_dict(raw: dict[str, Any]) -> GameSettings:
         return GameSettings(**raw)
+
+
+class SharedGame(Game):
+    """A stored position that every reader shares. Reading a game never changes it (a property test in
+    tests/engine_core proves it) and nothing may change this one, so its prompts are worked out once,
+    however many handlers, listeners and views ask for them."""
+
+    def __init__(self, state: GameState) -> None:
+        super().__init__(state)
+        self._prompts: list[Prompt] | None = None
+
+    def prompts(self) -> list[Prompt]:
+        if self._prompts is None:
+            self._prompts = super().prompts()
+        return list(self._prompts)
+
+    def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
+        raise TypeError("a shared game is read-only: answers go through GameService.answer")
+
+    def set_seat(self, house: str, seat: str | None, *, autopilot: bool = False) -> list[dict[str, Any]]:
+        raise TypeError("a shared game is read-only: seats change through GameService.set_seat")
 
 
 SEAT_CHANGE = "seat"
@@ -184,7 +206,7 @@ class GameService:
         cached = self._parsed.get(game_id)
         if cached is not None and (cached[0] is row.state or cached[0] == row.state):
             return cached[1]
-        game = Game.from_json(row.state)
+        game = SharedGame(Game.from_json(row.state).state)
         self._parsed[game_id] = (row.state, game)
         return game
 
@@ -241,10 +263,11 @@ class GameService:
                 status="ended" if game.finished else None,
                 events=events,
             )
-            self._parsed[game_id] = (state, game)  # from now on readers share it: nothing changes it again
-        applied = Applied(game_id, house, source, before, game, events)
+            shared = SharedGame(game.state)  # from now on readers share it: nothing changes it again
+            self._parsed[game_id] = (state, shared)
+        applied = Applied(game_id, house, source, before, shared, events)
         await self._notify(applied)
-        await self.answer_forced(game_id, game)
+        await self.answer_forced(game_id, shared)
         return applied
 
     async def answer_forced(self, game_id: int, game: Game) -> None:

@@ -203,3 +203,20 @@ async def test_a_prompt_with_one_legal_answer_is_answered_and_logged_as_automati
     after = await service.load(game_id)
     assert all(f["type"] != _OnlyOneWay.type for f in after.state.stack)
     assert {p.kind for p in after.prompts()} == {"orders"}  # back to the planning it interrupted
+
+
+async def test_the_shared_game_is_read_only_and_answers_still_change_the_stored_one(service: GameService) -> None:
+    game_id = await started(service)
+    shared = await service.load(game_id)
+    assert await service.load(game_id) is shared  # one parsed game for every reader of this version
+    house = shared.prompts()[0].house
+    prompt = shared.prompt_for(house)
+    assert prompt is not None
+    with pytest.raises(TypeError):
+        shared.act(house, prompt.default)
+    with pytest.raises(TypeError):
+        shared.set_seat(house, None, autopilot=True)
+    user = (await service.store.seats(game_id))[house]
+    applied = await service.answer(game_id, house=house, answer=prompt.default, user_id=user)
+    assert shared.version == 0 and applied.game.version == 1  # the answer worked on its own copy
+    assert await service.load(game_id) is applied.game
