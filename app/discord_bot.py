@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 from typing import Any
@@ -72,6 +73,10 @@ class WesterosBot(commands.Bot):
         self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
+        # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
+        # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
 
     async def _deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
         await self.play.on_deadline_notice(kind, game_id, **data)

@@ -256,25 +256,30 @@ class EarlyAcks:
         parse = parsers["INTERACTION_CREATE"]
 
         def parse_interaction(data: dict[str, Any]) -> None:
-            self.on_event(data)
-            parse(data)
+            if self.on_event(data):
+                # Build the interaction a moment later, so that every click already read is acknowledged first.
+                asyncio.get_running_loop().call_soon(parse, data)
+            else:
+                parse(data)
 
         parsers["INTERACTION_CREATE"] = parse_interaction
         return True
 
-    def on_event(self, data: dict[str, Any]) -> None:
+    def on_event(self, data: dict[str, Any]) -> bool:
+        """Send the early acknowledgement if a rule takes this click; says whether it did."""
         if self.pool is None or data.get("type") != COMPONENT:
-            return
+            return False
         custom_id = str((data.get("data") or {}).get("custom_id", ""))
         rule = next((r for r in self.rules if r.pattern.fullmatch(custom_id)), None)
         if rule is None:
-            return
+            return False
         interaction_id = int(data["id"])
         path = f"/interactions/{interaction_id}/{data['token']}/callback"
         self.pending[interaction_id] = (self.pool.post(path, rule.body()), rule)
         self.sent += 1
         # A click that never reaches a handler (a malformed id, say) must not be remembered forever.
         asyncio.get_running_loop().call_later(self.forget_after, self.pending.pop, interaction_id, None)
+        return True
 
     async def acknowledge(
         self, interaction: discord.Interaction[Any], *, thinking: bool, ephemeral: bool = True
@@ -285,7 +290,10 @@ class EarlyAcks:
         if early is not None:
             sent, rule = early
             try:
-                status = await asyncio.wait_for(asyncio.shield(sent), self.wait)
+                if not sent.done():
+                    async with asyncio.timeout(self.wait):
+                        await asyncio.shield(sent)
+                status = sent.result()
             except (OSError, TimeoutError) as err:
                 log.info("early acknowledgement of %s failed (%s); deferring", interaction.id, err)
             else:
