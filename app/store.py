@@ -326,7 +326,6 @@ class Store:
 
     async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
         """Store the initial state, the seats and a snapshot in one transaction."""
-        self.forget(game_id)
         async with self.transaction() as db:
             for house, user in seats.items():
                 await db.execute(SET_SEAT, (game_id, house, user))
@@ -395,9 +394,10 @@ class Store:
         except BaseException:
             self.forget(game_id)  # a conflict means the cached row was not the stored one
             raise
-        cached = self._games.get(game_id)
-        if cached is not None:
-            self._changed_game(game_id, state=new_state, version=new_version, status=status or cached.status)
+        changed: dict[str, Any] = {"state": new_state, "version": new_version}
+        if status is not None:
+            changed["status"] = status
+        self._changed_game(game_id, **changed)
 
     async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
         async with self.db.execute(

@@ -156,6 +156,11 @@ class Play(commands.Cog):
         self.early.when(r"dec:\d+:[a-z]+:submit", thinking=False)
         service.subscribe(self.on_applied)
 
+    async def _acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
+        """Acknowledge a click once (early, or by deferring now; nothing if already done), ahead of any work."""
+        async with self.order.acknowledging():
+            await self.early.acknowledge(interaction, thinking=thinking)
+
     # ----- after every accepted answer -----
 
     async def on_applied(self, applied: Applied) -> None:
@@ -321,9 +326,7 @@ class Play(commands.Cog):
     ) -> None:
         """Acknowledge at once (Discord allows 3 s), then load the game and send the form."""
         lang = str(interaction.locale)
-        if not interaction.response.is_done():
-            async with self.order.acknowledging():
-                await self.early.acknowledge(interaction, thinking=True)
+        await self._acknowledge(interaction, thinking=True)
         async with self.order.working():
             await self._send_form(interaction, game_id, house, lang, note)
 
@@ -435,8 +438,7 @@ class Play(commands.Cog):
             return
         answer_picks = dict(draft.picks)
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
-        async with self.order.acknowledging():
-            await self.early.acknowledge(interaction, thinking=False)
+        await self._acknowledge(interaction, thinking=False)
         async with self.order.working():
             await self._submit_draft(interaction, game_id, house, draft, answer_picks)
 
@@ -471,9 +473,7 @@ class Play(commands.Cog):
         answer: Any,
         draft: Draft | None,
     ) -> None:
-        if not interaction.response.is_done():
-            async with self.order.acknowledging():
-                await self.early.acknowledge(interaction, thinking=False)
+        await self._acknowledge(interaction, thinking=False)
         async with self.order.working():
             lang = str(interaction.locale)
             try:
