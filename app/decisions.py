@@ -8,6 +8,7 @@ can never change what is recorded.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -551,3 +552,20 @@ def _one(picks: dict[str, list[str]], key: str) -> str:
     if len(values) != 1:
         raise FormError("form-incomplete", field=key)
     return values[0]
+
+
+def prompt_title(kind: str, lang: str) -> str:
+    """The name of a kind of decision ("Orders", "Bid"...), as the form titles it."""
+    return _title(kind, lang)
+
+
+def answer_text(kind: str, answer: Any, lang: str, *, limit: int = 600) -> str:
+    """An answer as a reader would say it: orders by area, a card by its name, anything else as plain values."""
+    if kind == "orders" and isinstance(answer, dict) and isinstance(answer.get("orders"), dict):
+        orders = answer["orders"]
+        text = "; ".join(f"{area_label(a, lang)}: {token_label(str(orders[a]), lang)}" for a in sorted(orders))
+    elif isinstance(answer, dict | list):
+        text = json.dumps(answer, ensure_ascii=False, separators=(", ", ": "))
+    else:
+        text = _generic_label(answer, lang)
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -48,6 +48,40 @@ class Applied:
     events: list[dict[str, Any]]
 
 
+@dataclass(frozen=True)
+class UndoPreview:
+    """The last logged entry of a game and what taking it back means."""
+
+    version: int  # the game's version now; the undo is for this version only
+    last: AnswerRow
+    kind: str  # the kind of decision answered ("orders", "bid"...), or "seat" / "repair"
+    secret: bool  # an answer other houses do not see until the step resolves
+    reveals: bool  # applying it showed something secret (a reveal, a peek at a card)
+    seated: bool  # the moderator asking holds a seat in the game
+
+    @property
+    def refused(self) -> bool:
+        return self.seated and self.reveals
+
+    @property
+    def answer_hidden(self) -> bool:
+        """A seated moderator does not see another house's secret answer in the confirmation."""
+        return self.seated and self.secret
+
+
+def reveals_something(event: dict[str, Any]) -> bool:
+    """An event that shows what was hidden: a reveal of orders, bids or cards, or a private peek at a card."""
+    kind = str(event.get("type", ""))
+    return kind.endswith("-revealed") or ("private_to" in event and not kind.endswith("-recorded"))
+
+
+def _replay_events(before: Game, last: AnswerRow) -> list[dict[str, Any]]:
+    game = Game.from_json(before.to_json())
+    if last.prompt_id == SEAT_CHANGE:
+        return game.set_seat(last.house, last.answer["seat"], autopilot=last.answer["autopilot"])
+    return game.act(last.house, last.answer)
+
+
 @dataclass
 class GameSettings:
     players: int
@@ -286,25 +320,59 @@ class GameService:
                     )
                 return  # the answer above handled what followed
 
-    async def undo_last(self, game_id: int) -> Game:
-        """Restore the state before the last accepted answer by replaying the log from a snapshot."""
+    async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
+        """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""
+        if row.version == 0:
+            raise ServiceError("nothing-to-undo", "No answer has been given yet.")
+        target = row.version - 1
+        snap = await self.store.latest_snapshot(game_id, at_most=target)
+        if snap is None:
+            raise ServiceError("no-snapshot", "The game's history is incomplete; it cannot be undone.")
+        version, state = snap
+        game = Game.from_json(state)
+        last: AnswerRow | None = None
+        for a in await self.store.answers(game_id, after_version=version):
+            if a.version > target:
+                last = a
+                break
+            replay(game, a.prompt_id, a.house, a.answer)
+        if game.version != target or last is None:
+            raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
+        return game, last
+
+    async def undo_preview(self, game_id: int, *, by: int | None = None) -> UndoPreview:
+        """What undoing the last entry would take back, and whether ``by`` (a moderator) may do it."""
+        row = await self.row(game_id)
+        game, last = await self._replayed_before_last(game_id, row)
+        return self._preview(game, last, row, await self.seated(game_id, by))
+
+    def _preview(self, before: Game, last: AnswerRow, row: GameRow, seated: bool) -> UndoPreview:
+        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR) else None
+        if last.prompt_id == REPAIR:
+            reveals = True  # a repair may have set anything, secrets included
+        else:
+            try:
+                reveals = any(reveals_something(e) for e in _replay_events(before, last))
+            except (RuleError, ServiceError):
+                reveals = True
+        return UndoPreview(row.version, last, prompt.kind if prompt else last.prompt_id, bool(prompt and prompt.secret),
+                           reveals, seated)
+
+    async def undo_last(self, game_id: int, *, by: int | None = None, expected_version: int | None = None) -> Game:
+        """Restore the state before the last accepted answer by replaying the log from a snapshot.
+
+        ``by``: the moderator asking. A moderator who holds a seat in the game may not take back an answer
+        that showed anything secret (a reveal, a peek), since they would then choose again knowing it."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.version == 0:
-                raise ServiceError("nothing-to-undo", "No answer has been given yet.")
-            target = row.version - 1
-            snap = await self.store.latest_snapshot(game_id, at_most=target)
-            if snap is None:
-                raise ServiceError("no-snapshot", "The game's history is incomplete; it cannot be undone.")
-            version, state = snap
-            game = Game.from_json(state)
-            for a in await self.store.answers(game_id, after_version=version):
-                if a.version > target:
-                    break
-                replay(game, a.prompt_id, a.house, a.answer)
-            if game.version != target:
-                raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
-            await self.store.truncate_after(game_id, target, game.to_json())
+            if expected_version is not None and row.version != expected_version:
+                raise ServiceError("undo-stale", "The game has moved on since.")
+            game, last = await self._replayed_before_last(game_id, row)
+            preview = self._preview(game, last, row, await self.seated(game_id, by))
+            if preview.refused:
+                raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
+            await self.store.truncate_after(game_id, game.version, game.to_json())
+            self._parsed.pop(game_id, None)
             return game
 
     # ----- moderation -----
@@ -343,6 +411,8 @@ class GameService:
             row = await self.row(game_id)
             if row.status not in ("running", "paused") or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
+            if await self.seated(game_id, moderator):
+                raise ServiceError("seated-repair", "A player of this game may not replace its position.")
             old = Game.from_json(row.state)
             game = Game.from_scenario(spec)
             for house in game.state.players:
@@ -371,11 +441,30 @@ class GameService:
             await self.row(game_id)
             await self.store.set_status(game_id, "ended")
 
-    async def export(self, game_id: int) -> dict[str, Any]:
+    async def seated(self, game_id: int, user_id: int | None) -> bool:
+        """Whether ``user_id`` holds a house in this game (a player first, whatever else they are)."""
+        return user_id is not None and user_id in (await self.store.seats(game_id)).values()
+
+    async def export(self, game_id: int, *, by: int | None = None) -> dict[str, Any]:
+        """The whole game (state, seats, the answer log), or, for someone seated in a game still running, only
+        what every player sees: the public view and the public events of each step."""
         row = await self.row(game_id)
         answers = await self.store.answers(game_id)
+        head = {"id": row.id, "name": row.name, "status": row.status, "settings": row.settings}
+        if row.status != "ended" and await self.seated(game_id, by):
+            events = await self.store.events_by_version(game_id)
+            return {
+                "game": {**head, "public": True},
+                "seats": await self.store.seats(game_id),
+                "state": (await self.load(game_id)).view(None) if row.state else None,
+                "log": [
+                    {"version": a.version, "house": a.house, "source": a.source, "at": a.at,
+                     "events": events.get(a.version, [])}
+                    for a in answers
+                ],
+            }
         return {
-            "game": {"id": row.id, "name": row.name, "status": row.status, "settings": row.settings},
+            "game": head,
             "seats": await self.store.seats(game_id),
             "state": json.loads(row.state) if row.state else None,
             "log": [a.__dict__ for a in answers],

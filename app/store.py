@@ -417,9 +417,17 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         out: list[dict[str, Any]] = []
-        for row in reversed(rows):
+        for row in reversed(list(rows)):
             out.extend(json.loads(row[0]))
         return out
+
+    async def events_by_version(self, game_id: int) -> dict[int, list[dict[str, Any]]]:
+        """The public events of every logged entry of a game, by version."""
+        async with self.db.execute(
+            "SELECT version, events FROM answers WHERE game_id = ? ORDER BY version", (game_id,)
+        ) as cur:
+            rows = await cur.fetchall()
+        return {int(r[0]): json.loads(r[1]) for r in rows}
 
     async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
         async with self.db.execute(

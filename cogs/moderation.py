@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.deadlines import Deadlines
+from app.decisions import answer_text, prompt_title
 from app.i18n import t
 from app.messages import error_text
 from app.service import GameService, ServiceError
@@ -196,14 +197,32 @@ class Moderation(commands.Cog):
         if row is None:
             return
         lang = str(interaction.locale)
-        last = await self.service.last_answer(row.id)
-        if last is None:
-            await interaction.response.send_message(t("error.nothing-to-undo", lang), ephemeral=True)
+        try:
+            preview = await self.service.undo_preview(row.id, by=interaction.user.id)
+        except ServiceError as err:
+            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
             return
-        who = t(f"house.{last.house}", lang) if last.house else "—"
-        text = t("mod.undo.confirm", lang, house=who, source=last.source, at=f"<t:{int(last.at)}:R>")
+        if preview.refused:
+            await interaction.response.send_message(t("error.undo-past-reveal", lang), ephemeral=True)
+            return
+        last = preview.last
+        if preview.answer_hidden:
+            what = t("mod.undo.hidden", lang)
+        elif last.prompt_id in ("seat", "repair"):
+            what = t(f"mod.undo.{last.prompt_id}", lang)
+        else:
+            what = answer_text(preview.kind, last.answer, lang)
+        text = t(
+            "mod.undo.confirm",
+            lang,
+            house=t(f"house.{last.house}", lang) if last.house else "—",
+            decision=prompt_title(preview.kind, lang),
+            answer=what,
+            source=last.source,
+            at=f"<t:{int(last.at)}:R>",
+        )
         view = discord.ui.View(timeout=None)
-        view.add_item(UndoConfirm(row.id, row.version, t("mod.undo.button", lang)))
+        view.add_item(UndoConfirm(row.id, preview.version, t("mod.undo.button", lang)))
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
     async def confirm_undo(self, interaction: discord.Interaction[Any], game_id: int, version: int) -> None:
@@ -216,7 +235,7 @@ class Moderation(commands.Cog):
             await interaction.response.edit_message(content=t("mod.undo.stale", lang), view=None)
             return
         try:
-            game = await self.service.undo_last(game_id)
+            game = await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
         except ServiceError as err:
             await interaction.response.edit_message(content=error_text(err, lang), view=None)
             return
@@ -229,9 +248,14 @@ class Moderation(commands.Cog):
         row = await self._game(interaction)
         if row is None:
             return
-        payload = json.dumps(await self.service.export(row.id), ensure_ascii=False, indent=1).encode()
-        name = f"game-{row.id}-v{row.version}-{int(time.time())}.json"
-        await interaction.response.send_message(file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True)
+        exported = await self.service.export(row.id, by=interaction.user.id)
+        payload = json.dumps(exported, ensure_ascii=False, indent=1).encode()
+        public = bool(exported["game"].get("public"))
+        name = f"game-{row.id}-v{row.version}{'-public' if public else ''}-{int(time.time())}.json"
+        note = t("mod.export.public", str(interaction.locale)) if public else ""
+        await interaction.response.send_message(
+            note, file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True
+        )
         await self._audit(interaction, row, "export")
 
     @mod.command(name="import", description="Repair the game: replace the position with a scenario (JSON file)")
@@ -247,7 +271,10 @@ class Moderation(commands.Cog):
             if not isinstance(spec, dict):
                 raise ValueError("a scenario is a JSON object")
             game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
-        except (ValueError, RuleError, ServiceError) as err:
+        except ServiceError as err:
+            await interaction.followup.send(error_text(err, lang), ephemeral=True)
+            return
+        except (ValueError, RuleError) as err:
             await interaction.followup.send(
                 t("mod.import.bad", lang, reason=getattr(err, "message", str(err))), ephemeral=True
             )

@@ -1,0 +1,126 @@
+"""Fair play (issue I): each hole found by playing as a player, a moderator or a malicious member, tried again
+through the fake Discord. Every attempt is refused with a clear sentence in the user's language, and nothing
+changes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.bot.conftest import Table
+
+
+async def start_own_game(table: Table, players: int = 3) -> int:
+    """A game whose creator (players[0], a plain member) also plays: a moderator of their own game."""
+    fake = table.fake
+    creator = table.players[0]
+    lobby = await (await fake.slash(creator, table.channel, "game new", players=players, name="Own")).wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for player in table.players[:players]:
+        await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
+    started = await (await fake.click(creator, lobby, f"lobby:{game_id}:start")).wait_reply(timeout=10)
+    assert any("started" in m.content for m in started)
+    await fake.wait_idle()
+    return game_id
+
+
+async def submit_orders(table: Table, player: Any, game_id: int, house: str) -> None:
+    fake = table.fake
+    form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
+    receipt = await (await fake.click(player, form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    await fake.wait_idle()
+
+
+async def seats_by_user(table: Table, game_id: int) -> dict[int, str]:
+    return {u: h for h, u in (await table.service.store.seats(game_id)).items() if u is not None}
+
+
+async def snapshot(table: Table, game_id: int) -> tuple[str, int, int]:
+    row = await table.service.row(game_id)
+    return row.state or "", row.version, len(await table.service.store.answers(game_id))
+
+
+# ----- a seat is a player first -----
+
+
+async def test_a_creator_who_plays_exports_only_what_every_player_sees(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    other = table.players[1]
+    await submit_orders(table, other, game_id, seats[other.id])  # secret until everyone has given orders
+    before = await snapshot(table, game_id)
+    reply = await (await fake.slash(table.players[0], table.channel, "mod export")).wait_response()
+    assert reply.flags & 64 and "You play in this game" in reply.content
+    exported = json.loads(reply.attachments[0].data)
+    assert exported["game"]["public"] is True
+    assert all("answer" not in entry for entry in exported["log"])  # no one's answers, only public events
+    hidden = [a for a in exported["state"]["areas"].values() if a["order"] and a["order"]["house"] == seats[other.id]]
+    assert hidden and all(a["order"] == {"house": seats[other.id], "hidden": True} for a in hidden)
+    # A moderator who does not play still gets everything.
+    full = json.loads(
+        (await (await fake.slash(table.moderator, table.channel, "mod export")).wait_response()).attachments[0].data
+    )
+    assert "public" not in full["game"] and any(e["house"] == seats[other.id] for e in full["log"])
+    assert await snapshot(table, game_id) == before
+
+
+async def test_a_creator_who_plays_cannot_undo_past_the_reveal(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    for player in table.players[:3]:
+        await submit_orders(table, player, game_id, seats[player.id])
+    assert (await table.service.load(game_id)).state.orders_revealed
+    before = await snapshot(table, game_id)
+    creator = table.players[0]
+    refused = await (await fake.slash(creator, table.channel, "mod undo")).wait_response()
+    assert "You play in this game" in refused.content and "revealed" in refused.content
+    assert refused.flags & 64 and not refused.components  # no confirmation button to press
+    creator.user.locale = "ru"
+    refused_ru = await (await fake.slash(creator, table.channel, "mod undo")).wait_response()
+    assert "Вы играете в этой игре" in refused_ru.content
+    assert await snapshot(table, game_id) == before
+    # A moderator who does not play may, and sees what will be undone.
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response()
+    assert "Orders" in ask.content and "Confirm" in ask.content
+    await (await fake.click(table.moderator, ask, f"modundo:{game_id}:{before[1]}")).wait_reply()
+    assert (await table.service.row(game_id)).version == before[1] - 1
+    assert fake.failed_interactions == []
+
+
+async def test_the_undo_confirmation_shows_what_is_undone_but_no_secret_to_a_player(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    stark = next(p for p in table.players[:3] if seats[p.id] == "stark")
+    if stark is table.players[0]:
+        stark = next(p for p in table.players[:3] if p is not table.players[0])
+    await submit_orders(table, stark, game_id, seats[stark.id])
+    secret = await table.service.store.answers(game_id)
+    assert secret[-1].house == seats[stark.id]
+    # The moderator who does not play sees the orders themselves.
+    shown = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response()
+    assert "Orders" in shown.content and "hidden" not in shown.content and ": " in shown.content
+    area = next(iter(secret[-1].answer["orders"]))
+    from app.decisions import area_label
+
+    assert area_label(area, "en") in shown.content
+    # The creator, who plays, sees who answered and what kind of decision, not the orders.
+    seen = await (await fake.slash(table.players[0], table.channel, "mod undo")).wait_response()
+    assert "hidden until the reveal" in seen.content and area_label(area, "en") not in seen.content
+    assert seats[stark.id].title() in seen.content
+
+
+async def test_a_creator_who_plays_cannot_import_a_position(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    before = await snapshot(table, game_id)
+    scenario = json.dumps({"players": 3, "power": {"stark": 20}}).encode()
+    reply = await (
+        await fake.slash(table.players[0], table.channel, "mod import", scenario=("s.json", scenario))
+    ).wait_reply(timeout=10)
+    assert any("You play in this game" in m.content for m in reply)
+    assert await snapshot(table, game_id) == before
+    assert fake.failed_interactions == []
