@@ -47,7 +47,14 @@ class WesterosBot(commands.Bot):
         # opening hundreds at once (each a TCP and TLS handshake against Discord).
         connector = aiohttp.TCPConnector(limit=HTTP_CONNECTIONS)
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=intents, max_messages=None, connector=connector, **options
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            max_messages=None,
+            connector=connector,
+            # Nothing the bot posts pings anyone unless that message names whom it pings (a game name or a
+            # typed text may hold @everyone or a role mention).
+            allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.config = config
         self.service = service

@@ -19,6 +19,7 @@ from app.i18n import t
 from app.messages import error_text
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
+from cogs.text import NAME_LIMIT, shown
 from engine import RuleError
 
 
@@ -79,7 +80,7 @@ class Lobby(commands.Cog):
         names = ", ".join(f"<@{u}>" for u in players) or t("lobby.no_one", lang)
         return "\n".join(
             [
-                f"**{t('lobby.title', lang, name=row.name)}**",
+                f"**{t('lobby.title', lang, name=shown(row.name, NAME_LIMIT))}**",
                 t(
                     "lobby.settings",
                     lang,
@@ -98,7 +99,7 @@ class Lobby(commands.Cog):
         tides="Use the Tides of Battle cards",
         assignment="How houses are given out",
         language="Language of the channel posts",
-        name="A name for the game",
+        name="A name for the game (up to 64 characters)",
         orders_hours="Hours to give orders (default 24)",
         bids_hours="Hours to bid (default 12)",
         battle_hours="Hours for battle choices (default 12)",
@@ -135,13 +136,24 @@ class Lobby(commands.Cog):
         timezone: str = "UTC",
     ) -> None:
         lang = str(interaction.locale)
+        if name is not None:
+            name = " ".join(name.split())
+            if len(name) > NAME_LIMIT:
+                await interaction.response.send_message(
+                    t("error.name-too-long", lang, limit=NAME_LIMIT, length=len(name)), ephemeral=True
+                )
+                return
         if daily_at is not None and not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", daily_at.strip()):
-            await interaction.response.send_message(t("error.bad-daily-at", lang, value=daily_at), ephemeral=True)
+            await interaction.response.send_message(
+                t("error.bad-daily-at", lang, value=shown(daily_at)), ephemeral=True
+            )
             return
         try:
             ZoneInfo(timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            await interaction.response.send_message(t("error.bad-timezone", lang, value=timezone), ephemeral=True)
+            await interaction.response.send_message(
+                t("error.bad-timezone", lang, value=shown(timezone)), ephemeral=True
+            )
             return
         hours = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
         settings = GameSettings(
@@ -177,12 +189,29 @@ class Lobby(commands.Cog):
         for row in rows:
             if row.status == "lobby":
                 taken = len(await self.service.store.lobby(row.id))
-                lines.append(t("status.lobby", lang, name=row.name, taken=taken, players=row.settings["players"]))
+                lines.append(
+                    t(
+                        "status.lobby",
+                        lang,
+                        name=shown(row.name, NAME_LIMIT),
+                        taken=taken,
+                        players=row.settings["players"],
+                    )
+                )
             else:
                 view = (await self.service.load(row.id)).view(None)
                 awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
                 phase = t(f"phase.{view['phase']}", lang)
-                lines.append(t("status.line", lang, name=row.name, round=view["round"], phase=phase, awaiting=awaiting))
+                lines.append(
+                    t(
+                        "status.line",
+                        lang,
+                        name=shown(row.name, NAME_LIMIT),
+                        round=view["round"],
+                        phase=phase,
+                        awaiting=awaiting,
+                    )
+                )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
     async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None] | None:
@@ -283,10 +312,10 @@ class Lobby(commands.Cog):
             row = await self.service.row(game_id)
             if action == "join":
                 await self.service.join(game_id, interaction.user.id)
-                note = t("lobby.joined", lang, name=row.name)
+                note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
             elif action == "leave":
                 await self.service.leave(game_id, interaction.user.id)
-                note = t("lobby.left", lang, name=row.name)
+                note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))
             else:
                 if not is_moderator(interaction.user, row.created_by, self.moderator_role):
                     await interaction.response.send_message(t("lobby.start_refused", lang), ephemeral=True)

@@ -36,6 +36,7 @@ from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
 from app.store import DeadlineStore
+from cogs.text import NAME_LIMIT, fit, shown, split
 from engine import Game, Prompt, RuleError
 
 log = logging.getLogger("westeros.play")
@@ -179,10 +180,10 @@ class Play(commands.Cog):
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
         lines = narrate_all(events, lang)
-        for chunk in _chunks(lines):
+        for chunk in split(lines):
             await channel.send(chunk)
         if any(e["type"] in BOARD_EVENTS for e in events):
-            await self.post_map(channel, row.name, game, lang)
+            await self.post_map(channel, shown(row.name, NAME_LIMIT), game, lang)
 
     def schedule_status(self, game_id: int) -> None:
         """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
@@ -208,13 +209,18 @@ class Play(commands.Cog):
         lang = row.settings.get("language", "en")
         view = game.view(None)
         if game.finished:
-            text = t("status.pinned.over", lang, name=row.name, winner=t(f"house.{game.state.winner}", lang))
+            text = t(
+                "status.pinned.over",
+                lang,
+                name=shown(row.name, NAME_LIMIT),
+                winner=t(f"house.{game.state.winner}", lang),
+            )
         else:
             awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
             text = t(
                 "status.pinned",
                 lang,
-                name=row.name,
+                name=shown(row.name, NAME_LIMIT),
                 round=view["round"],
                 phase=t(f"phase.{view['phase']}", lang),
                 awaiting=awaiting,
@@ -257,7 +263,7 @@ class Play(commands.Cog):
             user_id = seats.get(prompt.house)
             if user_id is None:
                 continue
-            await self.send_decision_notice(row.id, row.name, row.channel_id, user_id, game, prompt)
+            await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
 
     async def send_decision_notice(
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
@@ -312,7 +318,9 @@ class Play(commands.Cog):
                     continue
                 view = discord.ui.View(timeout=None)
                 view.add_item(DecideButton(game_id, house, t("button.decide", "en")))
-                text = t("deadline.reminder", "en", game=row.name, deadline=f"<t:{int(data['due_at'])}:R>")
+                text = t(
+                    "deadline.reminder", "en", game=shown(row.name, NAME_LIMIT), deadline=f"<t:{int(data['due_at'])}:R>"
+                )
                 try:
                     dm = await self.bot.create_dm(discord.Object(user_id))
                     await dm.send(text, view=view)
@@ -540,12 +548,12 @@ class Play(commands.Cog):
             await interaction.response.send_message(t("orders.not_planning", lang), ephemeral=True)
             return
         parsed = parse_orders(text)
-        problems = [t(f"orders.problem.{p['code']}", lang, **p) for p in parsed.problems]
+        problems = [t(f"orders.problem.{p['code']}", lang, **{**p, "text": shown(p["text"])}) for p in parsed.problems]
         missing = [a for a in prompt.choices["areas"] if a not in parsed.orders]
         if missing:
             problems.append(t("orders.parsed_missing", lang, areas=", ".join(area_label(a, lang) for a in missing)))
         if problems:
-            await interaction.response.send_message("\n".join(problems), ephemeral=True)
+            await interaction.response.send_message(fit("\n".join(problems)), ephemeral=True)
             return
         await self.submit(interaction, game_id, house, prompt, {"orders": parsed.orders}, None)
 
@@ -556,16 +564,3 @@ class Play(commands.Cog):
             await interaction.response.send_message(t("game.no_seat_here", str(interaction.locale)), ephemeral=True)
             return None
         return here[0]
-
-
-def _chunks(lines: list[str], limit: int = 1900) -> list[str]:
-    out: list[str] = []
-    current = ""
-    for line in lines:
-        if current and len(current) + len(line) + 1 > limit:
-            out.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    if current:
-        out.append(current)
-    return out

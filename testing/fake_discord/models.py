@@ -221,6 +221,7 @@ class StoredMessage:
     reference: dict[str, Any] | None = None
     reactions: list[str] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)  # previous versions, oldest first
+    pings: list[str] = field(default_factory=list)  # whom it notified when posted (see mentions.py)
 
     @property
     def ephemeral(self) -> bool:

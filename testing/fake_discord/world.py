@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from . import permissions as perms
 from .bodies import RequestBody
 from .errors import FakeTimeoutError, invalid_form
+from .mentions import pings
 from .models import (
     DM,
     FLAG_EPHEMERAL,
@@ -318,6 +319,7 @@ class World:
             created_at=snowflake_iso(msg_id),
             tts=bool(data.get("tts")),
             reference=data.get("message_reference"),
+            pings=pings(str(data.get("content") or ""), data.get("allowed_mentions")),
         )
         self.messages[msg_id] = message
         self.transcript.append(message)

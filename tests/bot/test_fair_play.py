@@ -124,3 +124,67 @@ async def test_a_creator_who_plays_cannot_import_a_position(table: Table) -> Non
     assert any("You play in this game" in m.content for m in reply)
     assert await snapshot(table, game_id) == before
     assert fake.failed_interactions == []
+
+
+# ----- mentions and markdown -----
+
+
+def bot_messages(table: Table) -> list[Any]:
+    return [m for m in table.fake.transcript if m.author.id == table.fake.world.bot.id]
+
+
+async def test_a_game_name_pings_no_one_and_shows_no_link(table: Table) -> None:
+    fake = table.fake
+    role = fake.add_role(table.guild, "Everyone-ish")
+    name = f"@everyone <@&{role.id}> [click](https://evil.example)"
+    closed = table.players[1]
+    closed.user.dms_closed = True  # this player is pinged in the channel: the one message meant to ping
+    lobby = await (await fake.slash(table.moderator, table.channel, "game new", players=3, name=name)).wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for player in table.players[:3]:
+        await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_reply(timeout=10)
+    await fake.wait_until(lambda: any("DMs are closed" in m.content for m in bot_messages(table)), timeout=10)
+    await fake.wait_idle()
+    await (await fake.slash(table.moderator, table.channel, "game status")).wait_response()
+    texts = [(m, text) for m in bot_messages(table) for text in [m.content, *(h.get("content", "") for h in m.history)]]
+    showing = [(m, text) for m, text in texts if "evil.example" in text]
+    assert any("A Game of Thrones" in text for _, text in showing), fake.describe()  # the lobby
+    assert any(m.guild_id is None for m, _ in showing) and any("📌" in text for _, text in showing)  # DMs, status
+    for _, text in showing:
+        assert "@everyone" not in text and f"<@&{role.id}>" not in text
+        assert "\\[click]" in text  # shown as typed, not as a link
+    for message in bot_messages(table):
+        expected = [f"user:{closed.id}"] if "DMs are closed" in message.content else []
+        assert message.pings == expected, (message.content, message.pings)
+    assert fake.failed_interactions == []
+
+
+async def test_a_game_name_over_64_characters_is_refused_and_creates_nothing(table: Table) -> None:
+    fake = table.fake
+    reply = await (
+        await fake.slash(table.moderator, table.channel, "game new", players=3, name="x" * 2050)
+    ).wait_response()
+    assert reply.flags & 64 and "at most 64 characters" in reply.content and "2050" in reply.content
+    russian = fake.add_member(table.guild, "ru-mod", locale="ru", manage_guild=True)
+    reply_ru = await (await fake.slash(russian, table.channel, "game new", players=3, name="я" * 65)).wait_response()
+    assert "не больше 64 символов" in reply_ru.content
+    assert await table.service.store.games_in_channel(table.channel.id) == []
+    status = await (await fake.slash(table.moderator, table.channel, "game status")).wait_response()
+    assert "no game in this channel" in status.content
+    assert fake.failed_interactions == []
+
+
+async def test_typed_orders_that_cannot_be_read_get_a_reply_within_discords_limit(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    player = table.players[1]
+    before = await snapshot(table, game_id)
+    text = ", ".join(f"Nowhere{i} **dance** <@&123456789012345678>" for i in range(120))
+    reply = await (await fake.slash(player, table.channel, "orders", text=text)).wait_response()
+    assert len(reply.content) <= 2000 and "I could not read an order" in reply.content
+    assert "<@&" not in reply.content and "\\*\\*dance\\*\\*" in reply.content and reply.pings == []
+    assert await snapshot(table, game_id) == before
+    assert seats[player.id]
+    assert fake.failed_interactions == []
