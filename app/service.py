@@ -244,6 +244,10 @@ class GameService:
         self._parsed[game_id] = (row.state, game)
         return game
 
+    async def seat_of(self, game_id: int, house: str) -> int | None:
+        """The member seated for a house now (None: nobody, or no such house)."""
+        return (await self.store.seats(game_id)).get(house)
+
     async def house_of(self, game_id: int, user_id: int) -> str:
         seats = await self.store.seats(game_id)
         for house, user in seats.items():
@@ -355,8 +359,14 @@ class GameService:
                 reveals = any(reveals_something(e) for e in _replay_events(before, last))
             except (RuleError, ServiceError):
                 reveals = True
-        return UndoPreview(row.version, last, prompt.kind if prompt else last.prompt_id, bool(prompt and prompt.secret),
-                           reveals, seated)
+        return UndoPreview(
+            row.version,
+            last,
+            prompt.kind if prompt else last.prompt_id,
+            bool(prompt and prompt.secret),
+            reveals,
+            seated,
+        )
 
     async def undo_last(self, game_id: int, *, by: int | None = None, expected_version: int | None = None) -> Game:
         """Restore the state before the last accepted answer by replaying the log from a snapshot.
@@ -458,8 +468,13 @@ class GameService:
                 "seats": await self.store.seats(game_id),
                 "state": (await self.load(game_id)).view(None) if row.state else None,
                 "log": [
-                    {"version": a.version, "house": a.house, "source": a.source, "at": a.at,
-                     "events": events.get(a.version, [])}
+                    {
+                        "version": a.version,
+                        "house": a.house,
+                        "source": a.source,
+                        "at": a.at,
+                        "events": events.get(a.version, []),
+                    }
                     for a in answers
                 ],
             }

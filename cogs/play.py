@@ -61,6 +61,7 @@ BOARD_EVENTS = {
 class Draft:
     prompt_id: str
     form: Form
+    user_id: int  # the player it was opened for: only they may change or submit it
     picks: dict[str, list[str]] = field(default_factory=dict)
     page: int = 0
 
@@ -168,6 +169,7 @@ class Play(commands.Cog):
         for e in applied.events:
             if e["type"] == "seat-changed":  # a new player must hear of the decision already open
                 self.notified = {k for k in self.notified if not (k[0] == applied.game_id and k[1] == e["house"])}
+                self.drafts.pop((applied.game_id, e["house"]), None)  # the old player's form is no longer theirs
         try:
             await self.post_to_channel(applied.game_id, applied.game, applied.events)
             await self.notify_prompts(applied.game_id, applied.game)
@@ -354,7 +356,7 @@ class Play(commands.Cog):
             return
         form = build_form(prompt, game.view(house), lang)
         self.prompts_seen[(game_id, house)] = prompt
-        draft = Draft(prompt.id, form, {f.key: list(f.selected) for f in form.fields})
+        draft = Draft(prompt.id, form, interaction.user.id, {f.key: list(f.selected) for f in form.fields})
         self.drafts[(game_id, house)] = draft
         content, view = self.render_form(game_id, house, draft, lang, note)
         await interaction.followup.send(content, view=view, ephemeral=True)
@@ -399,9 +401,22 @@ class Play(commands.Cog):
         view.add_item(FormButton(game_id, house, "submit", t("button.submit", lang)))
         return "\n".join(lines)[:2000], view
 
+    async def _owns(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> bool:
+        """Whether the clicking user is the one seated for the house now; if not, say so and change nothing."""
+        if await self.service.seat_of(game_id, house) == interaction.user.id:
+            return True
+        err = ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        await self._acknowledge(interaction, thinking=False)  # the form stays as it is
+        await interaction.followup.send(error_text(err, str(interaction.locale)), ephemeral=True)
+        return False
+
     async def _current_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
         """The draft for this form, or None after answering that it expired (e.g. after a restart)."""
+        if not await self._owns(interaction, game_id, house):
+            return None
         draft = self.drafts.get((game_id, house))
+        if draft is not None and draft.user_id != interaction.user.id:
+            draft = None
         game = await self.service.load(game_id)
         prompt = game.prompt_for(house)
         if draft is None or prompt is None or prompt.id != draft.prompt_id:
@@ -434,7 +449,11 @@ class Play(commands.Cog):
         self, interaction: discord.Interaction[Any], game_id: int, house: str, action: str
     ) -> None:
         lang = str(interaction.locale)
+        if not await self._owns(interaction, game_id, house):
+            return
         draft = self.drafts.get((game_id, house))
+        if draft is not None and draft.user_id != interaction.user.id:
+            draft = None
         if action in ("prev", "next") and draft is not None:
             pages = len(draft.form.pages())
             draft.page = (draft.page + (1 if action == "next" else -1)) % pages

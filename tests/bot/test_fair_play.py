@@ -188,3 +188,46 @@ async def test_typed_orders_that_cannot_be_read_get_a_reply_within_discords_limi
     assert await snapshot(table, game_id) == before
     assert seats[player.id]
     assert fake.failed_interactions == []
+
+
+# ----- forms belong to a user -----
+
+
+def first_select(form: Any) -> tuple[str, str, str]:
+    """The first select of a form: its custom id, its selected value and another value it offers."""
+    for row in form.components:
+        for component in row["components"]:
+            if component["type"] == 3 and len(component["options"]) > 1:
+                chosen = next((o["value"] for o in component["options"] if o.get("default")), None)
+                other = next(o["value"] for o in component["options"] if o["value"] != chosen)
+                return component["custom_id"], str(chosen), other
+    raise AssertionError("no select with a choice")
+
+
+async def test_after_replace_the_old_players_form_changes_nothing(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    old = table.players[1]
+    house = seats[old.id]
+    old_form = await (await fake.slash(old, table.channel, "decide")).wait_response(timeout=10)
+    newcomer = table.players[4]
+    await (await fake.slash(table.moderator, table.channel, "mod replace", house=house, member=newcomer)).wait_reply()
+    await fake.wait_idle()
+    new_form = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
+    select_id, chosen, other = first_select(new_form)
+    before = await snapshot(table, game_id)
+    # The old player's clicks on their old form: a pick, a page turn, a submit. Each is refused.
+    picked = await (await fake.select(old, old_form, select_id, [other])).wait_reply()
+    assert any("Only the player seated for this house" in m.content and m.flags & 64 for m in picked)
+    old.user.locale = "ru"
+    submitted = await (await fake.click(old, old_form, f"dec:{game_id}:{house}:submit")).wait_reply()
+    assert any("может только игрок" in m.content for m in submitted), [m.content for m in submitted]
+    await fake.wait_idle()
+    assert await snapshot(table, game_id) == before
+    # The new player's draft was not changed by those clicks: their submit records their own form.
+    receipt = await (await fake.click(newcomer, new_form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    assert any("Recorded" in m.content for m in receipt)
+    answer = (await table.service.store.answers(game_id))[-1]
+    assert answer.user_id == newcomer.id and answer.house == house
+    assert fake.failed_interactions == []
