@@ -22,15 +22,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, rules
+from engine.combat.frame import SIDES, CombatFrame, house_of
 from engine.errors import RuleError
+from engine.setup import tides_deck
 from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
     from engine.flow import Frame
     from engine.game import Game
     from engine.prompts import Prompt
-
-SIDES = ("attacker", "defender")
 
 CANCEL = "cancel"
 IMMEDIATELY = "immediately"
@@ -52,52 +52,52 @@ class Ability:
     # ----- passive -----
 
     def unit_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
     ) -> int:
         return value
 
-    def defense_bonus(self, s: GameState, f: Frame, side: str, value: int) -> int:
+    def defense_bonus(self, s: GameState, f: CombatFrame, side: str, value: int) -> int:
         return value
 
     def card_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, card: data.HouseCard, value: int
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
         return value
 
     def card_icons(
-        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
         return icons
 
-    def casualty_count(self, s: GameState, f: Frame, side: str, victim_side: str, count: int) -> int:
+    def casualty_count(self, s: GameState, f: CombatFrame, side: str, victim_side: str, count: int) -> int:
         return count
 
-    def skull_count(self, s: GameState, f: Frame, side: str, victim_side: str, count: int) -> int:
+    def skull_count(self, s: GameState, f: CombatFrame, side: str, victim_side: str, count: int) -> int:
         return count
 
-    def protects(self, s: GameState, f: Frame, side: str, victim_side: str) -> bool:
+    def protects(self, s: GameState, f: CombatFrame, side: str, victim_side: str) -> bool:
         """Whether this card keeps ``victim_side``'s units from being destroyed by card text (the Blackfish)."""
         return False
 
-    def retreat_chooser(self, s: GameState, f: Frame, side: str, loser: str) -> str | None:
+    def retreat_chooser(self, s: GameState, f: CombatFrame, side: str, loser: str) -> str | None:
         return None
 
     # ----- triggered -----
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         """Whether the triggered ability does anything now (checked once, when its turn in the window comes)."""
         return True
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         """Act at once, or push a ``card-ability`` frame that asks the owner."""
         return None
 
     # ----- the ability's own frame (engine.cards.CardAbilityStep) -----
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         return []
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         raise RuleError("nothing-to-answer", "This card's ability takes no answer now.")
 
 
@@ -118,68 +118,64 @@ def ability_of(card_id: str | None) -> Ability | None:
     return ABILITIES.get(ability_id) if ability_id else None
 
 
-def _played(f: Frame) -> list[tuple[str, Ability]]:
+def _played(f: CombatFrame) -> list[tuple[str, Ability]]:
     """The abilities of the cards in play (a cancelled or swapped card is no longer in ``f["cards"]``)."""
-    out = []
+    out: list[tuple[str, Ability]] = []
     for side in SIDES:
-        ab = ability_of(f["cards"].get(side))
+        ab = ability_of(f["cards"][side])
         if ab is not None:
             out.append((side, ab))
     out.sort(key=lambda pair: pair[1].order)
     return out
 
 
-def other(side: str) -> str:
-    return "defender" if side == "attacker" else "attacker"
-
-
 # ----- passive hooks -----
 
 
-def unit_strength(s: GameState, f: Frame, target_side: str, unit: Unit, value: int, *, supporting: bool) -> int:
+def unit_strength(s: GameState, f: CombatFrame, target_side: str, unit: Unit, value: int, *, supporting: bool) -> int:
     for side, ab in _played(f):
         value = ab.unit_strength(s, f, side, target_side, unit, value, supporting)
     return value
 
 
-def defense_bonus(s: GameState, f: Frame, value: int) -> int:
+def defense_bonus(s: GameState, f: CombatFrame, value: int) -> int:
     for side, ab in _played(f):
         value = ab.defense_bonus(s, f, side, value)
     return value
 
 
-def card_strength(s: GameState, f: Frame, target_side: str, card: data.HouseCard) -> int:
+def card_strength(s: GameState, f: CombatFrame, target_side: str, card: data.HouseCard) -> int:
     value = card.strength
     for side, ab in _played(f):
         value = ab.card_strength(s, f, side, target_side, card, value)
     return value
 
 
-def card_icons(s: GameState, f: Frame, target_side: str, card: data.HouseCard) -> tuple[int, int]:
+def card_icons(s: GameState, f: CombatFrame, target_side: str, card: data.HouseCard) -> tuple[int, int]:
     result = (card.swords, card.fortifications)
     for side, ab in _played(f):
         result = ab.card_icons(s, f, side, target_side, result)
     return result
 
 
-def casualty_count(s: GameState, f: Frame, victim_side: str, count: int) -> int:
+def casualty_count(s: GameState, f: CombatFrame, victim_side: str, count: int) -> int:
     for side, ab in _played(f):
         count = ab.casualty_count(s, f, side, victim_side, count)
     return max(0, count)
 
 
-def skull_count(s: GameState, f: Frame, victim_side: str, skulls: int) -> int:
+def skull_count(s: GameState, f: CombatFrame, victim_side: str, skulls: int) -> int:
     """Tides of Battle skulls cost units whoever won (B-TIDES-07); ``victim_side`` is the side losing them."""
     for side, ab in _played(f):
         skulls = ab.skull_count(s, f, side, victim_side, skulls)
     return max(0, skulls)
 
 
-def protected(s: GameState, f: Frame, victim_side: str) -> bool:
+def protected(s: GameState, f: CombatFrame, victim_side: str) -> bool:
     return any(ab.protects(s, f, side, victim_side) for side, ab in _played(f))
 
 
-def retreat_chooser(s: GameState, f: Frame, loser: str) -> str:
+def retreat_chooser(s: GameState, f: CombatFrame, loser: str) -> str:
     for side, ab in _played(f):
         chooser = ab.retreat_chooser(s, f, side, loser)
         if chooser:
@@ -190,19 +186,19 @@ def retreat_chooser(s: GameState, f: Frame, loser: str) -> str:
 # ----- triggered abilities -----
 
 
-def next_trigger(g: Game, f: Frame, windows: tuple[str, ...]) -> bool:
+def next_trigger(g: Game, f: CombatFrame, windows: tuple[str, ...]) -> bool:
     """Fire the next triggered ability of ``windows`` not yet resolved; return whether one was considered.
 
     Windows are taken in the given order and, within one, the cards in turn order (B-HCARD-04). The scan starts
     again from the first window after every ability, so a card that enters play meanwhile (Tyrion's opponent's new
     card, Aeron's replacement) takes its turn in the right window.
     """
-    resolved: list[str] = f.setdefault("resolved", [])
+    resolved = f["resolved"]
     order = rules.turn_order(g.s)
     for window in windows:
-        sides = sorted(SIDES, key=lambda sd: order.index(f[sd]) if f[sd] in order else len(order))
+        sides = sorted(SIDES, key=lambda sd: order.index(house_of(f, sd)) if house_of(f, sd) in order else len(order))
         for side in sides:
-            card = f["cards"].get(side)
+            card = f["cards"][side]
             ab = ability_of(card)
             if ab is None or ab.window != window:
                 continue
@@ -211,7 +207,7 @@ def next_trigger(g: Game, f: Frame, windows: tuple[str, ...]) -> bool:
                 continue
             resolved.append(key)
             if ab.applies(g, f, side):
-                g.emit("house-card-ability", house=f[side], card=card, window=window)
+                g.emit("house-card-ability", house=house_of(f, side), card=card, window=window)
                 ab.trigger(g, f, side)
             return True
     return False
@@ -222,52 +218,49 @@ def next_trigger(g: Game, f: Frame, windows: tuple[str, ...]) -> bool:
 
 def reshuffle_tides(g: Game) -> None:
     """B-TIDES-09: the whole deck is reshuffled right before the house cards are chosen."""
-    from engine.setup import tides_deck
-
     g.s.tides_deck = tides_deck(g.rng)
 
 
-def draw_tides(g: Game, f: Frame, *, secret: bool = False) -> None:
+def draw_tides(g: Game, f: CombatFrame, *, secret: bool = False) -> None:
     """B-TIDES-02: attacker and defender each draw one card. ``secret``: the Blade holder may still redraw
     (B-TIDES-03), so each combatant sees only its own card until the Blade's step."""
     s = g.s
     if len(s.tides_deck) < 2:
         reshuffle_tides(g)
-    drawn = {"attacker": s.tides_deck.pop(0), "defender": s.tides_deck.pop(0)}
-    f["tides"] = drawn
-    f["tides_used"] = [drawn["attacker"], drawn["defender"]]
+    attacker_card, defender_card = s.tides_deck.pop(0), s.tides_deck.pop(0)
+    drawn = {"attacker": attacker_card, "defender": defender_card}
+    f["tides"] = {"attacker": attacker_card, "defender": defender_card}
+    f["tides_used"] = [attacker_card, defender_card]
     if secret:
         f["tides_secret"] = True
         for side in SIDES:
-            g.emit("tides-drawn", area=f["area"], side=side, card=drawn[side], private_to=f[side])
+            g.emit("tides-drawn", area=f["area"], side=side, card=drawn[side], private_to=house_of(f, side))
     else:
         g.emit("tides-drawn", area=f["area"], attacker=drawn["attacker"], defender=drawn["defender"])
 
 
-def redraw_tides(g: Game, f: Frame, side: str) -> None:
+def redraw_tides(g: Game, f: CombatFrame, side: str) -> None:
     """B-TIDES-03: the Blade holder discards his Tides card and draws another, which he must keep."""
     s = g.s
     if not s.tides_deck:
         reshuffle_tides(g)
-        for used in f.get("tides_used", []):
+        for used in f["tides_used"]:
             s.tides_deck.remove(used)
     old = f["tides"][side]
     new = s.tides_deck.pop(0)
     f["tides"][side] = new
-    f.setdefault("tides_used", []).append(new)
-    g.emit("tides-redrawn", area=f["area"], house=f[side], side=side)
-    g.emit("tides-drawn", area=f["area"], side=side, card=new, discarded=old, private_to=f[side])
+    f["tides_used"].append(new)
+    g.emit("tides-redrawn", area=f["area"], house=house_of(f, side), side=side)
+    g.emit("tides-drawn", area=f["area"], side=side, card=new, discarded=old, private_to=house_of(f, side))
 
 
-def reveal_tides(g: Game, f: Frame) -> None:
-    if f.pop("tides_secret", False):
+def reveal_tides(g: Game, f: CombatFrame) -> None:
+    if f["tides_secret"]:
+        f["tides_secret"] = False
         g.emit("tides-revealed", area=f["area"], attacker=f["tides"]["attacker"], defender=f["tides"]["defender"])
 
 
-def return_tides(g: Game, f: Frame) -> None:
+def return_tides(g: Game, f: CombatFrame) -> None:
     """After the combat the drawn Tides cards go back into the deck (B-TIDES-09)."""
-    g.s.tides_deck.extend(f.pop("tides_used", []))
-
-
-def describe(f: Frame) -> dict[str, Any]:
-    return {"cancelled": list(f.get("cancelled", [])), "resolved": list(f.get("resolved", []))}
+    g.s.tides_deck.extend(f["tides_used"])
+    f["tides_used"] = []

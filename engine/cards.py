@@ -13,20 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
-from engine.abilities import ABILITIES, AFTER, CANCEL, IMMEDIATELY, VICTOR, Ability, other, protected, register
+from engine.abilities import ABILITIES, AFTER, CANCEL, IMMEDIATELY, VICTOR, Ability, protected, register
+from engine.combat.frame import CombatFrame, combat, house_of, other
+from engine.combat.losses import destroy_fighting, discard_played_card
+from engine.combat.strength import combat_units, supporting_areas
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, prompt_id
+from engine.flow import Frame, Step, expect_choice, prompt_id, stable_pick
 from engine.flow import register as register_step
 from engine.orders import token
 from engine.prompts import Prompt
 from engine.state import GameState, Unit
-from engine.steps.combat import (
-    combat_units,
-    destroy_fighting,
-    discard_played_card,
-    stable_pick,
-    supporting_areas,
-)
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -35,16 +31,15 @@ if TYPE_CHECKING:
 # ----- the frame through which a card asks its owner -----
 
 
-def combat_of(g: Game, af: Frame) -> Frame:
+def combat_of(g: Game, af: Frame) -> CombatFrame:
     for f in reversed(g.s.stack):
         if f["type"] == "combat" and f["id"] == af["combat"]:
-            frame: Frame = f
-            return frame
+            return combat(f)
     raise RuntimeError("a card ability outlived its combat")  # pragma: no cover - frames are pushed on top
 
 
-def push_ability(g: Game, cf: Frame, side: str, card: str, **fields: Any) -> Frame:
-    return g.push("card-ability", card=card, combat=cf["id"], side=side, house=cf[side], done=False, **fields)
+def push_ability(g: Game, cf: CombatFrame, side: str, card: str, **fields: Any) -> Frame:
+    return g.push("card-ability", card=card, combat=cf["id"], side=side, house=house_of(cf, side), done=False, **fields)
 
 
 @register_step
@@ -90,17 +85,12 @@ def _higher(s: GameState, track: str, a: str, b: str) -> bool:
     return order.index(a) < order.index(b)
 
 
-def _me(f: Frame, side: str) -> str:
-    house: str = f[side]
-    return house
+def _won(f: CombatFrame, side: str) -> bool:
+    return f["winner"] == side
 
 
-def _won(f: Frame, side: str) -> bool:
-    return f.get("winner") == side
-
-
-def _lost(f: Frame, side: str) -> bool:
-    return f.get("winner") == other(side)
+def _lost(f: CombatFrame, side: str) -> bool:
+    return f["winner"] == other(side)
 
 
 def _strongest(cards: list[str]) -> str:
@@ -132,9 +122,9 @@ class StannisBaratheon(Ability):
     card = "stannis-baratheon"
 
     def card_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, card: data.HouseCard, value: int
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
-        if side == target_side and _higher(s, "iron_throne", f[other(side)], f[side]):
+        if side == target_side and _higher(s, "iron_throne", house_of(f, other(side)), house_of(f, side)):
             return value + 1
         return value
 
@@ -152,8 +142,8 @@ class RenlyBaratheon(Ability):
     card = "renly-baratheon"
     window = VICTOR
 
-    def options(self, s: GameState, f: Frame, side: str) -> list[str]:
-        house = f[side]
+    def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
+        house = house_of(f, side)
         out = []
         fighting = [u for u in combat_units(s, f, side) if u.type == "footman"]
         if fighting:
@@ -165,18 +155,22 @@ class RenlyBaratheon(Ability):
                 out.append(a)
         return out
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         s = g.s
-        return _won(f, side) and rules.units_available(s, f[side], "knight") > 0 and bool(self.options(s, f, side))
+        return (
+            _won(f, side)
+            and rules.units_available(s, house_of(f, side), "knight") > 0
+            and bool(self.options(s, f, side))
+        )
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         areas = af["areas"]
         return ask(af, "renly-knight", af["house"], [*areas, None], areas[0], area=cf["area"], fighting=areas[0])
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, [*af["areas"], None], "footman to upgrade")
         af["done"] = True
         if answer is None:
@@ -203,16 +197,16 @@ class SerDavosSeaworth(Ability):
 
     card = "ser-davos-seaworth"
 
-    def _active(self, s: GameState, f: Frame, side: str) -> bool:
-        return "stannis-baratheon" in s.houses[f[side]].discards
+    def _active(self, s: GameState, f: CombatFrame, side: str) -> bool:
+        return "stannis-baratheon" in s.houses[house_of(f, side)].discards
 
     def card_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, card: data.HouseCard, value: int
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
         return value + 1 if side == target_side and self._active(s, f, side) else value
 
     def card_icons(
-        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
         if side == target_side and self._active(s, f, side):
             return icons[0] + 1, icons[1]
@@ -228,9 +222,9 @@ class SalladhorSaan(Ability):
     order = 10
 
     def unit_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
     ) -> int:
-        if unit.type == "ship" and unit.house != f[side] and supporting_areas(s, f, side):
+        if unit.type == "ship" and unit.house != house_of(f, side) and supporting_areas(s, f, side):
             return 0
         return value
 
@@ -243,17 +237,17 @@ class Patchface(Ability):
     card = "patchface"
     window = AFTER
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
-        return bool(g.s.houses[f[other(side)]].hand)
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
+        return bool(g.s.houses[house_of(f, other(side))].hand)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
-        push_ability(g, f, side, self.card, opponent=f[other(side)])
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
+        push_ability(g, f, side, self.card, opponent=house_of(f, other(side)))
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         hand = sorted(g.s.houses[af["opponent"]].hand)
         return ask(af, "patchface-discard", af["house"], [*hand, None], _strongest(hand), opponent=af["opponent"])
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         hs = g.s.houses[af["opponent"]]
         expect_choice(answer, [*hs.hand, None], "card to discard")
         af["done"] = True
@@ -275,12 +269,12 @@ class TywinLannister(Ability):
     card = "tywin-lannister"
     window = VICTOR
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return _won(f, side)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
-        gained = rules.gain_power(g.s, f[side], 2)
-        g.emit("power-gained", house=f[side], amount=gained, reason=self.card)
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
+        gained = rules.gain_power(g.s, house_of(f, side), 2)
+        g.emit("power-gained", house=house_of(f, side), amount=gained, reason=self.card)
 
 
 @register
@@ -290,9 +284,14 @@ class SerKevanLannister(Ability):
     card = "ser-kevan-lannister"
 
     def unit_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
     ) -> int:
-        if side == target_side == "attacker" and unit.house == f[side] and unit.type == "footman" and value > 0:
+        if (
+            side == target_side == "attacker"
+            and unit.house == house_of(f, side)
+            and unit.type == "footman"
+            and value > 0
+        ):
             return 2
         return value
 
@@ -306,15 +305,15 @@ class TyrionLannister(Ability):
     card = "tyrion-lannister"
     window = CANCEL
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return f["cards"][other(side)] is not None
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         push_ability(g, f, side, self.card, stage="decide", target=f["cards"][other(side)])
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         opp_side = other(af["side"])
-        opponent = cf[opp_side]
+        opponent = house_of(cf, opp_side)
         if af["stage"] == "decide":
             return ask(
                 af, "tyrion-cancel", af["house"], ["cancel", "keep"], "keep", target=af["target"], opponent=opponent
@@ -326,7 +325,7 @@ class TyrionLannister(Ability):
                 house=opponent,
                 kind="house-card",
                 choices=options,
-                default=stable_pick(g.s, af, opponent, options),
+                default=stable_pick(g.s.seed, af["id"], opponent, options),
                 info={
                     "area": cf["area"],
                     "side": opp_side,
@@ -337,10 +336,10 @@ class TyrionLannister(Ability):
             )
         ]
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         s = g.s
         opp_side = other(af["side"])
-        opponent = cf[opp_side]
+        opponent = house_of(cf, opp_side)
         hs = s.houses[opponent]
         if af["stage"] == "decide":
             expect_choice(answer, ["cancel", "keep"], "answer to Tyrion Lannister")
@@ -351,7 +350,7 @@ class TyrionLannister(Ability):
             cancelled = af["target"]
             hs.hand.append(cancelled)
             cf["cards"][opp_side] = None
-            cf.setdefault("cancelled", []).append(cancelled)
+            cf["cancelled"].append(cancelled)
             g.emit("house-card-cancelled", house=opponent, card=cancelled, by=house)
             options = sorted(c for c in hs.hand if c != cancelled)
             if options:
@@ -376,25 +375,25 @@ class CerseiLannister(Ability):
     card = "cersei-lannister"
     window = VICTOR
 
-    def options(self, s: GameState, f: Frame, side: str) -> list[str]:
-        loser = f[other(side)]
+    def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
+        loser = house_of(f, other(side))
         spent = f["origin"] if loser == f["attacker"] else None
         areas = [a for a, o in s.orders.items() if o.house == loser and a != spent]
         return _order_preference(s, areas)
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return _won(f, side) and bool(self.options(g.s, f, side))
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         areas = af["areas"]
         orders = {a: g.s.orders[a].token for a in areas}
-        loser = cf[other(af["side"])]
+        loser = house_of(cf, other(af["side"]))
         return ask(af, "cersei-order", af["house"], [*areas, None], areas[0], loser=loser, orders=orders)
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, [*af["areas"], None], "order to remove")
         af["done"] = True
         if answer is None:
@@ -414,8 +413,8 @@ class RobbStark(Ability):
 
     card = "robb-stark"
 
-    def retreat_chooser(self, s: GameState, f: Frame, side: str, loser: str) -> str | None:
-        return _me(f, side) if _won(f, side) else None
+    def retreat_chooser(self, s: GameState, f: CombatFrame, side: str, loser: str) -> str | None:
+        return house_of(f, side) if _won(f, side) else None
 
 
 @register
@@ -425,15 +424,15 @@ class RooseBolton(Ability):
     card = "roose-bolton"
     window = AFTER
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
-        return _lost(f, side) and bool(g.s.houses[f[side]].discards)
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
+        return _lost(f, side) and bool(g.s.houses[house_of(f, side)].discards)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
-        hs = g.s.houses[f[side]]
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
+        hs = g.s.houses[house_of(f, side)]
         returned = list(hs.discards)
         hs.hand.extend(returned)
         hs.discards = []
-        g.emit("hand-returned", house=f[side], cards=returned, reason=self.card)
+        g.emit("hand-returned", house=house_of(f, side), cards=returned, reason=self.card)
 
 
 @register
@@ -443,13 +442,13 @@ class TheBlackfish(Ability):
 
     card = "the-blackfish"
 
-    def casualty_count(self, s: GameState, f: Frame, side: str, victim_side: str, count: int) -> int:
+    def casualty_count(self, s: GameState, f: CombatFrame, side: str, victim_side: str, count: int) -> int:
         return 0 if victim_side == side else count
 
-    def skull_count(self, s: GameState, f: Frame, side: str, victim_side: str, count: int) -> int:
+    def skull_count(self, s: GameState, f: CombatFrame, side: str, victim_side: str, count: int) -> int:
         return 0 if victim_side == side else count
 
-    def protects(self, s: GameState, f: Frame, side: str, victim_side: str) -> bool:
+    def protects(self, s: GameState, f: CombatFrame, side: str, victim_side: str) -> bool:
         return victim_side == side
 
 
@@ -459,7 +458,7 @@ class CatelynStark(Ability):
 
     card = "catelyn-stark"
 
-    def defense_bonus(self, s: GameState, f: Frame, side: str, value: int) -> int:
+    def defense_bonus(self, s: GameState, f: CombatFrame, side: str, value: int) -> int:
         return value * 2 if side == "defender" else value
 
 
@@ -474,12 +473,12 @@ class ArianneMartell(Ability):
     card = "arianne-martell"
     window = VICTOR
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return side == "defender" and _lost(f, side)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         f["attacker_stays"] = True
-        g.emit("attack-held", area=f["area"], attacker=f["attacker"], origin=f["origin"], by=f[side])
+        g.emit("attack-held", area=f["area"], attacker=f["attacker"], origin=f["origin"], by=house_of(f, side))
 
 
 @register
@@ -489,7 +488,7 @@ class NymeriaSand(Ability):
     card = "nymeria-sand"
 
     def card_icons(
-        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
         if side != target_side:
             return icons
@@ -504,17 +503,17 @@ class DoranMartell(Ability):
     card = "doran-martell"
     window = IMMEDIATELY
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
-        push_ability(g, f, side, self.card, opponent=f[other(side)])
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
+        push_ability(g, f, side, self.card, opponent=house_of(f, other(side)))
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         s = g.s
         opponent = af["opponent"]
         positions = {t: s.tracks[t].index(opponent) + 1 for t in data.TRACKS}
         best = min(data.TRACKS, key=lambda t: (positions[t], data.TRACKS.index(t)))
         return ask(af, "doran-track", af["house"], list(data.TRACKS), best, opponent=opponent, positions=positions)
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, list(data.TRACKS), "influence track")
         s = g.s
         opponent = af["opponent"]
@@ -535,9 +534,9 @@ class VictarionGreyjoy(Ability):
     card = "victarion-greyjoy"
 
     def unit_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, unit: Unit, value: int, supporting: bool
     ) -> int:
-        if side == target_side == "attacker" and unit.house == f[side] and unit.type == "ship" and value > 0:
+        if side == target_side == "attacker" and unit.house == house_of(f, side) and unit.type == "ship" and value > 0:
             return 2
         return value
 
@@ -549,7 +548,7 @@ class BalonGreyjoy(Ability):
     card = "balon-greyjoy"
 
     def card_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, card: data.HouseCard, value: int
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
         return value - card.strength if side != target_side else value
 
@@ -560,16 +559,16 @@ class TheonGreyjoy(Ability):
 
     card = "theon-greyjoy"
 
-    def _active(self, f: Frame, side: str, target_side: str) -> bool:
+    def _active(self, f: CombatFrame, side: str, target_side: str) -> bool:
         return side == target_side == "defender" and data.board().areas[f["area"]].fortification > 0
 
     def card_strength(
-        self, s: GameState, f: Frame, side: str, target_side: str, card: data.HouseCard, value: int
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
         return value + 1 if self._active(f, side, target_side) else value
 
     def card_icons(
-        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
         return (icons[0] + 1, icons[1]) if self._active(f, side, target_side) else icons
 
@@ -582,7 +581,7 @@ class AshaGreyjoy(Ability):
     card = "asha-greyjoy"
 
     def card_icons(
-        self, s: GameState, f: Frame, side: str, target_side: str, icons: tuple[int, int]
+        self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
         if side == target_side and not supporting_areas(s, f, side):
             return icons[0] + 2, icons[1] + 1
@@ -597,19 +596,19 @@ class AeronDamphair(Ability):
     card = "aeron-damphair"
     window = IMMEDIATELY
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
-        hs = g.s.houses[f[side]]
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
+        hs = g.s.houses[house_of(f, side)]
         return hs.power >= 2 and bool(hs.hand)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         push_ability(g, f, side, self.card)
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         hs = g.s.houses[af["house"]]
         hand = sorted(hs.hand)
         return ask(af, "aeron-swap", af["house"], ["keep", *hand], "keep", power=hs.power, cost=2, area=cf["area"])
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         s = g.s
         hs = s.houses[house]
         expect_choice(answer, ["keep", *hs.hand], "answer to Aeron Damphair")
@@ -637,17 +636,17 @@ class MaceTyrell(Ability):
     card = "mace-tyrell"
     window = IMMEDIATELY
 
-    def footmen(self, s: GameState, f: Frame, side: str) -> list[Unit]:
+    def footmen(self, s: GameState, f: CombatFrame, side: str) -> list[Unit]:
         return [u for u in combat_units(s, f, other(side)) if u.type == "footman"]
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return bool(self.footmen(g.s, f, side))
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         s = g.s
         victim_side = other(side)
         if protected(s, f, victim_side):
-            g.emit("ability-prevented", house=f[side], card=self.card, by=f[victim_side])
+            g.emit("ability-prevented", house=house_of(f, side), card=self.card, by=house_of(f, victim_side))
             return
         footmen = self.footmen(s, f, side)
         if len({u.routed for u in footmen}) > 1:
@@ -655,10 +654,10 @@ class MaceTyrell(Ability):
             return
         destroy_fighting(g, f, victim_side, [footmen[0]], self.card)
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         return ask(af, "mace-footman", af["house"], ["footman", "routed-footman"], "footman", area=cf["area"])
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, ["footman", "routed-footman"], "footman to destroy")
         routed = answer == "routed-footman"
         victim = next(u for u in self.footmen(g.s, cf, af["side"]) if u.routed == routed)
@@ -674,10 +673,10 @@ class SerLorasTyrell(Ability):
     card = "ser-loras-tyrell"
     window = VICTOR
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return side == "attacker" and _won(f, side)
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         f["march_follows"] = True
 
 
@@ -689,29 +688,29 @@ class QueenOfThorns(Ability):
     card = "queen-of-thorns"
     window = IMMEDIATELY
 
-    def options(self, s: GameState, f: Frame, side: str) -> list[str]:
-        opponent = f[other(side)]
+    def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
+        opponent = house_of(f, other(side))
         near = data.board().neighbours[f["area"]]
         areas = [a for a in near if a != f["origin"] and a in s.orders and s.orders[a].house == opponent]
         helping = set(supporting_areas(s, f, other(side)))
         return sorted(_order_preference(s, areas), key=lambda a: a not in helping)
 
-    def applies(self, g: Game, f: Frame, side: str) -> bool:
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return bool(self.options(g.s, f, side))
 
-    def trigger(self, g: Game, f: Frame, side: str) -> None:
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         areas = self.options(g.s, f, side)
         if len(areas) == 1:
-            self._remove(g, f[side], areas[0])
+            self._remove(g, house_of(f, side), areas[0])
             return
         push_ability(g, f, side, self.card, areas=areas)
 
-    def prompts(self, g: Game, af: Frame, cf: Frame) -> list[Prompt]:
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         areas = af["areas"]
         orders = {a: g.s.orders[a].token for a in areas}
         return ask(af, "queen-of-thorns", af["house"], areas, areas[0], area=cf["area"], orders=orders)
 
-    def answer(self, g: Game, af: Frame, cf: Frame, house: str, answer: Any) -> None:
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, af["areas"], "order to remove")
         af["done"] = True
         self._remove(g, house, answer)

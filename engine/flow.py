@@ -8,6 +8,8 @@ be saved between any two answers and resumed exactly (no generators, no closures
 
 from __future__ import annotations
 
+import zlib
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import RuleError
@@ -38,6 +40,9 @@ class Step:
         """Optional public/private description of the step for views."""
         return None
 
+    def upgrade(self, f: Frame) -> None:
+        """Bring a frame saved by an earlier version of the engine to today's form, in place (loading a game)."""
+
 
 STEPS: dict[str, Step] = {}
 
@@ -49,8 +54,14 @@ def register(cls: type[Step]) -> type[Step]:
     return cls
 
 
-def prompt_id(f: Frame, kind: str, house: str) -> str:
+def prompt_id(f: Mapping[str, Any], kind: str, house: str) -> str:
     return f"{f['id']}:{kind}:{house}"
+
+
+def stable_pick(seed: int, frame_id: int, house: str, options: list[str]) -> str:
+    """A seeded, replayable 'random' choice that does not consume the game's RNG (used for defaults)."""
+    digest = zlib.crc32(f"{seed}:{frame_id}:{house}".encode())
+    return options[digest % len(options)]
 
 
 def expect_dict(answer: Any, *keys: str) -> dict[str, Any]:

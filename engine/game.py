@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from engine import rules
@@ -29,7 +30,10 @@ class Game:
     @staticmethod
     def from_json(text: str | dict[str, Any]) -> Game:
         raw = json.loads(text) if isinstance(text, str) else text
-        return Game(GameState.from_dict(raw))
+        state = GameState.from_dict(raw)
+        for frame in state.stack:
+            STEPS[frame["type"]].upgrade(frame)
+        return Game(state)
 
     def to_json(self) -> str:
         return json.dumps(self.state.to_dict(), separators=(",", ":"), sort_keys=True)
@@ -145,7 +149,7 @@ class Game:
         self.state.stack.append(frame)
         return frame
 
-    def pop(self, f: Frame) -> None:
+    def pop(self, f: Mapping[str, Any]) -> None:
         top = self.state.stack.pop()
         assert top is f or top["id"] == f["id"], "popped a frame that was not on top"
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
+from engine.combat.frame import SIDES, combat, house_of
+from engine.combat.strength import combat_units, total_strength
 from engine.orders import token
 
 if TYPE_CHECKING:
@@ -116,36 +118,38 @@ def _step_name(g: Game) -> str:
 
 
 def _battle_view(g: Game, viewer: str | None) -> dict[str, Any] | None:
-    from engine.steps.combat import combat_units, total_strength
-
     s = g.s
-    frame = next((f for f in reversed(s.stack) if f["type"] == "combat"), None)
-    if frame is None:
+    found = next((f for f in reversed(s.stack) if f["type"] == "combat"), None)
+    if found is None:
         return None
-    revealed = frame["stage"] not in ("support", "cards")
+    frame = combat(found)
+    revealed = frame["stage"] not in ("support", "refusal", "cards")
     cards: dict[str, Any] = {}
-    for side in ("attacker", "defender"):
-        house = frame[side]
+    for side in SIDES:
         if revealed:
             cards[side] = frame["cards"][side]
-        elif house == viewer:
+        elif house_of(frame, side) == viewer:
             cards[side] = frame["chosen"].get(side)
         else:
             cards[side] = None
     supports: dict[str, list[str]] = {"attacker": [], "defender": [], "none": []}
-    for area, side in frame["supports"].items():
-        supports[side].append(area)
-    strength = None
+    for area, supported in frame["supports"].items():
+        supports[supported].append(area)
     tides: dict[str, Any] = {"attacker": None, "defender": None}
     if revealed:
         tides = dict(frame["tides"])
-    if frame.get("tides_secret"):
+    if frame["tides_secret"]:
         # B-TIDES-03: drawn but not revealed while the Blade holder may still redraw; each sees only its own.
-        tides = {side: (frame["tides"][side] if frame[side] == viewer else None) for side in ("attacker", "defender")}
-    if frame.get("strength"):
-        strength = {side: frame["strength"][side]["total"] for side in ("attacker", "defender")}
-    elif revealed and not frame.get("tides_secret"):
-        strength = {side: total_strength(s, frame, side)["total"] for side in ("attacker", "defender")}
+        tides = {side: (frame["tides"][side] if house_of(frame, side) == viewer else None) for side in SIDES}
+    # Strength by source, public from the start: before the reveal only what is on the board counts (no card is in
+    # play yet); Tides cards count once revealed.
+    if frame["strength"] is not None:
+        components = {side: dict(frame["strength"][side]) for side in SIDES}
+    else:
+        components = {side: total_strength(s, frame, side, hide_tides=True) for side in SIDES}
+    strength = None
+    if frame["strength"] is not None or (revealed and not frame["tides_secret"]):
+        strength = {side: components[side]["total"] for side in SIDES}
     return {
         "area": frame["area"],
         "from": frame["origin"],
@@ -157,9 +161,10 @@ def _battle_view(g: Game, viewer: str | None) -> dict[str, Any] | None:
         "garrison": s.garrisons.get(frame["area"]),
         "march_bonus": token(frame["march"]).bonus,
         "cards": cards,
-        "blade": frame.get("blade"),
+        "blade": frame["blade"],
         "tides": tides,
+        "components": components,
         "strength": strength,
-        "winner": frame[frame["winner"]] if frame.get("winner") else None,
+        "winner": house_of(frame, frame["winner"]) if frame["winner"] else None,
         "stage": frame["stage"],
     }

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
 from engine.board_ops import enforce_ports, place_units, remove_power_token, take_units
+from engine.combat.strength import potential_support
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import token
 from engine.prompts import Prompt
-from engine.state import GameState
+from engine.state import GameState, Unit
+from engine.steps.combat import start_combat
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -261,8 +263,6 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
         enforce_ports(g)
         g.check_instant_win()
         return
-    from engine.steps.combat import start_combat
-
     start_combat(g, house, origin, combat_area, attackers, march_token)
 
 
@@ -270,11 +270,9 @@ def check_neutral_reachable(
     s: GameState, house: str, origin: str, area: str, units: list[str], march_token: str
 ) -> None:
     """B-NEUTRAL-02: a march into a neutral force needs a strength that could beat it."""
-    from engine.steps.combat import potential_support
-
     castle = data.board().areas[area].fortification > 0
-    own = sum(2 if t == "knight" else (4 if castle else 0) if t == "siege-engine" else 1 for t in units)
-    best = own + token(march_token).bonus + potential_support(s, house, area)
+    own = sum(rules.unit_strength(Unit(house, t), attacking_castle=castle) for t in units)
+    best = own + token(march_token).bonus + potential_support(s, area)
     needed = s.neutral[area]
     assert needed is not None
     if best < needed:

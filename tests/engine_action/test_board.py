@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine import data
+from engine.combat.strength import support_areas
 from engine.steps.action import raid_targets
-from engine.steps.combat import support_areas
 
 from .helpers import make, march_answer, prompt, rejected
 

@@ -71,7 +71,7 @@ def test_B_SUPPORT_01_B_SUPPORT_06_both_sides_call_adjacent_support_orders() -> 
     g = book_position()
     march(g, "tyrell", "the-reach", {"blackwater": ["knight", "knight"]})
     f = combat_frame(g)
-    from engine.steps.combat import support_areas
+    from engine.combat.strength import support_areas
 
     assert f is not None
     assert support_areas(g.s, f["area"]) == {
@@ -225,7 +225,7 @@ def test_B_SUPPORT_09_known_edge_land_units_never_support_a_sea_battle() -> None
         },
     )
     march(g, "lannister", "the-golden-sound", {"sunset-sea": ["ship"]})
-    from engine.steps.combat import support_areas
+    from engine.combat.strength import support_areas
 
     # Searoad Marches borders the Sunset Sea, but its knight cannot help at sea; the ship next door can.
     assert support_areas(g.s, "sunset-sea") == {"west-summer-sea": "lannister"}
@@ -382,7 +382,7 @@ def test_B_SUPPORT_17_B_PORT_07_ships_in_a_port_support_only_in_their_sea() -> N
         orders | {"riverrun": "defense1", "stoney-sept": "march0"},
     )
     march(g, "greyjoy", "stoney-sept", {"riverrun": ["knight"]})
-    from engine.steps.combat import support_areas
+    from engine.combat.strength import support_areas
 
     assert support_areas(g.s, "riverrun") == {}
     assert support_areas(g.s, "lannisport") == {}
