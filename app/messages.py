@@ -18,6 +18,8 @@ from engine import data
 def _format_param(key: str, value: Any, lang: str) -> Any:
     board = data.board().areas
     if isinstance(value, str):
+        if key == "house" and catalog("en").get(f"house.{value}") is not None:
+            return t(f"house.{value}", lang)
         if value in board:
             return area_label(value, lang)
         if key in ("unit",) and value in data.UNIT_TYPES:

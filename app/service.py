@@ -147,6 +147,7 @@ class GameService:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._listeners: list[Listener] = []
         self._parsed: dict[int, tuple[str, Game]] = {}  # game -> (its stored JSON, that JSON parsed)
 
@@ -166,10 +167,23 @@ class GameService:
     # ----- lobby -----
 
     async def create(self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings) -> int:
+        """A new lobby. A channel holds one game at a time (in its lobby or running): two would make every
+        channel command ambiguous."""
         houses_for(settings.players)  # validates the count
-        return await self.store.create_game(
-            guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
-        )
+        async with self._channel_locks[channel_id]:
+            existing = await self.store.games_in_channel(channel_id)
+            if existing:
+                raise ServiceError(
+                    "channel-busy", "This channel already has a game.", name=existing[0].name, game=existing[0].id
+                )
+            return await self.store.create_game(
+                guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
+            )
+
+    async def game_in(self, channel_id: int) -> GameRow | None:
+        """The channel's game, in its lobby or started, if it has one."""
+        rows = await self.store.games_in_channel(channel_id)
+        return rows[-1] if rows else None
 
     async def started_game_in(self, channel_id: int) -> GameRow | None:
         """The latest started, unfinished game of a channel (lobbies are not games yet)."""
@@ -387,14 +401,25 @@ class GameService:
 
     # ----- moderation -----
 
+    async def replace(self, game_id: int, house: str, *, user_id: int, moderator: int) -> Applied:
+        """Give a house to a member who holds none in this game (one member, one house)."""
+        return await self.set_seat(game_id, house, user_id=user_id, autopilot=False, moderator=moderator, new=True)
+
     async def set_seat(
-        self, game_id: int, house: str, *, user_id: int | None, autopilot: bool, moderator: int
+        self, game_id: int, house: str, *, user_id: int | None, autopilot: bool, moderator: int, new: bool = False
     ) -> Applied:
-        """Replace the player of a house or switch its autopilot, as a logged, undoable step."""
+        """Replace the player of a house or switch its autopilot, as a logged, undoable step. ``new``: the
+        member must not hold a house in the game yet."""
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status not in ("running", "paused") or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
+            seats = await self.store.seats(game_id)
+            if house not in seats:
+                raise ServiceError("no-such-house", "No one plays this house in this game.", house=house)
+            held = [h for h, u in seats.items() if u is not None and u == user_id and (new or h != house)]
+            if held:
+                raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
             game = Game.from_json(row.state)
             before = game.version
             answer = {"seat": str(user_id) if user_id is not None else None, "autopilot": autopilot}

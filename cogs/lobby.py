@@ -136,6 +136,9 @@ class Lobby(commands.Cog):
         timezone: str = "UTC",
     ) -> None:
         lang = str(interaction.locale)
+        if interaction.guild_id is None:
+            await interaction.response.send_message(t("error.game-in-dm", lang), ephemeral=True)
+            return
         if name is not None:
             name = " ".join(name.split())
             if len(name) > NAME_LIMIT:
@@ -167,13 +170,18 @@ class Lobby(commands.Cog):
             timezone=timezone,
         )
         game_name = name or f"#{interaction.channel_id}"
-        game_id = await self.service.create(
-            guild_id=interaction.guild_id or 0,
-            channel_id=interaction.channel_id or 0,
-            creator=interaction.user.id,
-            name=game_name,
-            settings=settings,
-        )
+        try:
+            game_id = await self.service.create(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                creator=interaction.user.id,
+                name=game_name,
+                settings=settings,
+            )
+        except ServiceError as err:
+            text = t("error.channel-busy", lang, name=shown(str(err.params["name"]), NAME_LIMIT))
+            await interaction.response.send_message(text, ephemeral=True)
+            return
         await interaction.response.send_message(
             await self.lobby_text(game_id, language), view=lobby_view(game_id, language)
         )

@@ -162,9 +162,7 @@ class Moderation(commands.Cog):
         if row is None:
             return
         try:
-            await self.service.set_seat(
-                row.id, house, user_id=member.id, autopilot=False, moderator=interaction.user.id
-            )
+            await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
         except (ServiceError, RuleError) as err:
             await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
             return

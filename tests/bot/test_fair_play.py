@@ -215,9 +215,9 @@ async def test_after_replace_the_old_players_form_changes_nothing(table: Table) 
     await (await fake.slash(table.moderator, table.channel, "mod replace", house=house, member=newcomer)).wait_reply()
     await fake.wait_idle()
     new_form = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
-    select_id, chosen, other = first_select(new_form)
+    select_id, _chosen, other = first_select(new_form)
     before = await snapshot(table, game_id)
-    # The old player's clicks on their old form: a pick, a page turn, a submit. Each is refused.
+    # The old player's clicks on their old form: a pick, then a submit. Each is refused.
     picked = await (await fake.select(old, old_form, select_id, [other])).wait_reply()
     assert any("Only the player seated for this house" in m.content and m.flags & 64 for m in picked)
     old.user.locale = "ru"
@@ -230,4 +230,58 @@ async def test_after_replace_the_old_players_form_changes_nothing(table: Table) 
     assert any("Recorded" in m.content for m in receipt)
     answer = (await table.service.store.answers(game_id))[-1]
     assert answer.user_id == newcomer.id and answer.house == house
+    assert fake.failed_interactions == []
+
+
+# ----- one game per channel -----
+
+
+async def test_a_second_game_in_a_channel_is_refused_naming_the_first(table: Table) -> None:
+    fake = table.fake
+    lobby = await (
+        await fake.slash(table.moderator, table.channel, "game new", players=3, name="First **one**")
+    ).wait_response()
+    member = table.players[3]  # a plain member, in the lobby phase
+    refused = await (await fake.slash(member, table.channel, "game new", players=4, name="Second")).wait_response()
+    assert refused.flags & 64 and "already has a game: First \\*\\*one\\*\\*" in refused.content
+    assert "thread" in refused.content
+    assert [g.name for g in await table.service.store.games_in_channel(table.channel.id)] == ["First **one**"]
+    # The same once the first game runs; and /mod pause still acts on the first game.
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for player in table.players[:3]:
+        await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_reply(timeout=10)
+    await fake.wait_idle()
+    member.user.locale = "ru"
+    refused_ru = await (await fake.slash(member, table.channel, "game new", players=3)).wait_response()
+    assert "В этом канале уже есть игра" in refused_ru.content
+    assert len(await table.service.store.games_in_channel(table.channel.id)) == 1
+    await (await fake.slash(table.moderator, table.channel, "mod pause")).wait_reply()
+    assert (await table.service.row(game_id)).status == "paused"
+    assert fake.failed_interactions == []
+
+
+async def test_a_game_cannot_be_created_in_a_dm(table: Table) -> None:
+    fake = table.fake
+    player = table.players[0]
+    refused = await (await fake.slash(player, fake.dm_channel(player), "game new", players=3)).wait_response()
+    assert "server channel" in refused.content
+    assert await table.service.store.games_in_channel(fake.dm_channel(player).id) == []
+    assert await table.service.store.active_games() == []
+
+
+async def test_replace_refuses_a_member_who_already_holds_a_house(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await seats_by_user(table, game_id)
+    before = await snapshot(table, game_id)
+    seats_before = await table.service.store.seats(game_id)
+    holder, other = table.players[1], table.players[2]
+    refused = await (
+        await fake.slash(table.moderator, table.channel, "mod replace", house=seats[other.id], member=holder)
+    ).wait_reply()
+    house_name = seats[holder.id].title()
+    assert any(f"already plays {house_name}" in m.content for m in refused), [m.content for m in refused]
+    assert await table.service.store.seats(game_id) == seats_before
+    assert await snapshot(table, game_id) == before
     assert fake.failed_interactions == []
