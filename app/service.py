@@ -130,6 +130,61 @@ SEAT_CHANGE = "seat"
 REPAIR = "repair"
 
 
+MAX_SCENARIO_BYTES = 256 * 1024
+MAX_SCENARIO_DEPTH = 16  # the format nests three levels deep; deeper JSON is refused before it is parsed
+MAX_SCENARIO_INT = 2**63
+
+
+def parse_scenario(raw: bytes) -> dict[str, Any]:
+    """A moderator's scenario file as a JSON object, bounded before anything is built from it: its size, its
+    nesting (deep JSON exhausts the parser's recursion), its numbers (integers only, within 64 bits)."""
+    if len(raw) > MAX_SCENARIO_BYTES:
+        raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise ServiceError("bad-scenario", "not UTF-8 text", reason="not UTF-8 text") from err
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > MAX_SCENARIO_DEPTH:
+                raise ServiceError("scenario-too-deep", "The JSON is nested too deeply.", limit=MAX_SCENARIO_DEPTH)
+        elif ch in "]}":
+            depth -= 1
+
+    def bounded_int(literal: str) -> int:
+        value = int(literal)
+        if abs(value) > MAX_SCENARIO_INT:
+            raise ValueError(f"the number {literal[:20]}… is out of range")
+        return value
+
+    def no_float(literal: str) -> float:
+        raise ValueError(f"{literal[:40]} is not a whole number")
+
+    def no_constant(literal: str) -> float:
+        raise ValueError(f"{literal} is not a number a scenario may hold")
+
+    try:
+        spec = json.loads(text, parse_int=bounded_int, parse_float=no_float, parse_constant=no_constant)
+    except ValueError as err:  # json.JSONDecodeError is a ValueError too
+        raise ServiceError("bad-scenario", str(err), reason=str(err)) from err
+    if not isinstance(spec, dict):
+        raise ServiceError("bad-scenario", "a scenario is a JSON object", reason="a scenario is a JSON object { … }")
+    return spec
+
+
 def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
     """Re-apply one logged entry: a player's answer, or a moderator's seat change."""
     if prompt_id == SEAT_CHANGE:
@@ -441,7 +496,10 @@ class GameService:
         return applied
 
     async def repair(self, game_id: int, spec: dict[str, Any], *, moderator: int) -> Game:
-        """Replace the position with a scenario (a moderator's repair); the old history stays in the log."""
+        """Replace the position with a scenario (a moderator's repair); the old history stays in the log.
+
+        The scenario must be for this game's houses (left out, they are this game's); anything the engine
+        refuses (``RuleError``, or a value of the wrong shape) is a ``bad-scenario`` refusal and nothing is stored."""
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status not in ("running", "paused") or row.state is None:
@@ -449,7 +507,20 @@ class GameService:
             if await self.seated(game_id, moderator):
                 raise ServiceError("seated-repair", "A player of this game may not replace its position.")
             old = Game.from_json(row.state)
-            game = Game.from_scenario(spec)
+            houses = sorted(old.state.players)
+            spec = {**spec, "players": spec.get("players", houses)}
+            wanted = spec["players"]
+            if not (wanted == len(houses) or (isinstance(wanted, list) and sorted(map(str, wanted)) == houses)):
+                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
+            try:
+                game = Game.from_scenario(spec)
+            except RuleError as err:
+                raise ServiceError("bad-scenario", err.message, reason=err.message) from err
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
+                # The engine validates scenarios; whatever slips through its checks is still a bad scenario.
+                raise ServiceError("bad-scenario", str(err), reason=f"{type(err).__name__}: {err}") from err
+            if sorted(game.state.players) != houses:
+                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
             for house in game.state.players:
                 if house in old.state.houses:
                     game.state.houses[house].seat = old.state.houses[house].seat

@@ -19,7 +19,7 @@ from app.i18n import t
 from app.messages import error_text
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
-from cogs.text import NAME_LIMIT, shown
+from cogs.text import NAME_LIMIT, fit, shown
 from engine import RuleError
 
 
@@ -220,7 +220,7 @@ class Lobby(commands.Cog):
                         awaiting=awaiting,
                     )
                 )
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message(fit("\n".join(lines)), ephemeral=True)
 
     async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None] | None:
         """The running game of this channel and the user's house in it (None if the user does not play)."""

@@ -16,9 +16,10 @@ from app.deadlines import Deadlines
 from app.decisions import answer_text, prompt_title
 from app.i18n import t
 from app.messages import error_text
-from app.service import GameService, ServiceError
+from app.service import MAX_SCENARIO_BYTES, GameService, ServiceError, parse_scenario
 from app.store import GameRow
 from cogs.lobby import is_moderator
+from cogs.text import fit
 from engine import RuleError
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
@@ -263,19 +264,14 @@ class Moderation(commands.Cog):
         if row is None:
             return
         lang = str(interaction.locale)
-        await interaction.response.defer(ephemeral=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            spec = json.loads(await scenario.read())
-            if not isinstance(spec, dict):
-                raise ValueError("a scenario is a JSON object")
+            if scenario.size > MAX_SCENARIO_BYTES:  # refused before it is downloaded
+                raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
+            spec = parse_scenario(await scenario.read())
             game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
         except ServiceError as err:
-            await interaction.followup.send(error_text(err, lang), ephemeral=True)
-            return
-        except (ValueError, RuleError) as err:
-            await interaction.followup.send(
-                t("mod.import.bad", lang, reason=getattr(err, "message", str(err))), ephemeral=True
-            )
+            await interaction.followup.send(fit(error_text(err, lang)), ephemeral=True)
             return
         await self.deadlines.arm(row.id, game)
         await interaction.followup.send(t("mod.done", lang), ephemeral=True)

@@ -522,9 +522,9 @@ class Play(commands.Cog):
                 lines.append(t("decision.changeable", lang))
             if draft is not None:
                 self.drafts.pop((game_id, house), None)
-                await interaction.edit_original_response(content="\n".join(lines), view=None)
+                await interaction.edit_original_response(content=fit("\n".join(lines)), view=None)
             else:
-                await interaction.followup.send("\n".join(lines), ephemeral=True)
+                await interaction.followup.send(fit("\n".join(lines)), ephemeral=True)
 
     def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
         if draft is None:

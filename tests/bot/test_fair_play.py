@@ -285,3 +285,43 @@ async def test_replace_refuses_a_member_who_already_holds_a_house(table: Table) 
     assert await table.service.store.seats(game_id) == seats_before
     assert await snapshot(table, game_id) == before
     assert fake.failed_interactions == []
+
+
+# ----- bounded input -----
+
+
+async def test_a_bad_scenario_file_is_refused_with_a_reason_and_stores_nothing(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_own_game(table)
+    before = await snapshot(table, game_id)
+    attempts: list[tuple[bytes, str]] = [
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b'{"units": 5}', "could not be used"),
+        (b'{"players": 4}', "its houses must be"),
+        (b'{"players": ["stark", "lannister", "baratheon", "greyjoy"]}', "its houses must be"),
+        (b'{"round": 1e300}', "not a whole number"),
+        (b'{"seed": ' + b"9" * 400 + b"}", "out of range"),
+        (b'{"power": {"stark": NaN}}', "could not be used"),
+        (b"[1, 2]", "JSON object"),
+        (b"\xff\xfe not text", "could not be used"),
+        (b'{"padding": "' + b"x" * (8 * 1024 * 1024) + b'"}', "at most 256 KB"),
+    ]
+    for payload, words in attempts:
+        reply = await (
+            await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", payload))
+        ).wait_reply(timeout=10)
+        texts = [m.content for m in reply]
+        assert any(words in text and len(text) <= 2000 for text in texts), (payload[:40], texts)
+        assert all(m.flags & 64 for m in reply)
+    table.moderator.user.locale = "ru"
+    reply = await (
+        await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", b'{"players": 5}'))
+    ).wait_reply(timeout=10)
+    assert any("не для этой игры" in m.content and "Старк" in m.content for m in reply), [m.content for m in reply]
+    assert await snapshot(table, game_id) == before
+    assert fake.failed_interactions == []
+    # A good scenario for this game's houses still works.
+    reply = await (
+        await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", b'{"power": {"stark": 9}}'))
+    ).wait_reply(timeout=10)
+    assert (await table.service.load(game_id)).state.houses["stark"].power == 9
