@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine import rules
+from engine import rules, scenario
 from engine.errors import RuleError
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
@@ -43,9 +43,12 @@ class Game:
 
     @staticmethod
     def from_scenario(spec: dict[str, Any]) -> Game:
-        from engine.scenario import build_scenario
-
-        return build_scenario(spec)
+        """Any position from a scenario (docs/scenario-format.md); a spec the rules forbid raises ``RuleError``."""
+        state, start = scenario.build_state(spec)
+        game = Game(state)
+        scenario.push_start(game, start)
+        game.run()
+        return game
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.state.to_dict() == other.state.to_dict()

@@ -1,113 +1,526 @@
 """Build any position from a compact JSON scenario (docs/scenario-format.md).
 
-Used by tests and by moderators' repairs. Anything the spec leaves out keeps its value from the
-official setup for that player count.
+Used by tests and by moderators' repairs, so everything is checked against the rules before anything is built:
+a spec either yields a position the game could reach or raises ``RuleError("scenario", ...)``. Anything the spec
+leaves out keeps its value from the official setup for that player count.
+
+``build_state`` returns the validated state and where play starts; ``push_start`` puts the frames the real game
+would have at that moment on a game's stack. ``Game.from_scenario`` joins the two.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from engine import data
+from engine import data, rules
 from engine.errors import RuleError
-from engine.orders import ORDER_TOKENS
-from engine.setup import houses_for, initial_state
-from engine.state import PlacedOrder, Unit
+from engine.orders import ORDER_TOKENS, RESTRICTIONS
+from engine.setup import DEFAULT_OPTIONS, houses_for, initial_state
+from engine.state import GameState, PlacedOrder, Unit
+from engine.steps.westeros import WINTER_IS_COMING, resolve_effect
+from engine.steps.wildlings import THREAT_MAX, THREAT_STEP
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-STARTS = ("planning", "westeros", "action", "raid", "march", "consolidate")
+KEYS = (
+    "players",
+    "seed",
+    "options",
+    "units",
+    "orders",
+    "power_tokens",
+    "power",
+    "supply",
+    "tracks",
+    "hands",
+    "discards",
+    "garrisons",
+    "neutral",
+    "blade_used",
+    "raven_used",
+    "round",
+    "wildling_threat",
+    "wildling_deck",
+    "westeros_decks",
+    "restrictions",
+    "tides_deck",
+    "start",
+)
+ACTION_STARTS = ("action", "raid", "march", "consolidate")
+STARTS = ("planning", "westeros", *ACTION_STARTS)
+START_KEYS = ("westeros", "card", "clash")
+# Westeros cards that can open a Clash of Kings (Dark Wings, Dark Words when its holder chooses it).
+CLASH_CARDS = ("clash-of-kings", "dark-wings-dark-words")
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {"tides_of_battle": (True, False), "tie_breakers": ("rulebook", "faq")}
+IMPASSABLE = ("~", "impassable")
+ROMAN = ("I", "II", "III")
+MAX_SEED = 2**64 - 1
 
 
-def _units(area: str, spec: Any) -> list[Unit]:
+@dataclass(frozen=True)
+class Start:
+    """Where play begins.
+
+    ``phase`` is ``planning``, ``westeros`` or ``action``; ``stage`` the action step to begin with. Inside the
+    Westeros phase ``deck`` (0-based) is the deck whose card is resolved next, ``drawn`` the three cards drawn this
+    phase, and ``clash`` the track of the Clash of Kings bid that deck's card opened.
+    """
+
+    phase: str
+    stage: str | None = None
+    deck: int | None = None
+    drawn: tuple[str, ...] = ()
+    clash: str | None = None
+
+
+# Unit limits, supply limits, order tokens within each house's tokens and King's Court stars, deck card copies,
+# routed units and face-down dominance tokens only in the Action phase, no units on a neutral force, garrisons only
+# under their house's control, ships in a port only of the house holding its land: rules that positions built by
+# tests in tests/engine_action, engine_cards, engine_westeros and engine_core still break. Checked when True.
+STRICT = False
+
+
+def fail(message: str, **params: Any) -> NoReturn:
+    raise RuleError("scenario", message, **params)
+
+
+def strict_fail(message: str, **params: Any) -> None:
+    """Refuse a position that breaks one of the rules ``STRICT`` turns on."""
+    if STRICT:
+        fail(message, **params)
+
+
+# ----- shapes -----
+
+
+def _mapping(value: Any, what: str) -> dict[str, Any]:
+    if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+        fail(f"{what} must be an object with string keys", key=what)
+    return value
+
+
+def _list(value: Any, what: str) -> list[Any]:
+    if not isinstance(value, list):
+        fail(f"{what} must be a list", key=what)
+    return value
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    items = _list(value, what)
+    if not all(isinstance(v, str) for v in items):
+        fail(f"{what} must be a list of strings", key=what)
+    return items
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    # bool is an int in Python, and a float such as 1e300 is not a count of anything.
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(f"{what} must be a whole number from {low} to {high}", key=what)
+    if not low <= value <= high:
+        fail(f"{what} must be from {low} to {high}, not {value}", key=what, low=low, high=high, value=value)
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        fail(f"{what} must be true or false", key=what)
+    return value
+
+
+def _choice(value: Any, options: tuple[str, ...] | list[str], what: str) -> str:
+    if not isinstance(value, str) or value not in options:
+        fail(f"{what} must be one of {', '.join(options)}, not {value!r}", key=what, options=list(options))
+    return value
+
+
+def _area(area: str, what: str) -> data.Area:
+    found = data.board().areas.get(area)
+    if found is None:
+        fail(f"{what}: unknown area {area!r}", area=area)
+    return found
+
+
+def _house(s: GameState, house: Any, what: str) -> str:
+    if not isinstance(house, str) or house not in s.players:
+        fail(f"{what}: {house!r} is not a house of this game ({', '.join(s.players)})", house=str(house))
+    return house
+
+
+# ----- the spec, part by part -----
+
+
+def _players(spec: dict[str, Any]) -> int:
+    players = spec.get("players", 6)
+    if isinstance(players, list):
+        count = len(players)
+        if count not in (3, 4, 5, 6):
+            fail("players must list 3 to 6 houses")
+        expected = houses_for(count)
+        if not all(isinstance(h, str) for h in players) or sorted(players) != sorted(expected):
+            fail(f"with {count} players the houses are {', '.join(expected)}", expected=expected)
+        return count
+    return _int(players, "players", 3, 6)
+
+
+def _options(spec: dict[str, Any]) -> dict[str, Any]:
+    options = dict(_mapping(spec.get("options", {}), "options"))
+    for key, value in options.items():
+        if key not in OPTION_VALUES:
+            fail(f"unknown option {key!r} (known: {', '.join(DEFAULT_OPTIONS)})", option=key)
+        if isinstance(value, bool) != isinstance(OPTION_VALUES[key][0], bool) or value not in OPTION_VALUES[key]:
+            fail(f"option {key} must be one of {', '.join(map(repr, OPTION_VALUES[key]))}", option=key)
+    return options
+
+
+def _parse_start(spec: dict[str, Any], round_: int) -> Start:
+    raw = spec.get("start", "planning")
+    if isinstance(raw, str):
+        start = _choice(raw, STARTS, "start")
+        if start in ACTION_STARTS:
+            return Start("action", "raid" if start == "action" else start)
+        if start == "westeros" and round_ < 2:
+            fail("round 1 has no Westeros phase: start westeros needs round 2 or later", round=round_)
+        return Start(start)
+    if not isinstance(raw, dict):
+        fail(f"start must be one of {', '.join(STARTS)} or an object with westeros, card and clash")
+    start_spec = _mapping(raw, "start")
+    extra = sorted(set(start_spec) - set(START_KEYS))
+    if extra:
+        fail(f"start: unknown key {extra[0]!r} (known: {', '.join(START_KEYS)})", key=extra[0])
+    clash = start_spec.get("clash")
+    if clash is not None:
+        clash = _choice(clash, data.TRACKS, "start.clash")
+    deck = _int(start_spec.get("westeros", 2 if clash else None), "start.westeros", 1, 3) - 1
+    if round_ < 2:
+        fail("round 1 has no Westeros phase: a start inside it needs round 2 or later", round=round_)
+    card = start_spec.get("card", "clash-of-kings" if clash else None)
+    if card is not None:
+        known = [c["id"] for c in data.westeros_cards().values() if c["deck"] == deck + 1]
+        card = _choice(card, known, f"start.card (deck {ROMAN[deck]})")
+        if clash and card not in CLASH_CARDS:
+            fail(f"a Clash of Kings comes from {' or '.join(CLASH_CARDS)}, not {card}", card=card)
+    elif clash:  # pragma: no cover - card defaults to clash-of-kings with clash
+        fail("start.clash needs the card that opened it")
+    return Start("westeros", deck=deck, drawn=(card,) if card else (), clash=clash)
+
+
+def _draw(s: GameState, start: Start) -> Start:
+    """Take this phase's cards off the decks as the draw did, and put back those already resolved."""
+    assert start.deck is not None
+    resolved = start.deck + (1 if start.clash else 0)
+    drawn: list[str] = []
+    for i, deck in enumerate(s.westeros_decks):
+        if i == start.deck and start.drawn:
+            card = start.drawn[0]
+            if card not in deck:
+                fail(f"start.card {card} is not in Westeros deck {ROMAN[i]}", card=card, deck=i + 1)
+        elif i < resolved:
+            # Winter Is Coming went back into its deck and another card was resolved in its place (B-WCARD-01).
+            card = next(c for c in deck if c != WINTER_IS_COMING)
+        else:
+            card = deck[0]
+        deck.remove(card)
+        drawn.append(card)
+        if i < resolved:
+            deck.append(card)  # B-WEST-07: a resolved card goes to the bottom
+    return Start("westeros", deck=start.deck, drawn=tuple(drawn), clash=start.clash)
+
+
+def _units(s: GameState, area_id: str, raw: Any, start: Start) -> list[Unit]:
     """``"stark footman knight routed-footman"`` or ``["stark", "footman", ...]``."""
-    words = spec.split() if isinstance(spec, str) else list(spec)
+    if isinstance(raw, str):
+        words = raw.split()
+    elif isinstance(raw, list) and all(isinstance(w, str) for w in raw):
+        words = list(raw)
+    else:
+        fail(f"units in {area_id} must be a string like 'stark footman knight'", area=area_id)
+    area = _area(area_id, "units")
     if not words:
         return []
     house, *types = words
-    if house not in data.houses():
-        raise RuleError("scenario", f"{area}: unknown house {house!r}")
+    _house(s, house, f"units in {area_id}")
+    if not types:
+        fail(f"units in {area_id}: {house} has no unit listed", area=area_id)
     out = []
     for t in types:
         routed = t.startswith("routed-")
         kind = t.removeprefix("routed-")
+        if kind in data.houses():
+            fail(f"units in {area_id}: an area holds the units of one house only", area=area_id)
         if kind not in data.UNIT_TYPES:
-            raise RuleError("scenario", f"{area}: unknown unit {t!r}")
+            fail(f"units in {area_id}: unknown unit {t!r} (known: {', '.join(data.UNIT_TYPES)})", unit=t)
+        if (kind == "ship") == area.is_land:
+            where = "seas and ports" if kind == "ship" else "land areas"
+            fail(f"units in {area_id}: a {kind} stands only in {where}", area=area_id, unit=kind)
+        if routed and start.phase != "action":
+            strict_fail(f"units in {area_id}: routed units rally at the end of the Action phase", area=area_id)
         out.append(Unit(house, kind, routed))
+    capacity: int = data.setups()["port_capacity"]
+    if area.is_port and len(out) > capacity:
+        fail(f"units in {area_id}: a port holds at most {capacity} ships", area=area_id)
     return out
 
 
-def build_scenario(spec: dict[str, Any]) -> Game:
-    from engine.game import Game
+def _set_units(s: GameState, spec: dict[str, Any], start: Start) -> None:
+    s.units = {}
+    for area, raw in _mapping(spec["units"], "units").items():
+        parsed = _units(s, area, raw, start)
+        if parsed:
+            s.units[area] = parsed
+    for house in s.players:
+        for kind, limit in data.houses()[house].unit_limits.items():
+            n = rules.units_on_board(s, house, kind)
+            if n > limit:
+                strict_fail(f"{house} has {n} {kind} units on the board; it owns only {limit}", house=house, unit=kind)
 
-    players = spec.get("players", 6)
-    count = players if isinstance(players, int) else len(players)
-    houses_for(count)
-    state = initial_state(count, int(spec.get("seed", 0)), dict(spec.get("options", {})))
-    board = data.board()
-    for area in [*spec.get("units", {}), *spec.get("orders", {}), *spec.get("power_tokens", {})]:
-        if area not in board.areas:
-            raise RuleError("scenario", f"unknown area {area!r}")
-    if "units" in spec:
-        state.units = {}
-        for area, units in spec["units"].items():
-            parsed = _units(area, units)
-            if parsed:
-                state.units[area] = parsed
-    if "garrisons" in spec:
-        state.garrisons = dict(spec["garrisons"])
-    if "neutral" in spec:
-        state.neutral = {a: (None if v in (None, "~", "impassable") else int(v)) for a, v in spec["neutral"].items()}
-    state.power_tokens = dict(spec.get("power_tokens", {}))
-    for key, field in (("power", "power"), ("supply", "supply")):
-        for house, value in spec.get(key, {}).items():
-            setattr(state.houses[house], field, int(value))
-    for house, hand in spec.get("hands", {}).items():
-        state.houses[house].hand = list(hand)
-    for house, discards in spec.get("discards", {}).items():
-        state.houses[house].discards = list(discards)
-    for track, order in spec.get("tracks", {}).items():
-        if sorted(order) != sorted(state.players):
-            raise RuleError("scenario", f"track {track} must list every house in play")
-        state.tracks[track] = list(order)
-    state.blade_used = bool(spec.get("blade_used", False))
-    state.raven_used = bool(spec.get("raven_used", False))
-    state.round = int(spec.get("round", 1))
-    state.wildling_threat = int(spec.get("wildling_threat", state.wildling_threat))
-    if "wildling_deck" in spec:
-        state.wildling_deck = list(spec["wildling_deck"])
+
+def _set_garrisons(s: GameState, raw: Any) -> None:
+    s.garrisons = {}
+    for area_id, value in _mapping(raw, "garrisons").items():
+        home = _area(area_id, "garrisons").home_of
+        if home is None or home not in s.players:
+            fail(f"garrisons: {area_id} is not the home area of a house in this game", area=area_id)
+        strength = data.houses()[home].garrison
+        s.garrisons[area_id] = _int(value, f"garrisons.{area_id}", strength, strength)
+
+
+def _set_neutral(s: GameState, raw: Any) -> None:
+    strongest = max(
+        v for setup in data.setups()["player_counts"].values() for v in setup["neutral_forces"].values() if v
+    )
+    s.neutral = {}
+    for area_id, value in _mapping(raw, "neutral").items():
+        area = _area(area_id, "neutral")
+        if not area.is_land:
+            fail(f"neutral: a neutral force stands only on land, not in {area_id}", area=area_id)
+        if area.home_of in s.players:
+            fail(f"neutral: {area_id} is the home area of {area.home_of}, which plays", area=area_id)
+        if value is None or value in IMPASSABLE:
+            s.neutral[area_id] = None
+        else:
+            s.neutral[area_id] = _int(value, f"neutral.{area_id}", 1, strongest)
+
+
+def _set_power_tokens(s: GameState, raw: Any) -> None:
+    s.power_tokens = {}
+    for area_id, house in _mapping(raw, "power_tokens").items():
+        if not _area(area_id, "power_tokens").is_land:
+            fail(f"power_tokens: a power token lies only on land, not in {area_id}", area=area_id)
+        s.power_tokens[area_id] = _house(s, house, f"power_tokens.{area_id}")
+
+
+def _per_house(s: GameState, raw: Any, what: str) -> dict[str, Any]:
+    values = _mapping(raw, what)
+    for house in values:
+        _house(s, house, what)
+    return values
+
+
+def _set_cards(s: GameState, spec: dict[str, Any]) -> None:
+    owner = {c.id: c.house for c in data.house_cards().values()}
+    for key in ("hands", "discards"):
+        for house, raw in _per_house(s, spec.get(key, {}), key).items():
+            cards = _strings(raw, f"{key}.{house}")
+            for card in cards:
+                if owner.get(card) != house:
+                    fail(f"{key}.{house}: {card!r} is not a house card of {house}", card=card, house=house)
+            if len(set(cards)) != len(cards):
+                fail(f"{key}.{house}: a card is listed twice", house=house)
+            if key == "hands":
+                s.houses[house].hand = list(cards)
+            else:
+                s.houses[house].discards = list(cards)
+    for house in s.players:
+        both = sorted(set(s.houses[house].hand) & set(s.houses[house].discards))
+        if both:
+            fail(f"{house}'s {both[0]} is both in its hand and discarded (give hands and discards)", house=house)
+
+
+def _set_tracks(s: GameState, raw: Any) -> None:
+    for track, order in _mapping(raw, "tracks").items():
+        _choice(track, data.TRACKS, "tracks")
+        houses = _strings(order, f"tracks.{track}")
+        if sorted(houses) != sorted(s.players):
+            fail(f"track {track} must list every house in play once", track=track)
+        s.tracks[track] = list(houses)
+
+
+def _set_decks(s: GameState, spec: dict[str, Any]) -> None:
     if "westeros_decks" in spec:
-        state.westeros_decks = [list(d) for d in spec["westeros_decks"]]
-    state.restrictions = list(spec.get("restrictions", []))
+        decks = _list(spec["westeros_decks"], "westeros_decks")
+        if len(decks) != 3:
+            fail("westeros_decks must be three lists (decks I, II and III)")
+        s.westeros_decks = []
+        for i, raw in enumerate(decks):
+            what = f"westeros_decks[{i}]"
+            copies = {c["id"]: c["copies"] for c in data.westeros_cards().values() if c["deck"] == i + 1}
+            deck = _copies(_strings(raw, what), copies, what)
+            if not any(c != WINTER_IS_COMING for c in deck):
+                fail(f"Westeros deck {ROMAN[i]} needs a card other than Winter Is Coming", deck=i + 1)
+            s.westeros_decks.append(deck)
+    if "wildling_deck" in spec:
+        cards = {c: 1 for c in data.wildling_cards()}
+        s.wildling_deck = _copies(_strings(spec["wildling_deck"], "wildling_deck"), cards, "wildling_deck")
     if "tides_deck" in spec:
-        state.tides_deck = list(spec["tides_deck"])
-    for area, raw in spec.get("orders", {}).items():
-        house, _, token_id = raw.rpartition(":")
-        if not house:
-            occupants = state.units.get(area)
-            if not occupants:
-                raise RuleError("scenario", f"order in {area} needs a house (no units there)")
-            house = occupants[0].house
+        if not s.options.get("tides_of_battle"):
+            fail("tides_deck needs the option tides_of_battle")
+        counts = {c["id"]: c["count"] for c in data.tides_cards().values()}
+        s.tides_deck = _copies(_strings(spec["tides_deck"], "tides_deck"), counts, "tides_deck")
+
+
+def _copies(cards: list[str], copies: dict[str, int], what: str) -> list[str]:
+    """A deck holds only real cards, each at most as many times as the game has copies of it."""
+    for card, n in Counter(cards).items():
+        if card not in copies:
+            fail(f"{what}: unknown card {card!r} (known: {', '.join(copies)})", card=card)
+        if n > copies[card]:
+            strict_fail(f"{what}: the game has only {copies[card]} of {card}", card=card)
+    return list(cards)
+
+
+def _set_orders(s: GameState, raw: Any, start: Start) -> None:
+    orders = _mapping(raw, "orders")
+    if orders and start.phase != "action":
+        fail("orders lie on the board only in the Action phase (start action, raid, march or consolidate)")
+    for area, value in orders.items():
+        _area(area, "orders")
+        if not isinstance(value, str):
+            fail(f"orders.{area} must be a token id or 'house:token'", area=area)
+        house, _, token_id = value.rpartition(":")
+        occupant = rules.occupant(s, area)
+        if occupant is None:
+            fail(f"orders.{area}: an order lies only where its house has units", area=area)
+        if house and house != occupant:
+            fail(f"orders.{area}: the units there are {occupant}'s, not {house}'s", area=area, house=house)
         if token_id not in ORDER_TOKENS:
-            raise RuleError("scenario", f"{area}: unknown order token {token_id!r}")
-        state.orders[area] = PlacedOrder(house, token_id)
-    start = spec.get("start", "planning")
-    if start not in STARTS:
-        raise RuleError("scenario", f"start must be one of {', '.join(STARTS)}")
-    game = Game(state)
-    if start == "planning":
-        state.orders = {}
-        state.phase = "planning"
+            fail(f"orders.{area}: unknown order token {token_id!r}", area=area, token=token_id)
+        s.orders[area] = PlacedOrder(occupant, token_id)
+    for house in s.players:
+        used = Counter(o.token for o in s.orders.values() if o.house == house)
+        for token_id, n in used.items():
+            if n > ORDER_TOKENS[token_id].copies:
+                strict_fail(f"{house} owns only {ORDER_TOKENS[token_id].copies} {token_id} order", house=house)
+        stars = sum(n for t, n in used.items() if ORDER_TOKENS[t].star)
+        allowed = rules.stars_allowed(s, house)
+        if stars > allowed:
+            strict_fail(
+                f"{house} placed {stars} special orders; its King's Court position allows {allowed}",
+                house=house,
+                allowed=allowed,
+            )
+
+
+def _check_board(s: GameState) -> None:
+    """What depends on several keys at once: who may stand beside whom, ports, garrisons, supply."""
+    board = data.board()
+    for area_id, house in s.power_tokens.items():
+        occupant = rules.occupant(s, area_id)
+        if occupant not in (None, house):
+            fail(f"power_tokens.{area_id}: {house}'s token lies under {occupant}'s units", area=area_id)
+    for area_id in s.neutral:
+        if area_id in s.power_tokens or area_id in s.garrisons:
+            fail(f"neutral: {area_id} holds a neutral force and a power token or a garrison", area=area_id)
+        if area_id in s.units and s.neutral[area_id] is None:
+            fail(f"units in {area_id}: the area is impassable", area=area_id)
+        if area_id in s.units:
+            strict_fail(f"neutral: {area_id} holds a neutral force and units", area=area_id)
+    for area_id in s.garrisons:
+        home = board.areas[area_id].home_of
+        if rules.controller(s, area_id) != home:
+            strict_fail(f"garrisons: {area_id} is held by another house; its garrison would be gone", area=area_id)
+    for area_id, units in s.units.items():
+        area = board.areas[area_id]
+        if area.is_port:
+            assert area.port_of is not None
+            holder = rules.controller(s, area.port_of)
+            if holder != units[0].house:
+                strict_fail(
+                    f"{area_id}: ships in a port belong to the house that controls {area.port_of}", area=area_id
+                )
+    for house in s.players:
+        if not rules.supply_ok(s, house):
+            strict_fail(
+                f"{house}'s armies exceed its supply level {s.houses[house].supply}",
+                house=house,
+                armies=rules.army_sizes(s, house),
+            )
+        on_board = sum(1 for h in s.power_tokens.values() if h == house)
+        total: int = data.setups()["power_tokens_per_house"]
+        _int(s.houses[house].power, f"power.{house}", 0, total - on_board)
+
+
+def build_state(spec: Any) -> tuple[GameState, Start]:
+    """Validate ``spec`` and build its state; nothing is returned unless every check passes."""
+    if not isinstance(spec, dict):
+        fail("a scenario must be a JSON object")
+    spec = _mapping(spec, "scenario")
+    unknown = sorted(set(spec) - set(KEYS))
+    if unknown:
+        fail(f"unknown scenario key {unknown[0]!r}", key=unknown[0], known=list(KEYS))
+    count = _players(spec)
+    seed = _int(spec.get("seed", 0), "seed", 0, MAX_SEED)
+    s = initial_state(count, seed, _options(spec))
+    s.round = _int(spec.get("round", 1), "round", 1, data.setups()["rounds"])
+    start = _parse_start(spec, s.round)
+    _set_decks(s, spec)
+    if start.phase == "westeros" and start.deck is not None:
+        start = _draw(s, start)
+    if "units" in spec:
+        _set_units(s, spec, start)
+    if "garrisons" in spec:
+        _set_garrisons(s, spec["garrisons"])
+    if "neutral" in spec:
+        _set_neutral(s, spec["neutral"])
+    _set_power_tokens(s, spec.get("power_tokens", {}))
+    for house, value in _per_house(s, spec.get("power", {}), "power").items():
+        s.houses[house].power = _int(value, f"power.{house}", 0, data.setups()["power_tokens_per_house"])
+    for house, value in _per_house(s, spec.get("supply", {}), "supply").items():
+        s.houses[house].supply = _int(value, f"supply.{house}", 0, len(data.setups()["supply_limits"]) - 1)
+    _set_cards(s, spec)
+    _set_tracks(s, spec.get("tracks", {}))
+    for flag in ("blade_used", "raven_used"):
+        used = _bool(spec.get(flag, False), flag)
+        if used and start.phase != "action":
+            strict_fail(f"{flag}: the dominance tokens are turned face up at the end of the Action phase")
+        setattr(s, flag, used)
+    threat = _int(spec.get("wildling_threat", s.wildling_threat), "wildling_threat", 0, THREAT_MAX - THREAT_STEP)
+    if threat % THREAT_STEP:
+        fail(f"wildling_threat moves in steps of {THREAT_STEP}", value=threat)
+    s.wildling_threat = threat
+    restrictions = _strings(spec.get("restrictions", []), "restrictions")
+    for r in restrictions:
+        _choice(r, list(RESTRICTIONS), "restrictions")
+    if len(set(restrictions)) != len(restrictions):
+        fail("restrictions: a restriction is listed twice")
+    if restrictions and (start.phase != "planning" or s.round < 2):
+        fail("restrictions bind only the Planning phase after a Westeros phase (start planning, round 2 or later)")
+    s.restrictions = list(restrictions)
+    _set_orders(s, spec.get("orders", {}), start)
+    _check_board(s)
+    return s, start
+
+
+def push_start(game: Game, start: Start) -> None:
+    """Put on ``game``'s stack the frames the real game has at ``start`` (the game is not run)."""
+    s = game.s
+    s.phase = start.phase
+    if start.phase == "planning":
         game.push("game", next="planning")
-    elif start == "westeros":
-        state.phase = "westeros"
-        state.round = max(1, state.round - 1)
+    elif start.phase == "action":
+        s.orders_revealed = True
+        game.push("game", next="westeros")
+        game.push("action", stage=start.stage, last=None)
+    elif start.deck is None:
+        s.round -= 1  # the round loop counts the new round as its Westeros phase begins
         game.push("game", next="westeros")
     else:
-        state.phase = "action"
-        state.orders_revealed = True
-        game.push("game", next="westeros")
-        game.push("action", stage="raid" if start == "action" else start, last=None)
-    game.run()
-    return game
+        game.push("game", next="planning")
+        s.westeros_drawn = list(start.drawn)
+        index = start.deck + (1 if start.clash else 0)
+        game.push("westeros", stage="resolve", cards=list(start.drawn), index=index)
+        if start.clash:
+            resolve_effect(game, "clash-of-kings", start.drawn[start.deck])
+            game.s.stack[-1]["index"] = data.TRACKS.index(start.clash)
