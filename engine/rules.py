@@ -32,11 +32,17 @@ def controller(s: GameState, area: str) -> str | None:
     house = occupant(s, area)
     if house is not None or a.is_sea:
         return house
-    token = s.power_tokens.get(area)
+    return controller_if_emptied(s, area)
+
+
+def controller_if_emptied(s: GameState, land: str) -> str | None:
+    """Who controls a land once no unit stands there: its power token, else the crest printed on it."""
+    token = s.power_tokens.get(land)
     if token is not None:
         return token
-    if a.home_of is not None and a.home_of in s.players and area not in s.neutral:
-        return a.home_of
+    home = BOARD().areas[land].home_of
+    if home is not None and home in s.players and land not in s.neutral:
+        return home
     return None
 
 

@@ -6,7 +6,14 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
-from engine.board_ops import enforce_ports, place_units, remove_power_token, take_units
+from engine.board_ops import (
+    destroy_units,
+    enforce_ports,
+    place_units,
+    remove_orphaned_orders,
+    remove_power_token,
+    take_units,
+)
 from engine.combat.strength import potential_support
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
@@ -241,11 +248,6 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
     if leave_power and not (vacated and can_leave_power(s, house, origin)):
         raise RuleError("cannot-leave-power", "A power token can be left only in a land you leave empty.")
     march_token = s.orders[origin].token
-    attackers: list[str] = []
-    if combat_area is not None:
-        attackers = next(units for dest, units in moves if dest == combat_area)
-        if combat_area in s.neutral:
-            check_neutral_reachable(s, house, origin, combat_area, attackers, march_token)
     for dest, units in moves:
         if dest == combat_area:
             continue
@@ -263,13 +265,31 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
         enforce_ports(g)
         g.check_instant_win()
         return
+    attackers = next(units for dest, units in moves if dest == combat_area)
+    if combat_area in s.neutral:
+        # The units moved elsewhere have arrived, and may support this attack (1767-1773).
+        check_neutral_reachable(s, house, combat_area, attackers, march_token)
+    if vacated:
+        lose_port_of_emptied_land(g, house, origin)
     start_combat(g, house, origin, combat_area, attackers, march_token)
 
 
-def check_neutral_reachable(
-    s: GameState, house: str, origin: str, area: str, units: list[str], march_token: str
-) -> None:
-    """B-NEUTRAL-02: a march into a neutral force needs a strength that could beat it."""
+def lose_port_of_emptied_land(g: Game, house: str, land: str) -> None:
+    """A land the march empties is emptied before its combat (1767-1773): unless a power token or the printed
+    crest keeps it, its owner's ships in its port are lost at once, whatever the battle's outcome (B-PORT-10).
+    The attacking units still stand there until the combat is decided, so this is not left to enforce_ports."""
+    s = g.s
+    port = data.board().areas[land].port
+    ships = s.units.get(port, []) if port is not None else []
+    if port is None or not ships or ships[0].house != house or rules.controller_if_emptied(s, land) == house:
+        return
+    destroy_units(g, port, list(ships), "port-lost")
+    remove_orphaned_orders(g)
+
+
+def check_neutral_reachable(s: GameState, house: str, area: str, units: list[str], march_token: str) -> None:
+    """B-NEUTRAL-02, B-OPEN-01: a march into a neutral force needs a strength that could beat it: its units, its
+    bonus and every Support order next to it, counting every unit in the supporting area (1959-1961, 3286-3288)."""
     castle = data.board().areas[area].fortification > 0
     own = sum(rules.unit_strength(Unit(house, t), attacking_castle=castle) for t in units)
     best = own + token(march_token).bonus + potential_support(s, area)

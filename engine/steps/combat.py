@@ -620,12 +620,14 @@ class Cleanup(Stage):
         s = g.s
         area = f["area"]
         attacker = f["attacker"]
-        if f["winner"] == "attacker" and not f["attacker_stays"] and f["units"]:
+        if f["winner"] == "attacker" and not f["attacker_stays"]:
+            # 2538-2542: the winning attacker removes the loser's order and power token, also with no unit left.
             order = s.orders.get(area)
             if order is not None and order.house == f["defender"]:
                 del s.orders[area]
             if s.power_tokens.get(area) not in (None, attacker):
                 remove_power_token(g, area, "taken")
+        if f["winner"] == "attacker" and not f["attacker_stays"] and f["units"]:
             moved = take_units(s, f["origin"], attacker, f["units"])
             place_units(s, area, moved)
             f["moved_in"] = bool(moved)

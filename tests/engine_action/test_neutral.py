@@ -223,3 +223,44 @@ def test_B_NEUTRAL_10_no_retreat_into_an_impassable_area() -> None:
     # The Reach: Blackwater (origin), King's Landing (neutral 5), Kingswood (Baratheon), Highgarden, Dornish Marches,
     # the Boneway (impassable in a 3-player game), Searoad Marches (free).
     assert event(events, "retreat")["to"] == "searoad-marches"
+
+
+def test_B_MARCH_08_B_NEUTRAL_06_the_marchs_other_moves_arrive_first_and_may_support_it() -> None:
+    """B-MARCH-08, B-NEUTRAL-04, B-NEUTRAL-06, B-OPEN-01. The march's moves to empty areas are made before its
+    combat: "До начала боя Дом должен вывести из области с приказом похода оставшиеся отряды" (002:1767-1773); a
+    Support order adds "силу всех отрядов из области с приказом" (002:1959-1961); and "Атакующий может получить
+    подмогу из соседних областей, как обычно" against a neutral force (002:3286-3288).
+
+    Lannister marches (+0) its knight from The Reach on King's Landing (5) and both footmen to Blackwater, where a
+    Lannister footman holds a Support order: 2 + 3 = 5 beats 5."""
+    g = make(
+        {
+            "units": {"the-reach": "lannister knight footman footman", "blackwater": "lannister footman"},
+            "orders": {"the-reach": "march0", "blackwater": "support0"},
+            "neutral": {"kings-landing": 5},
+            "start": "action",
+        }
+    )
+    march(g, "lannister", "the-reach", {"kings-landing": ["knight"], "blackwater": ["footman", "footman"]})
+    assert units(g, "blackwater") == ["lannister footman"] * 3
+    assert kinds(g) == [("lannister", "support")]
+    attack = event(g.act("lannister", "attacker"), "neutral-attack")
+    assert (attack["strength"], attack["needed"], attack["won"]) == (5, 5, True)
+    assert units(g, "kings-landing") == ["lannister knight"]
+
+
+def test_B_OPEN_01_support_counted_for_a_neutral_march_is_only_what_could_arrive() -> None:
+    """B-NEUTRAL-02, B-OPEN-01: the same march with one footman sent to Blackwater reaches only 4: refused, and the
+    refusal leaves the position exactly as it was (the footman that moved first is back in The Reach)."""
+    g = make(
+        {
+            "units": {"the-reach": "lannister knight footman footman", "blackwater": "lannister footman"},
+            "orders": {"the-reach": "march0", "blackwater": "support0"},
+            "neutral": {"kings-landing": 5},
+            "start": "action",
+        }
+    )
+    answer = march_answer("the-reach", {"kings-landing": ["knight"], "blackwater": ["footman"]})
+    err = rejected(g, "lannister", answer, "neutral-too-strong")
+    assert (err.params["needed"], err.params["best"]) == (5, 4)
+    assert units(g, "the-reach") == ["lannister footman", "lannister footman", "lannister knight"]

@@ -279,3 +279,64 @@ def test_B_PORT_12_game_of_thrones_pays_for_an_unblockaded_port_with_a_ship() ->
     # Lannisport: no crown, one port with a ship and a free sea: 1. Oldtown: its sea is blockaded: 0.
     assert g.s.houses["lannister"].power == 1
     assert g.s.houses["tyrell"].power == 0
+
+
+def emptied_for_battle(**extra: Any) -> Game:
+    """Tyrell marches every unit out of Oldtown, one of them into a battle for Three Towers; two Tyrell ships lie
+    in the Port of Oldtown."""
+    return action(
+        {
+            "oldtown": "tyrell footman knight",
+            "port-of-oldtown": "tyrell ship ship",
+            "three-towers": "martell footman",
+        },
+        {"oldtown": "march0", "port-of-oldtown": "consolidate", "three-towers": "defense1"},
+        **extra,
+    )
+
+
+def test_B_PORT_10_B_MARCH_08_a_land_emptied_by_a_march_loses_its_port_before_the_battle() -> None:
+    """B-PORT-10, B-MARCH-08, B-CONTROL-02: a land the march empties is emptied before the combat (002:1767-1773,
+    1781-1791: "Когда Дом походом освобождает область ... она выходит из-под его власти"), so its ships in port are
+    lost at once: "Если хозяин порта теряет власть над смежной с ним землёй (выводит оттуда все свои отряды, не
+    оставив жетона власти), все корабли в порту уничтожаются" (002:3142-3146). They stay lost when the attack
+    fails and the attackers come back routed."""
+    g = emptied_for_battle()
+    events = march(g, "tyrell", "oldtown", {"three-towers": ["knight"], "dornish-marches": ["footman"]})
+    kinds_seen = [e["type"] for e in events]
+    lost = [e for e in events if e["type"] == "units-destroyed" and e["reason"] == "port-lost"]
+    assert lost and lost[0]["area"] == "port-of-oldtown"
+    assert kinds_seen.index("units-destroyed") < kinds_seen.index("combat-started")
+    assert "port-of-oldtown" not in g.s.units and "port-of-oldtown" not in g.s.orders
+    fight(g, cards={"tyrell": "margaery-tyrell", "martell": "areo-hotah"})  # 2 + 1 against 1 + 1 + 3, no swords
+    assert units(g, "oldtown") == ["tyrell routed-knight"]
+    assert "port-of-oldtown" not in g.s.units
+
+
+def test_B_PORT_10_a_power_token_left_behind_keeps_the_port_through_the_battle() -> None:
+    """B-CONTROL-03: the power token placed as the units leave keeps the land, and the port, during the battle."""
+    g = emptied_for_battle()
+    march(g, "tyrell", "oldtown", {"three-towers": ["knight"], "dornish-marches": ["footman"]}, leave_power=True)
+    assert units(g, "port-of-oldtown") == ["tyrell ship", "tyrell ship"]
+
+
+def test_B_CONTROL_03_a_march_that_leaves_units_behind_cannot_leave_a_power_token() -> None:
+    """B-CONTROL-03: a power token is placed only in a land the march leaves empty: moving some of Oldtown's units
+    is refused with the token, and accepted without it."""
+    g = emptied_for_battle()
+    assert prompt(g, "tyrell").choices["oldtown"]["can_leave_power"] is True
+    partial = march_answer("oldtown", {"dornish-marches": ["footman"]}, leave_power=True)
+    rejected(g, "tyrell", partial, "cannot-leave-power")
+    march(g, "tyrell", "oldtown", {"dornish-marches": ["footman"]})
+    assert "oldtown" not in g.s.power_tokens and units(g, "oldtown") == ["tyrell knight"]
+
+
+def test_B_PORT_10_the_port_is_lost_also_when_arianne_keeps_the_winner_out() -> None:
+    """B-PORT-10, arianne-martell: Tyrell wins (2 + 2 against 1 + 1 + 1) but Arianne Martell keeps its knight in
+    Oldtown; the ships were lost when the march emptied Oldtown, and do not come back."""
+    g = emptied_for_battle()
+    march(g, "tyrell", "oldtown", {"three-towers": ["knight"], "dornish-marches": ["footman"]})
+    events = fight(g, cards={"tyrell": "randyll-tarly", "martell": "arianne-martell"})
+    assert result(events)["winner"] == "tyrell" and event(events, "attack-held")["origin"] == "oldtown"
+    assert units(g, "oldtown") == ["tyrell knight"]
+    assert "port-of-oldtown" not in g.s.units

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine import Game
+from engine import Game, rules
 
 from .helpers import battle, destroyed, event, events_of, march, play, prompt, result, units
 
@@ -242,8 +242,10 @@ def test_queen_of_thorns_nothing_to_remove() -> None:
 
 
 def test_mace_tyrell_killing_the_last_attacker_leaves_nothing_to_move_in() -> None:
-    """The attacker still wins on its card and support, but with no unit left it takes nothing (not even the
-    defender's power token)."""
+    """B-COMBAT-13: the attacker still wins on its card and support; with no unit left nothing moves in, but the
+    victory still removes the loser's order and power token from the area: "Если бой выиграл атакующий, он снимает
+    с оспариваемой области жетон приказа и жетоны власти проигравшего Дома (если они там есть)" (002:2538-2542).
+    Until issue R the power token stayed, which that text does not allow."""
     g = battle(
         {"lannisport": "lannister footman", "harrenhal": "lannister knight knight", "stoney-sept": "tyrell footman"},
         {"lannisport": "march0", "harrenhal": "support0", "stoney-sept": "defense1"},
@@ -265,4 +267,6 @@ def test_mace_tyrell_killing_the_last_attacker_leaves_nothing_to_move_in() -> No
         ("lannister", "lannisport", "footman", "mace-tyrell"),
         ("tyrell", "stoney-sept", "footman", "casualties"),
     ]
-    assert units(g, "stoney-sept") == [] and g.s.power_tokens.get("stoney-sept") == "tyrell"
+    assert units(g, "stoney-sept") == [] and "stoney-sept" not in g.s.power_tokens and "stoney-sept" not in g.s.orders
+    assert {"type": "power-token-removed", "area": "stoney-sept", "house": "tyrell", "reason": "taken"} in events
+    assert rules.controller(g.s, "stoney-sept") is None

@@ -171,6 +171,30 @@ def test_B_INFL_08_previous_holder_breaks_iron_throne_ties_new_holder_the_rest()
     assert prompt(g, kind="tie-order").house == "stark"
 
 
+def test_B_INFL_08_B_INFL_10_the_iron_throne_holder_orders_ties_on_tracks_it_does_not_lead() -> None:
+    """B-INFL-08, B-INFL-10: every tie on the Fiefdoms and King's Court tracks is ordered by the house holding the
+    Iron Throne at that moment, also when it stands last on the track being bid. Lannister takes the throne while
+    last on both other tracks; Stark leads the Fiefdoms and Baratheon the King's Court, and neither is asked."""
+    tracks = {"fiefdoms": ["stark", "baratheon", "lannister"], "kings_court": ["baratheon", "stark", "lannister"]}
+    g = westeros({"power": {"stark": 2, "lannister": 5, "baratheon": 2}, "tracks": tracks}, CLASH)
+    bid_all(g, {"stark": 0, "lannister": 3, "baratheon": 0})
+    p = prompt(g, kind="tie-order")
+    assert p.house == "baratheon"  # the holder before this bid orders the Iron Throne tie
+    g.act("baratheon", ["lannister", "baratheon", "stark"])
+    assert rules.holder(g.s, "iron_throne") == "lannister"
+    bid_all(g, {"stark": 1, "lannister": 0, "baratheon": 1})
+    p = prompt(g, kind="tie-order")
+    assert p.house == "lannister" and p.choices["tied"] == [["stark", "baratheon"]]
+    events = g.act("lannister", ["baratheon", "stark", "lannister"])
+    assert events_of(events, "track-set")[0]["tie_broken_by"] == "lannister"
+    assert g.s.tracks["fiefdoms"] == ["baratheon", "stark", "lannister"]
+    bid_all(g, {"stark": 1, "lannister": 0, "baratheon": 1})
+    p = prompt(g, kind="tie-order")
+    assert p.house == "lannister" and p.choices["tied"] == [["baratheon", "stark"]]
+    g.act("lannister", ["stark", "baratheon", "lannister"])
+    assert g.s.tracks["kings_court"] == ["stark", "baratheon", "lannister"]
+
+
 def test_B_TRACK_02_blade_keeps_its_face_down_state_when_it_changes_hands() -> None:
     """B-INFL-07, B-TRACK-02: dominance tokens are derived from position 1; their used state stays."""
     g = westeros({"power": {"stark": 5, "lannister": 4, "baratheon": 3}, "blade_used": True}, CLASH)
