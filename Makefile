@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 demo: $(STAMP)
-	@$(BIN)/python -m engine.demo
+	@$(BIN)/python tools/demo.py
 
 sync-commands: $(STAMP)
 	@$(BIN)/python bot.py --sync-commands

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
+from engine import data
 from engine.prompts import Prompt
 
 STRENGTH_ORDER = {"footman": 1, "ship": 1, "knight": 2, "siege-engine": 0}
@@ -167,9 +168,8 @@ class HeuristicAgent(RandomAgent):
         return min(int(high), self.random.randint(0, 2))
 
     def _house_card(self, prompt: Prompt, view: dict[str, Any]) -> Any:
-        from engine.data import house_cards
 
-        cards = sorted(prompt.choices, key=lambda c: house_cards()[c].strength)
+        cards = sorted(prompt.choices, key=lambda c: data.house_cards()[c].strength)
         return cards[len(cards) // 2]
 
     def _support(self, prompt: Prompt, view: dict[str, Any]) -> Any:
@@ -183,9 +183,7 @@ class HeuristicAgent(RandomAgent):
 
 
 def _is_castle(view: dict[str, Any], area: str) -> bool:
-    from engine.data import board
-
-    return board().areas[area].fortification > 0
+    return data.board().areas[area].fortification > 0
 
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent, "default": Agent}

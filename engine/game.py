@@ -11,7 +11,9 @@ from engine.errors import RuleError
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
 from engine.rng import Rng
+from engine.setup import setup_state
 from engine.state import GameState
+from engine.views import build_view
 
 # Importing the step modules registers their frame types.
 from engine import steps as _steps  # noqa: F401  isort: skip
@@ -123,8 +125,6 @@ class Game:
         return [{"type": "seat-changed", "house": house, "seat": seat, "autopilot": autopilot}]
 
     def view(self, house: str | None = None) -> dict[str, Any]:
-        from engine.views import build_view
-
         return build_view(self, house)
 
     # ----- helpers for steps -----
@@ -204,6 +204,8 @@ def new_game(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> Game:
-    from engine.setup import setup_game
-
-    return setup_game(players, seed=seed, options=options or {})
+    """A game at its official setup, run on to its first decision (the Planning phase of round 1)."""
+    game = Game(setup_state(players, seed=seed, options=options or {}))
+    game.push("game", next="planning")
+    game.run()
+    return game

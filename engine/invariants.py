@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
 
 from engine import data, rules
-
-if TYPE_CHECKING:
-    from engine.game import Game
+from engine.game import Game
 
 SUPPLY_SETTLED_STEPS = {"planning", "raven"}
 
@@ -58,11 +55,8 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
         raise InvariantError("more than 20 castles controlled")
     if views:
         check_views(g)
-    if round_trip:
-        from engine.game import Game
-
-        if Game.from_json(g.to_json()) != g:
-            raise InvariantError("from_json(to_json(g)) differs from g")
+    if round_trip and Game.from_json(g.to_json()) != g:
+        raise InvariantError("from_json(to_json(g)) differs from g")
 
 
 def check_views(g: Game) -> None:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine import data
 from engine.errors import RuleError
 from engine.rng import Rng
 from engine.state import GameState, HouseState, Unit
-
-if TYPE_CHECKING:
-    from engine.game import Game
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "tides_of_battle": False,  # B-TIDES-01: off unless all players agree
@@ -74,9 +71,8 @@ def initial_state(player_count: int, seed: int, options: dict[str, Any]) -> Game
     return state
 
 
-def setup_game(players: int | list[str], *, seed: int, options: dict[str, Any]) -> Game:
-    from engine.game import Game
-
+def setup_state(players: int | list[str], *, seed: int, options: dict[str, Any]) -> GameState:
+    """The official setup for a player count (or its list of houses); ``Game`` starts play from it."""
     count = players if isinstance(players, int) else len(players)
     expected = houses_for(count)
     if not isinstance(players, int) and sorted(players) != sorted(expected):
@@ -85,7 +81,4 @@ def setup_game(players: int | list[str], *, seed: int, options: dict[str, Any]) 
             f"With {count} players the houses are {', '.join(expected)}.",
             expected=expected,
         )
-    game = Game(initial_state(count, seed, options))
-    game.push("game", next="planning")
-    game.run()
-    return game
+    return initial_state(count, seed, options)

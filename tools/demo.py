@@ -1,22 +1,24 @@
 """``make demo``: one 6-player game between heuristic agents, with a readable log and a map per phase.
 
-Writes ``demo/game-log.md``, ``demo/final-state.json`` and (when the renderer is present)
-``demo/maps/NN-round-R-phase.png``; prints where to look.
+Writes ``demo/game-log.md``, ``demo/summary.json`` and ``demo/maps/NN-round-R-phase.png``; prints where to
+look. It combines the engine, the renderer and the bot's narration, so it lives outside all three.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
-from engine.game import Game
-from engine.sim import play_game
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.narration import narrate  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.sim import play_game  # noqa: E402
+from render import render_board  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,12 +32,6 @@ def main(argv: list[str] | None = None) -> int:
     maps.mkdir(parents=True, exist_ok=True)
     for old in maps.glob("*.png"):
         old.unlink()
-    try:  # the renderer is optional for the demo, and the engine never depends on it
-        render_board = importlib.import_module("render").render_board
-    except (ImportError, AttributeError):
-        render_board = None
-    # The bot's own narration (catalogs, English here); loaded by name so the engine depends on nothing outside it.
-    narrate = importlib.import_module("app.narration").narrate
     log: list[str] = [f"# Demo game (seed {args.seed}, {args.players} players, heuristic agents)", ""]
     snapshots = 0
     last_phase: list[Any] = [None]
@@ -52,10 +48,9 @@ def main(argv: list[str] | None = None) -> int:
         if phase != last_phase[0]:
             last_phase[0] = phase
             log.append(f"\n## Round {g.state.round}, {g.state.phase}\n")
-            if render_board is not None:
-                snapshots += 1
-                png = render_board(g.view(None), lang="en")
-                (maps / f"{snapshots:02d}-round-{g.state.round}-{g.state.phase}.png").write_bytes(png)
+            snapshots += 1
+            png = render_board(g.view(None), lang="en")
+            (maps / f"{snapshots:02d}-round-{g.state.round}-{g.state.phase}.png").write_bytes(png)
 
     result = play_game(args.players, args.seed, "heuristic", check_invariants=True, on_step=on_step)
     if result.error:
@@ -64,9 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         log.append(f"\n**Winner: {result.winner}** after {result.rounds} rounds, {result.battles} battles.")
     (out / "game-log.md").write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(result.__dict__ | {"act_ms": None}, indent=1), encoding="utf-8")
-    print(
-        f"Demo written to {out}/: game-log.md, summary.json" + (f" and {snapshots} maps in maps/" if snapshots else "")
-    )
+    print(f"Demo written to {out}/: game-log.md, summary.json and {snapshots} maps in maps/")
     if result.error:
         print(f"error: {result.error['message']}", file=sys.stderr)
         return 1

@@ -1,0 +1,95 @@
+"""The engine's imports flow one way (issue R): it imports nothing above it, and its modules form no cycle.
+
+Read from the source, not by importing: an import inside a function, or a module loaded by name, would hide a
+dependency from a check that only looks at what Python loaded.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ENGINE = Path(__file__).resolve().parents[2] / "engine"
+ABOVE = ("app", "render", "cogs", "bot", "discord", "tools", "bench", "testing", "tests")
+
+
+def modules() -> dict[str, ast.Module]:
+    out = {}
+    for path in sorted(ENGINE.rglob("*.py")):
+        parts = path.relative_to(ENGINE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    return out
+
+
+def is_type_checking_block(node: ast.AST) -> bool:
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def runtime_imports(tree: ast.Module) -> set[str]:
+    """Modules imported when the module is loaded (a ``TYPE_CHECKING`` block is for the type checker only)."""
+    found: set[str] = set()
+    for node in tree.body:
+        if is_type_checking_block(node):
+            continue
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Import):
+                found.update(alias.name for alias in sub.names)
+            elif isinstance(sub, ast.ImportFrom) and sub.module:
+                found.add(sub.module)
+                found.update(f"{sub.module}.{alias.name}" for alias in sub.names)
+    return found
+
+
+def test_no_engine_module_imports_a_layer_above_it_directly_or_by_name() -> None:
+    offenders = []
+    for name, tree in modules().items():
+        for sub in ast.walk(tree):
+            if isinstance(sub, ast.Import):
+                targets = [alias.name for alias in sub.names]
+            elif isinstance(sub, ast.ImportFrom):
+                targets = [sub.module or ""]
+            elif isinstance(sub, ast.Name) and sub.id in ("importlib", "__import__"):
+                targets = ["<by name>"]
+            else:
+                continue
+            offenders += [f"{name}: {t}" for t in targets if t == "<by name>" or t.split(".")[0] in ABOVE]
+    assert offenders == []
+
+
+def test_no_import_hides_inside_a_function() -> None:
+    """A function-local import exists only to dodge a cycle; the engine needs none."""
+    hidden = [
+        f"{name}:{sub.lineno}"
+        for name, tree in modules().items()
+        for fn in ast.walk(tree)
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for sub in ast.walk(fn)
+        if isinstance(sub, (ast.Import, ast.ImportFrom))
+    ]
+    assert hidden == []
+
+
+def test_engine_modules_import_each_other_without_a_cycle() -> None:
+    trees = modules()
+    graph = {name: {m for m in runtime_imports(tree) if m in trees and m != name} for name, tree in trees.items()}
+    # A package's submodule imports its package first; that edge is Python's, not a design choice.
+    graph = {name: {m for m in deps if not name.startswith(m + ".")} for name, deps in graph.items()}
+    state: dict[str, str] = {}
+    cycle: list[str] = []
+
+    def visit(name: str, path: list[str]) -> bool:
+        state[name] = "open"
+        for dep in sorted(graph[name]):
+            if state.get(dep) == "open":
+                cycle.extend([*path[path.index(dep) :], dep] if dep in path else [name, dep])
+                return True
+            if dep not in state and visit(dep, [*path, dep]):
+                return True
+        state[name] = "done"
+        return False
+
+    for name in sorted(graph):
+        if name not in state and visit(name, [name]):
+            break
+    assert cycle == []
