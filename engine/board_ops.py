@@ -76,9 +76,9 @@ def enforce_ports(g: Game) -> None:
 def remove_orphaned_orders(g: Game) -> None:
     """An order stays only while its house still has units in its area.
 
-    Fix (issue B): ships destroyed or replaced in a port (B-PORT-10, B-PORT-11) used to leave their order behind,
-    and a Consolidate Power order left in an emptied port still paid its former owner. Marches never leave such
-    orders (the vacated area's March order is removed), so this only ever removes orders of units that are gone.
+    Ships destroyed or replaced in a port (B-PORT-10, B-PORT-11) take their order with them, so a Consolidate
+    Power order in an emptied port pays nobody. Marches never leave such orders (the vacated area's March order
+    is removed), so this only ever removes orders of units that are gone.
     """
     s = g.s
     for area, order in sorted(s.orders.items()):

@@ -190,7 +190,7 @@ def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[
     merged: dict[str, list[str]] = {}
     for m in raw:
         m = expect_dict(m, "to", "units")
-        if not isinstance(m["to"], str):  # fix (issue B): a non-string area used to raise TypeError, not RuleError
+        if not isinstance(m["to"], str):
             raise RuleError("bad-answer", "Each move needs an area id in 'to'.")
         if not isinstance(m["units"], list) or not all(isinstance(t, str) for t in m["units"]):
             raise RuleError("bad-answer", "units must be a list of unit types.")
@@ -239,7 +239,7 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
     origin = a["from"]
     expect_choice(origin, orders_of(s, house, "march"), "march area")
     leave_power = a.get("leave_power", False)
-    if not isinstance(leave_power, bool):  # fix (issue B): "no" or 0 used to be read as a truth value
+    if not isinstance(leave_power, bool):  # "no" or 0 must not be read as a truth value
         raise RuleError("bad-answer", "leave_power must be true or false.")
     moves = _parse_moves(s, house, origin, a["moves"])
     combat_area = validate_march(s, house, origin, moves)

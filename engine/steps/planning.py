@@ -242,7 +242,6 @@ class Raven(Step):
         elif action == "swap":
             a = expect_dict(answer, "action", "area", "token")
             swaps = self._swaps(s, house, f.get("restrictions", []))
-            # Fix (issue B): a non-string area used to raise TypeError (unhashable) instead of RuleError.
             if not isinstance(a["area"], str) or a["area"] not in swaps:
                 raise RuleError("raven-bad-area", "You have no order there that can be swapped.", area=a["area"])
             expect_choice(a["token"], swaps[a["area"]], "replacement order")

@@ -82,19 +82,11 @@ def card_strength(card: str) -> int:
     return data.house_cards()[card].strength
 
 
-def footmen_areas(s: GameState, house: str) -> dict[str, int]:
+def unit_areas(s: GameState, house: str, unit_type: str) -> dict[str, int]:
+    """How many of the house's units of one type stand in each area."""
     out: dict[str, int] = {}
     for area, units in sorted(s.units.items()):
-        n = sum(1 for u in units if u.house == house and u.type == "footman")
-        if n:
-            out[area] = n
-    return out
-
-
-def knight_areas(s: GameState, house: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for area, units in sorted(s.units.items()):
-        n = sum(1 for u in units if u.house == house and u.type == "knight")
+        n = sum(1 for u in units if u.house == house and u.type == unit_type)
         if n:
             out[area] = n
     return out
@@ -249,12 +241,12 @@ def preemptive_raid(g: Game, f: Frame, house: str, role: str) -> None:
 def crow_killers(g: Game, f: Frame, house: str, role: str) -> None:
     s = g.s
     if role == "highest":
-        footmen = sum(footmen_areas(s, house).values())
+        footmen = sum(unit_areas(s, house, "footman").values())
         n = min(2, footmen, rules.units_available(s, house, "knight"))
         if n > 0:
             _units(g, house, f["card"], "upgrade", n)
         return
-    knights = sum(knight_areas(s, house).values())
+    knights = sum(unit_areas(s, house, "knight").values())
     n = knights if role == "lowest" else min(2, knights)
     if n > 0:
         _units(g, house, f["card"], "downgrade", n)
@@ -468,7 +460,7 @@ class WildlingUnits(Step):
                 "forced": forced or n == 0,
             }
         if mode == "upgrade":
-            areas = footmen_areas(s, house)
+            areas = unit_areas(s, house, "footman")
             n = min(f["count"], sum(areas.values()), rules.units_available(s, house, "knight"))
             picks = [a for a, k in areas.items() for _ in range(k)][:n]
             return {
@@ -478,7 +470,7 @@ class WildlingUnits(Step):
                 "default": {"areas": picks},
                 "forced": n == 0,
             }
-        areas = knight_areas(s, house)
+        areas = unit_areas(s, house, "knight")
         n = min(f["count"], sum(areas.values()))
         spare = rules.units_available(s, house, "footman")
         ranked = sorted(areas, key=lambda a: (len(s.units[a]), a))
@@ -533,7 +525,7 @@ class WildlingUnits(Step):
         areas = a["areas"]
         if not isinstance(areas, list) or not all(isinstance(x, str) for x in areas):
             raise RuleError("bad-answer", "areas must be a list of area ids.")
-        have = footmen_areas(s, house) if f["mode"] == "upgrade" else knight_areas(s, house)
+        have = unit_areas(s, house, "footman") if f["mode"] == "upgrade" else unit_areas(s, house, "knight")
         what = "footman" if f["mode"] == "upgrade" else "knight"
         for area in set(areas):
             if areas.count(area) > have.get(area, 0):
