@@ -68,7 +68,10 @@ class WesterosBot(commands.Bot):
         from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
 
+        from cogs.replies import answer_failure
+
         await self.tree.set_translator(CatalogTranslator())
+        self.tree.error(answer_failure)  # every slash command's failure: one localised sentence, and the log
         self.early_acks.install(self)
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()

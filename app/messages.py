@@ -8,6 +8,7 @@ language unless the catalog truly lacks the code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from app.decisions import area_label, token_label, unit_label
@@ -32,10 +33,18 @@ def _format_param(key: str, value: Any, lang: str) -> Any:
     return value
 
 
-def error_text(err: Exception, lang: str) -> str:
+# Parameters that may hold what a user typed (a game name, a piece of a scenario): shown through ``literal``.
+USER_GIVEN = frozenset({"name", "reason", "text", "value", "message"})
+
+
+def error_text(err: Exception, lang: str, *, literal: Callable[[str], str] | None = None) -> str:
+    """The sentence for a refusal in ``lang``. ``literal`` renders user-given text as literal text where the
+    message is shown (the bot escapes Discord markdown and mentions with it)."""
     code = getattr(err, "code", "generic")
     raw = getattr(err, "params", {}) or {}
     params = {k: _format_param(k, v, lang) for k, v in raw.items()}
+    if literal is not None:
+        params = {k: literal(v) if k in USER_GIVEN and isinstance(v, str) else v for k, v in params.items()}
     lang = language_of(lang)
     for key in (f"error.{code}", f"error.{code}.plain"):
         if catalog(lang).get(key) is None and catalog("en").get(key) is None:
@@ -44,4 +53,5 @@ def error_text(err: Exception, lang: str) -> str:
             return t(key, lang, **params)
         except (KeyError, IndexError):
             continue
-    return t("error.generic", lang, message=getattr(err, "message", str(err)))
+    message = str(getattr(err, "message", str(err)))
+    return t("error.generic", lang, message=literal(message) if literal is not None else message)

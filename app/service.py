@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.store import AnswerRow, GameRow, Store
+from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
 from engine import Game, Prompt, RuleError, new_game
 from engine.setup import houses_for
 from engine.state import GameState
@@ -26,6 +26,7 @@ log = logging.getLogger("westeros.service")
 SNAPSHOT_EVERY = 25  # answers between state snapshots (undo replays at most this many)
 
 Listener = Callable[["Applied"], Awaitable[None]]
+Announce = Callable[[Game, dict[str, int]], Awaitable[None]]
 
 
 class ServiceError(Exception):
@@ -203,6 +204,7 @@ class GameService:
         self.store = store
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._deadlines = DeadlineStore(store)
         self._listeners: list[Listener] = []
         self._parsed: dict[int, tuple[str, Game]] = {}  # game -> (its stored JSON, that JSON parsed)
 
@@ -273,7 +275,9 @@ class GameService:
                 raise ServiceError("not-joined", "You are not in this game.")
             return await self.store.lobby(game_id)
 
-    async def start(self, game_id: int) -> Game:
+    async def start(self, game_id: int, *, announce: Announce | None = None) -> Game:
+        """Deal the houses and start. ``announce(game, seats)`` runs once the start is committed and before
+        anyone else is told (the Discord layer shows the seats to the table before the DMs go out)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status != "lobby":
@@ -293,6 +297,11 @@ class GameService:
             for house, user in seats.items():
                 game.state.houses[house].seat = str(user)
             await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
+        if announce is not None:
+            try:
+                await announce(game, seats)
+            except Exception:
+                log.exception("could not announce the start of game %s", game_id)
         started = Applied(game_id, "", "start", game.version, game, [])
         await self._notify(started)
         await self.answer_forced(game_id, game)
@@ -312,6 +321,45 @@ class GameService:
         game = SharedGame(Game.from_json(row.state).state)
         self._parsed[game_id] = (row.state, game)
         return game
+
+    # ----- what the Discord layer reads (it goes through the service, never to the store) -----
+
+    async def lobby_players(self, game_id: int) -> list[int]:
+        return await self.store.lobby(game_id)
+
+    async def seats(self, game_id: int) -> dict[str, int | None]:
+        return await self.store.seats(game_id)
+
+    async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
+        return await self.store.games_of_user(user_id, channel_id=channel_id)
+
+    async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
+        return await self.store.public_events(game_id, limit=limit)
+
+    async def change_deadlines(self, game_id: int, durations: dict[str, int]) -> dict[str, int]:
+        """Set the durations per kind of decision (from the next step on); returns all of them."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            settings = dict(row.settings)
+            settings["deadlines"] = {**settings.get("deadlines", {}), **durations}
+            await self.store.update_settings(game_id, settings)
+            return dict(settings["deadlines"])
+
+    async def status_message(self, game_id: int) -> int | None:
+        return await self.store.status_message(game_id)
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self.store.set_status_message(game_id, message_id)
+
+    async def dm_closed(self, user_id: int) -> bool:
+        return await self.store.dm_closed(user_id)
+
+    async def set_dm_closed(self, user_id: int, closed: bool) -> None:
+        await self.store.set_dm_closed(user_id, closed)
+
+    async def deadline(self, game_id: int) -> DeadlineRow | None:
+        """The open deadline of a game, if it has one."""
+        return await self._deadlines.get(game_id)
 
     async def seat_of(self, game_id: int, house: str) -> int | None:
         """The member seated for a house now (None: nobody, or no such house)."""

@@ -14,13 +14,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app.background import Background
 from app.decisions import card_label
 from app.i18n import t
-from app.messages import error_text
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
+from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, fit, shown
-from engine import RuleError
+from engine import Game
 
 
 def is_moderator(member: discord.abc.User, creator_id: int, moderator_role: str | None) -> bool:
@@ -54,7 +55,7 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         cog = interaction.client.get_cog("Lobby")
         assert isinstance(cog, Lobby)
-        await cog.on_button(interaction, self.game_id, self.action)
+        await guarded(interaction, cog.on_button(interaction, self.game_id, self.action))
 
 
 def lobby_view(game_id: int, lang: str) -> discord.ui.View:
@@ -76,7 +77,7 @@ class Lobby(commands.Cog):
     async def lobby_text(self, game_id: int, lang: str) -> str:
         row = await self.service.row(game_id)
         settings = GameSettings.from_dict(row.settings)
-        players = await self.service.store.lobby(game_id)
+        players = await self.service.lobby_players(game_id)
         names = ", ".join(f"<@{u}>" for u in players) or t("lobby.no_one", lang)
         return "\n".join(
             [
@@ -135,29 +136,19 @@ class Lobby(commands.Cog):
         daily_at: str | None = None,
         timezone: str = "UTC",
     ) -> None:
-        lang = str(interaction.locale)
+        # Checked from the interaction alone, before anything is stored; a refusal is the reply.
         if interaction.guild_id is None:
-            await interaction.response.send_message(t("error.game-in-dm", lang), ephemeral=True)
-            return
+            raise ServiceError("game-in-dm", "Games are played in a server channel.")
         if name is not None:
             name = " ".join(name.split())
             if len(name) > NAME_LIMIT:
-                await interaction.response.send_message(
-                    t("error.name-too-long", lang, limit=NAME_LIMIT, length=len(name)), ephemeral=True
-                )
-                return
+                raise ServiceError("name-too-long", "The name is too long.", limit=NAME_LIMIT, length=len(name))
         if daily_at is not None and not re.fullmatch(r"([01]?\d|2[0-3]):[0-5]\d", daily_at.strip()):
-            await interaction.response.send_message(
-                t("error.bad-daily-at", lang, value=shown(daily_at)), ephemeral=True
-            )
-            return
+            raise ServiceError("bad-daily-at", "Not a time of day.", value=daily_at)
         try:
             ZoneInfo(timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            await interaction.response.send_message(
-                t("error.bad-timezone", lang, value=shown(timezone)), ephemeral=True
-            )
-            return
+            raise ServiceError("bad-timezone", "Not a time zone.", value=timezone) from None
         hours = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
         settings = GameSettings(
             players=players,
@@ -169,137 +160,106 @@ class Lobby(commands.Cog):
             daily_at=daily_at.strip() if daily_at else None,
             timezone=timezone,
         )
-        game_name = name or f"#{interaction.channel_id}"
-        try:
-            game_id = await self.service.create(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                creator=interaction.user.id,
-                name=game_name,
-                settings=settings,
-            )
-        except ServiceError as err:
-            text = t("error.channel-busy", lang, name=shown(str(err.params["name"]), NAME_LIMIT))
-            await interaction.response.send_message(text, ephemeral=True)
-            return
+        # The lobby is the reply, and its buttons carry the new game's id: one cached read and one local insert
+        # come first (milliseconds), then the reply acknowledges the command.
+        game_id = await self.service.create(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            creator=interaction.user.id,
+            name=name or f"#{interaction.channel_id}",
+            settings=settings,
+        )
         await interaction.response.send_message(
             await self.lobby_text(game_id, language), view=lobby_view(game_id, language)
         )
 
     @game.command(name="status", description="Where the games in this channel stand")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = str(interaction.locale)
-        rows = await self.service.store.games_in_channel(interaction.channel_id or 0)
-        if not rows:
-            await interaction.response.send_message(t("error.no-game-here", lang), ephemeral=True)
-            return
-        lines = []
-        for row in rows:
-            if row.status == "lobby":
-                taken = len(await self.service.store.lobby(row.id))
-                lines.append(
-                    t(
-                        "status.lobby",
-                        lang,
-                        name=shown(row.name, NAME_LIMIT),
-                        taken=taken,
-                        players=row.settings["players"],
-                    )
-                )
-            else:
-                view = (await self.service.load(row.id)).view(None)
-                awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
-                phase = t(f"phase.{view['phase']}", lang)
-                lines.append(
-                    t(
-                        "status.line",
-                        lang,
-                        name=shown(row.name, NAME_LIMIT),
-                        round=view["round"],
-                        phase=phase,
-                        awaiting=awaiting,
-                    )
-                )
-        await interaction.response.send_message(fit("\n".join(lines)), ephemeral=True)
+        row = await self.service.game_in(interaction.channel_id or 0)
+        if row is None:
+            raise ServiceError("no-game-here", "There is no game in this channel.")
+        if row.status == "lobby":
+            taken = len(await self.service.lobby_players(row.id))
+            line = t(
+                "status.lobby", lang, name=shown(row.name, NAME_LIMIT), taken=taken, players=row.settings["players"]
+            )
+        else:
+            view = (await self.service.load(row.id)).view(None)
+            awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
+            phase = t(f"phase.{view['phase']}", lang)
+            line = t(
+                "status.line",
+                lang,
+                name=shown(row.name, NAME_LIMIT),
+                round=view["round"],
+                phase=phase,
+                awaiting=awaiting,
+            )
+        await say(interaction, line)
 
-    async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None] | None:
+    async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None]:
         """The running game of this channel and the user's house in it (None if the user does not play)."""
         row = await self.service.started_game_in(interaction.channel_id or 0)
         if row is None:
-            await interaction.response.send_message(t("error.no-game-here", str(interaction.locale)), ephemeral=True)
-            return None
-        game_id = row.id
-        seats = await self.service.store.seats(game_id)
-        house = next((h for h, u in seats.items() if u == interaction.user.id), None)
-        return game_id, house
+            raise ServiceError("no-game-here", "There is no game in this channel.")
+        seats = await self.service.seats(row.id)
+        return row.id, next((h for h, u in seats.items() if u == interaction.user.id), None)
 
     @game.command(name="map", description="The current map (yours shows your own orders before the reveal)")
     async def map(self, interaction: discord.Interaction[Any]) -> None:
-        found = await self._my_game(interaction)
-        if found is None:
-            return
-        game_id, house = found
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id, house = await self._my_game(interaction)
         play = self.bot.get_cog("Play")
         renderer = getattr(play, "renderer", None)
         if renderer is None:
-            await interaction.response.send_message(t("map.unavailable", str(interaction.locale)), ephemeral=True)
+            await say(interaction, t("map.unavailable", str(interaction.locale)))
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        background: Background = play.background  # type: ignore[union-attr]
         game = await self.service.load(game_id)
         lang = (await self.service.row(game_id)).settings.get("language", "en")
         if house is not None:  # a player's own copy, sent only to them
             from render import render_private_board
 
-            png = await play.background.run(render_private_board, game.view(house), lang)
+            png = await background.run(render_private_board, game.view(house), lang)
         else:
-            png = await play.background.run(renderer, game.view(None), lang)
+            png = await background.run(renderer, game.view(None), lang)
         await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="map.png"), ephemeral=True)
 
     @game.command(name="hand", description="Your house cards in hand and discarded")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        found = await self._my_game(interaction)
-        if found is None:
-            return
-        game_id, house = found
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id, house = await self._my_game(interaction)
         lang = str(interaction.locale)
         if house is None:
-            await interaction.response.send_message(t("game.no_seat_here", lang), ephemeral=True)
-            return
+            raise ServiceError("not-seated-here", "You do not play in this channel's game.")
         view = (await self.service.load(game_id)).view(house)
         mine = view["houses"][house]
         hand = ", ".join(card_label(c, lang) for c in mine["hand"]) or "—"
         discards = ", ".join(card_label(c, lang) for c in mine["discards"]) or "—"
-        await interaction.response.send_message(t("hand.text", lang, hand=hand, discards=discards), ephemeral=True)
+        await say(interaction, t("hand.text", lang, hand=hand, discards=discards))
 
     @game.command(name="log", description="What happened recently in this game")
     async def log(self, interaction: discord.Interaction[Any]) -> None:
-        found = await self._my_game(interaction)
-        if found is None:
-            return
-        game_id, _ = found
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id, _ = await self._my_game(interaction)
         lang = str(interaction.locale)
-        lines = narrate_all(await self.service.store.public_events(game_id, limit=60), lang)
+        lines = narrate_all(await self.service.public_events(game_id, limit=60), lang)
         text = "\n".join(lines[-25:]) or t("log.empty", lang)
-        await interaction.response.send_message(text[-1900:], ephemeral=True)
+        await say(interaction, text[-1900:])
 
     @game.command(name="vacation", description="Take vacation days: deadlines that wait for you wait longer")
     @app_commands.describe(days="How many days (the game sets how many each player may take)")
     async def vacation(self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 14]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         lang = str(interaction.locale)
-        found = await self._my_game(interaction)
-        if found is None:
-            return
-        game_id, house = found
+        game_id, house = await self._my_game(interaction)
         deadlines = getattr(self.bot, "deadlines", None)
         if house is None or deadlines is None:
-            await interaction.response.send_message(t("game.no_seat_here", lang), ephemeral=True)
-            return
-        try:
-            until = await deadlines.take_vacation(game_id, house, days)
-        except ServiceError as err:
-            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
-            return
-        await interaction.response.send_message(t("vacation.taken", lang, until=f"<t:{int(until)}:f>"), ephemeral=True)
+            raise ServiceError("not-seated-here", "You do not play in this channel's game.")
+        until = await deadlines.take_vacation(game_id, house, days)
+        await say(interaction, t("vacation.taken", lang, until=f"<t:{int(until)}:f>"))
         row = await self.service.row(game_id)
         channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
         game_lang = row.settings.get("language", "en")
@@ -312,36 +272,30 @@ class Lobby(commands.Cog):
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = str(interaction.locale)
         text = "\n\n".join(t(key, lang) for key in ("help.text", "help.commands", "help.defaults"))
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(fit(text), ephemeral=True)  # the reply itself: nothing to wait for
 
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
+        """Join, Leave, Start. The click is acknowledged first, then the lobby message is edited in place; Start
+        shows the seats before any player's DM goes out."""
+        await interaction.response.defer()
         lang = str(interaction.locale)
-        try:
-            row = await self.service.row(game_id)
-            if action == "join":
-                await self.service.join(game_id, interaction.user.id)
-                note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
-            elif action == "leave":
-                await self.service.leave(game_id, interaction.user.id)
-                note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))
-            else:
-                if not is_moderator(interaction.user, row.created_by, self.moderator_role):
-                    await interaction.response.send_message(t("lobby.start_refused", lang), ephemeral=True)
-                    return
-                game = await self.service.start(game_id)
-                seats = await self.service.store.seats(game_id)
-                game_lang = row.settings.get("language", "en")
-                text = t(
-                    "lobby.started",
-                    game_lang,
-                    seats=", ".join(f"{t(f'house.{h}', game_lang)} <@{seats[h]}>" for h in game.state.players),
-                )
-                await interaction.response.edit_message(content=text, view=None)
-                return
-        except (ServiceError, RuleError) as err:
-            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
+        row = await self.service.row(game_id)
+        game_lang = row.settings.get("language", "en")
+        if action == "start":
+            if not is_moderator(interaction.user, row.created_by, self.moderator_role):
+                raise ServiceError("start-refused", "Only the game's creator or a moderator can start the game.")
+
+            async def announce(game: Game, seats: dict[str, int]) -> None:
+                houses = ", ".join(f"{t(f'house.{h}', game_lang)} <@{seats[h]}>" for h in game.state.players)
+                await interaction.edit_original_response(content=t("lobby.started", game_lang, seats=houses), view=None)
+
+            await self.service.start(game_id, announce=announce)
             return
-        await interaction.response.edit_message(
-            content=await self.lobby_text(game_id, row.settings.get("language", "en"))
-        )
-        await interaction.followup.send(note, ephemeral=True)
+        if action == "join":
+            await self.service.join(game_id, interaction.user.id)
+            note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
+        else:
+            await self.service.leave(game_id, interaction.user.id)
+            note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))
+        await interaction.edit_original_response(content=await self.lobby_text(game_id, game_lang))
+        await say(interaction, note)

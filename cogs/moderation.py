@@ -15,12 +15,11 @@ from discord.ext import commands
 from app.deadlines import Deadlines
 from app.decisions import answer_text, prompt_title
 from app.i18n import t
-from app.messages import error_text
 from app.service import MAX_SCENARIO_BYTES, GameService, ServiceError, parse_scenario
 from app.store import GameRow
 from cogs.lobby import is_moderator
-from cogs.text import fit
-from engine import RuleError
+from cogs.replies import guarded, say
+from cogs.text import shown
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
 
@@ -41,9 +40,9 @@ class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mod
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        cog = interaction.client.get_cog("Moderation")  # type: ignore[attr-defined]
+        cog = interaction.client.get_cog("Moderation")
         assert isinstance(cog, Moderation)
-        await cog.confirm_undo(interaction, self.game_id, self.version)
+        await guarded(interaction, cog.confirm_undo(interaction, self.game_id, self.version))
 
 
 class Moderation(commands.Cog):
@@ -55,16 +54,15 @@ class Moderation(commands.Cog):
         self.deadlines = deadlines
         self.role = role
 
-    async def _game(self, interaction: discord.Interaction[Any]) -> GameRow | None:
-        """The running game of this channel, if the user may moderate it; otherwise answer and return None."""
-        lang = str(interaction.locale)
+    async def _game(self, interaction: discord.Interaction[Any]) -> GameRow:
+        """Acknowledge (only the moderator sees the answer), then the running game of this channel, if the user
+        may moderate it; otherwise a refusal."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         row = await self.service.started_game_in(interaction.channel_id or 0)
         if row is None:
-            await interaction.response.send_message(t("error.no-game-here", lang), ephemeral=True)
-            return None
+            raise ServiceError("no-game-here", "There is no game in this channel.")
         if not is_moderator(interaction.user, row.created_by, self.role):
-            await interaction.response.send_message(t("mod.refused", lang), ephemeral=True)
-            return None
+            raise ServiceError("not-moderator", "Only moderators can do that.")
         return row
 
     async def _audit(self, interaction: discord.Interaction[Any], row: GameRow, key: str, **params: Any) -> None:
@@ -72,23 +70,16 @@ class Moderation(commands.Cog):
         line = t("mod.audit", lang, moderator=interaction.user.mention, action=t(f"mod.did.{key}", lang, **params))
         channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(line, allowed_mentions=discord.AllowedMentions.none())
+        await channel.send(line)
 
     async def _done(self, interaction: discord.Interaction[Any]) -> None:
-        if not interaction.response.is_done():
-            await interaction.response.send_message(t("mod.done", str(interaction.locale)), ephemeral=True)
+        await say(interaction, t("mod.done", str(interaction.locale)))
 
     @mod.command(name="extend", description="Move the current deadline (negative hours shorten it)")
     @app_commands.describe(hours="Hours to add (negative to shorten)")
     async def extend(self, interaction: discord.Interaction[Any], hours: float) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        try:
-            new = await self.deadlines.extend(row.id, hours * 3600)
-        except ServiceError as err:
-            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
-            return
+        new = await self.deadlines.extend(row.id, hours * 3600)
         await self._done(interaction)
         await self._audit(interaction, row, "extend", hours=f"{hours:+g}", due=f"<t:{int(new.due_at)}:R>")
 
@@ -108,16 +99,10 @@ class Moderation(commands.Cog):
         other_hours: app_commands.Range[float, 0.02, 168.0] | None = None,
     ) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        settings = dict(row.settings)
-        durations = dict(settings.get("deadlines", {}))
         given = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
-        for kind, hours in given.items():
-            if hours is not None:
-                durations[kind] = int(hours * 3600)
-        settings["deadlines"] = durations
-        await self.service.store.update_settings(row.id, settings)
+        durations = await self.service.change_deadlines(
+            row.id, {kind: int(hours * 3600) for kind, hours in given.items() if hours is not None}
+        )
         await self._done(interaction)
         summary = ", ".join(f"{kind} {durations[kind] / 3600:g} h" for kind in ("orders", "bids", "battle", "other"))
         await self._audit(interaction, row, "deadlines", durations=summary)
@@ -125,23 +110,14 @@ class Moderation(commands.Cog):
     @mod.command(name="force", description="Apply the deadline now: defaults (or autopilot) for everyone awaited")
     async def force(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        await interaction.response.defer(ephemeral=True)
-        try:
-            houses = await self.deadlines.force(row.id)
-        except ServiceError as err:
-            await interaction.followup.send(error_text(err, str(interaction.locale)), ephemeral=True)
-            return
-        await interaction.followup.send(t("mod.done", str(interaction.locale)), ephemeral=True)
+        houses = await self.deadlines.force(row.id)
+        await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "force", houses=", ".join(t(f"house.{h}", lang) for h in houses) or "—")
 
     @mod.command(name="pause", description="Pause the game: no answers, no deadlines")
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
         await self.deadlines.pause(row.id)
         await self._done(interaction)
         await self._audit(interaction, row, "pause")
@@ -149,8 +125,6 @@ class Moderation(commands.Cog):
     @mod.command(name="resume", description="Resume a paused game; the deadline keeps its remaining time")
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
         await self.deadlines.resume(row.id)
         await self._done(interaction)
         await self._audit(interaction, row, "resume")
@@ -160,13 +134,7 @@ class Moderation(commands.Cog):
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        try:
-            await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
-        except (ServiceError, RuleError) as err:
-            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
-            return
+        await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
         await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
@@ -176,16 +144,8 @@ class Moderation(commands.Cog):
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def autopilot(self, interaction: discord.Interaction[Any], house: str, on: bool) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        seats = await self.service.store.seats(row.id)
-        try:
-            await self.service.set_seat(
-                row.id, house, user_id=seats.get(house), autopilot=on, moderator=interaction.user.id
-            )
-        except (ServiceError, RuleError) as err:
-            await interaction.response.send_message(error_text(err, str(interaction.locale)), ephemeral=True)
-            return
+        seat = await self.service.seat_of(row.id, house)
+        await self.service.set_seat(row.id, house, user_id=seat, autopilot=on, moderator=interaction.user.id)
         await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "autopilot-on" if on else "autopilot-off", house=t(f"house.{house}", lang))
@@ -193,24 +153,17 @@ class Moderation(commands.Cog):
     @mod.command(name="undo", description="Undo the last accepted answer (asks for confirmation)")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
         lang = str(interaction.locale)
-        try:
-            preview = await self.service.undo_preview(row.id, by=interaction.user.id)
-        except ServiceError as err:
-            await interaction.response.send_message(error_text(err, lang), ephemeral=True)
-            return
+        preview = await self.service.undo_preview(row.id, by=interaction.user.id)
         if preview.refused:
-            await interaction.response.send_message(t("error.undo-past-reveal", lang), ephemeral=True)
-            return
+            raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
         last = preview.last
         if preview.answer_hidden:
             what = t("mod.undo.hidden", lang)
         elif last.prompt_id in ("seat", "repair"):
             what = t(f"mod.undo.{last.prompt_id}", lang)
         else:
-            what = answer_text(preview.kind, last.answer, lang)
+            what = shown(answer_text(preview.kind, last.answer, lang), 600)
         text = t(
             "mod.undo.confirm",
             lang,
@@ -222,66 +175,45 @@ class Moderation(commands.Cog):
         )
         view = discord.ui.View(timeout=None)
         view.add_item(UndoConfirm(row.id, preview.version, t("mod.undo.button", lang)))
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+        await say(interaction, text, view=view)
 
     async def confirm_undo(self, interaction: discord.Interaction[Any], game_id: int, version: int) -> None:
+        await interaction.response.defer()
         lang = str(interaction.locale)
         row = await self.service.row(game_id)
         if not is_moderator(interaction.user, row.created_by, self.role):
-            await interaction.response.send_message(t("mod.refused", lang), ephemeral=True)
-            return
-        if row.version != version:
-            await interaction.response.edit_message(content=t("mod.undo.stale", lang), view=None)
-            return
-        try:
-            game = await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
-        except ServiceError as err:
-            await interaction.response.edit_message(content=error_text(err, lang), view=None)
-            return
+            raise ServiceError("not-moderator", "Only moderators can do that.")
+        game = await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
         await self.deadlines.arm(game_id, game)
-        await interaction.response.edit_message(content=t("mod.done", lang), view=None)
+        await interaction.edit_original_response(content=t("mod.done", lang), view=None)
         await self._audit(interaction, row, "undo", version=version)
 
     @mod.command(name="export", description="Download the game (state, seats and the whole answer log) as JSON")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
         exported = await self.service.export(row.id, by=interaction.user.id)
         payload = json.dumps(exported, ensure_ascii=False, indent=1).encode()
         public = bool(exported["game"].get("public"))
         name = f"game-{row.id}-v{row.version}{'-public' if public else ''}-{int(time.time())}.json"
         note = t("mod.export.public", str(interaction.locale)) if public else ""
-        await interaction.response.send_message(
-            note, file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True
-        )
+        await interaction.followup.send(note, file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True)
         await self._audit(interaction, row, "export")
 
     @mod.command(name="import", description="Repair the game: replace the position with a scenario (JSON file)")
     @app_commands.describe(scenario="A scenario JSON file (see docs/scenario-format.md)")
     async def import_(self, interaction: discord.Interaction[Any], scenario: discord.Attachment) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
-        lang = str(interaction.locale)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        try:
-            if scenario.size > MAX_SCENARIO_BYTES:  # refused before it is downloaded
-                raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
-            spec = parse_scenario(await scenario.read())
-            game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
-        except ServiceError as err:
-            await interaction.followup.send(fit(error_text(err, lang)), ephemeral=True)
-            return
+        if scenario.size > MAX_SCENARIO_BYTES:  # refused before it is downloaded
+            raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
+        spec = parse_scenario(await scenario.read())
+        game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
         await self.deadlines.arm(row.id, game)
-        await interaction.followup.send(t("mod.done", lang), ephemeral=True)
+        await self._done(interaction)
         await self._audit(interaction, row, "import")
 
     @mod.command(name="end", description="End the game now")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        if row is None:
-            return
         await self.service.end(row.id)
         await self.deadlines.disarm(row.id)
         await self._done(interaction)

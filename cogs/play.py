@@ -21,7 +21,6 @@ from app.ack_first import AckFirst
 from app.background import Background
 from app.decisions import (
     Form,
-    FormError,
     area_label,
     build_form,
     march_unit_fields,
@@ -31,13 +30,13 @@ from app.decisions import (
 )
 from app.early_ack import EarlyAcks
 from app.i18n import t
-from app.messages import error_text
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
 from app.store import DeadlineStore
+from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, fit, shown, split
-from engine import Game, Prompt, RuleError
+from engine import Game, Prompt
 
 log = logging.getLogger("westeros.play")
 
@@ -83,7 +82,7 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"de
         return cls(int(match["game"]), match["house"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _play(interaction).open_decision(interaction, self.game_id, self.house)
+        await guarded(interaction, _play(interaction).open_decision(interaction, self.game_id, self.house))
 
 
 class FormSelect(
@@ -107,7 +106,9 @@ class FormSelect(
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         values = list(interaction.data.get("values", [])) if interaction.data else []
-        await _play(interaction).on_pick(interaction, self.game_id, self.house, self.index, values)
+        await guarded(
+            interaction, _play(interaction).on_pick(interaction, self.game_id, self.house, self.index, values)
+        )
 
 
 class FormButton(
@@ -128,7 +129,9 @@ class FormButton(
         return cls(int(match["game"]), match["house"], match["action"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        await _play(interaction).on_form_button(interaction, self.game_id, self.house, self.action)
+        await guarded(
+            interaction, _play(interaction).on_form_button(interaction, self.game_id, self.house, self.action)
+        )
 
 
 def _play(interaction: discord.Interaction[Any]) -> Play:
@@ -145,7 +148,7 @@ class Play(commands.Cog):
         self.background: Background = getattr(bot, "background", None) or Background()
         self.drafts: dict[tuple[int, str], Draft] = {}
         self.prompts_seen: dict[tuple[int, str], Prompt] = {}
-        self.notified: set[tuple[int, str, str]] = set()
+        self.notified: set[tuple[int, str, str, int | None]] = set()
         self.status_text: dict[int, str] = {}
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
@@ -256,15 +259,15 @@ class Play(commands.Cog):
 
     async def notify_prompts(self, game_id: int, game: Game) -> None:
         row = await self.service.row(game_id)
-        seats = await self.service.store.seats(game_id)
         for prompt in game.prompts():
-            key = (game_id, prompt.house, prompt.id)
-            if prompt.answered or key in self.notified:
+            if prompt.answered:
+                continue
+            # The seat is read for each notice: a /mod replace may land while earlier notices are being sent.
+            user_id = await self.service.seat_of(game_id, prompt.house)
+            key = (game_id, prompt.house, prompt.id, user_id)
+            if key in self.notified or user_id is None:
                 continue
             self.notified.add(key)
-            user_id = seats.get(prompt.house)
-            if user_id is None:
-                continue
             await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
 
     async def send_decision_notice(
@@ -334,25 +337,22 @@ class Play(commands.Cog):
     async def open_decision(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, note: str = ""
     ) -> None:
-        """Acknowledge at once (Discord allows 3 s), then load the game and send the form."""
-        lang = str(interaction.locale)
-        await self._acknowledge(interaction, thinking=True)
+        """Acknowledge at once (Discord allows 3 s; a click already acknowledged stays so), then load the game
+        and send the form as an ephemeral followup."""
+        if not interaction.response.is_done():
+            await self._acknowledge(interaction, thinking=True)
         async with self.order.working():
-            await self._send_form(interaction, game_id, house, lang, note)
+            await self._send_form(interaction, game_id, house, str(interaction.locale), note)
 
     async def _send_form(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, lang: str, note: str
     ) -> None:
-        try:
-            if await self.service.house_of(game_id, interaction.user.id) != house:
-                raise ServiceError("not-your-house", "not yours")
-            game = await self.service.load(game_id)
-        except ServiceError as err:
-            await interaction.followup.send(error_text(err, lang), ephemeral=True)
-            return
+        if await self.service.house_of(game_id, interaction.user.id) != house:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        game = await self.service.load(game_id)
         prompt = game.prompt_for(house)
         if prompt is None:
-            await interaction.followup.send(t("decision.nothing", lang), ephemeral=True)
+            await say(interaction, t("decision.nothing", lang))
             return
         form = build_form(prompt, game.view(house), lang)
         self.prompts_seen[(game_id, house)] = prompt
@@ -401,25 +401,15 @@ class Play(commands.Cog):
         view.add_item(FormButton(game_id, house, "submit", t("button.submit", lang)))
         return "\n".join(lines)[:2000], view
 
-    async def _owns(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> bool:
-        """Whether the clicking user is the one seated for the house now; if not, say so and change nothing."""
-        if await self.service.seat_of(game_id, house) == interaction.user.id:
-            return True
-        err = ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
-        await self._acknowledge(interaction, thinking=False)  # the form stays as it is
-        await interaction.followup.send(error_text(err, str(interaction.locale)), ephemeral=True)
-        return False
-
-    async def _current_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
-        """The draft for this form, or None after answering that it expired (e.g. after a restart)."""
-        if not await self._owns(interaction, game_id, house):
-            return None
+    async def _owned_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
+        """After the click is acknowledged: refuse anyone but the member seated for the house now; then the
+        draft behind this form, or None once a fresh form was sent instead (the draft expired, e.g. after a
+        restart, or the step moved on)."""
+        if await self.service.seat_of(game_id, house) != interaction.user.id:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
         draft = self.drafts.get((game_id, house))
-        if draft is not None and draft.user_id != interaction.user.id:
-            draft = None
-        game = await self.service.load(game_id)
-        prompt = game.prompt_for(house)
-        if draft is None or prompt is None or prompt.id != draft.prompt_id:
+        prompt = (await self.service.load(game_id)).prompt_for(house)
+        if draft is None or draft.user_id != interaction.user.id or prompt is None or prompt.id != draft.prompt_id:
             await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
             return None
         return draft
@@ -427,47 +417,41 @@ class Play(commands.Cog):
     async def on_pick(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, index: int, values: list[str]
     ) -> None:
-        draft = await self._current_draft(interaction, game_id, house)
+        await self._acknowledge(interaction, thinking=False)  # the form is then edited in place
+        lang = str(interaction.locale)
+        draft = await self._owned_draft(interaction, game_id, house)
         if draft is None:
             return
         if index >= len(draft.form.fields):
-            await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
+            await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
             return
         key = draft.form.fields[index].key
         draft.picks[key] = values
         if draft.form.kind == "march" and key == "from" and values:
-            game = await self.service.load(game_id)
-            prompt = game.prompt_for(house)
+            prompt = (await self.service.load(game_id)).prompt_for(house)
             assert prompt is not None
-            draft.form.fields = draft.form.fields[:1] + march_unit_fields(prompt, values[0], str(interaction.locale))
+            draft.form.fields = draft.form.fields[:1] + march_unit_fields(prompt, values[0], lang)
             draft.picks = {"from": values, **{f.key: list(f.selected) for f in draft.form.fields[1:]}}
             draft.page = 0
-        content, view = self.render_form(game_id, house, draft, str(interaction.locale))
-        await interaction.response.edit_message(content=content, view=view)
+        content, view = self.render_form(game_id, house, draft, lang)
+        await interaction.edit_original_response(content=content, view=view)
 
     async def on_form_button(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, action: str
     ) -> None:
-        lang = str(interaction.locale)
-        if not await self._owns(interaction, game_id, house):
-            return
-        draft = self.drafts.get((game_id, house))
-        if draft is not None and draft.user_id != interaction.user.id:
-            draft = None
-        if action in ("prev", "next") and draft is not None:
-            pages = len(draft.form.pages())
-            draft.page = (draft.page + (1 if action == "next" else -1)) % pages
-            content, view = self.render_form(game_id, house, draft, lang)
-            await interaction.response.edit_message(content=content, view=view)
-            return
-        if draft is None:
-            await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
-            return
-        answer_picks = dict(draft.picks)
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
         await self._acknowledge(interaction, thinking=False)
+        draft = await self._owned_draft(interaction, game_id, house)
+        if draft is None:
+            return
+        if action in ("prev", "next"):
+            pages = len(draft.form.pages())
+            draft.page = (draft.page + (1 if action == "next" else -1)) % pages
+            content, view = self.render_form(game_id, house, draft, str(interaction.locale))
+            await interaction.edit_original_response(content=content, view=view)
+            return
         async with self.order.working():
-            await self._submit_draft(interaction, game_id, house, draft, answer_picks)
+            await self._submit_draft(interaction, game_id, house, draft, dict(draft.picks))
 
     async def _submit_draft(
         self,
@@ -482,13 +466,9 @@ class Play(commands.Cog):
         prompt = game.prompt_for(house)
         if prompt is None or prompt.id != draft.prompt_id:
             self.drafts.pop((game_id, house), None)
-            await interaction.followup.send(t("error.stale-prompt", lang), ephemeral=True)
+            await say(interaction, t("error.stale-prompt", lang))
             return
-        try:
-            answer = to_answer(prompt, answer_picks)
-        except FormError as err:
-            await interaction.followup.send(error_text(err, lang), ephemeral=True)
-            return
+        answer = to_answer(prompt, answer_picks)  # a FormError is answered by the error handler
         await self.submit(interaction, game_id, house, prompt, answer, draft)
 
     async def submit(
@@ -503,19 +483,11 @@ class Play(commands.Cog):
         await self._acknowledge(interaction, thinking=False)
         async with self.order.working():
             lang = str(interaction.locale)
-            try:
-                await self.service.answer(
-                    game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
-                )
-            except (RuleError, ServiceError) as err:
-                await interaction.followup.send(error_text(err, lang), ephemeral=True)
-                return
-            except Exception:
-                # Storage failed (disk full, database locked...): the transaction was rolled back, so say plainly
-                # that nothing was recorded rather than leave the player guessing.
-                log.exception("could not record an answer in game %s for %s", game_id, house)
-                await interaction.followup.send(t("error.not-recorded", lang), ephemeral=True)
-                return
+            # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
+            # nothing was recorded), propagates to the error handler.
+            await self.service.answer(
+                game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
+            )
             summary = self.summary(prompt, draft, answer, lang)
             lines = [t("decision.recorded", lang, summary=summary)]
             if prompt.secret:
@@ -545,41 +517,33 @@ class Play(commands.Cog):
 
     @app_commands.command(name="decide", description="Open the decisions you still owe")
     async def decide(self, interaction: discord.Interaction[Any]) -> None:
-        lang = str(interaction.locale)
-        for game_id, house in await self.service.store.games_of_user(interaction.user.id):
+        await self._acknowledge(interaction, thinking=True)
+        for game_id, house in await self.service.games_of_user(interaction.user.id):
             game = await self.service.load(game_id)
             if game.prompt_for(house) is not None:
                 await self.open_decision(interaction, game_id, house)
                 return
-        await interaction.response.send_message(t("decision.none_open", lang), ephemeral=True)
+        await say(interaction, t("decision.none_open", str(interaction.locale)))
 
     @app_commands.command(name="orders", description="Type your orders, e.g. Winterfell march+1, White Harbor defense")
     @app_commands.describe(text="Area and order, separated by commas")
     async def orders(self, interaction: discord.Interaction[Any], text: str) -> None:
+        await self._acknowledge(interaction, thinking=True)
         lang = str(interaction.locale)
-        found = await self._seat_here(interaction)
-        if found is None:
-            return
-        game_id, house = found
-        game = await self.service.load(game_id)
-        prompt = game.prompt_for(house)
+        channel = None if interaction.guild_id is None else interaction.channel_id  # in a DM: any of the user's games
+        here = await self.service.games_of_user(interaction.user.id, channel_id=channel)
+        if not here:
+            raise ServiceError("not-seated-here", "You do not play a house in a game here.")
+        game_id, house = here[0]
+        prompt = (await self.service.load(game_id)).prompt_for(house)
         if prompt is None or prompt.kind != "orders":
-            await interaction.response.send_message(t("orders.not_planning", lang), ephemeral=True)
-            return
+            raise ServiceError("not-planning", "Orders are not being given now.")
         parsed = parse_orders(text)
         problems = [t(f"orders.problem.{p['code']}", lang, **{**p, "text": shown(p["text"])}) for p in parsed.problems]
         missing = [a for a in prompt.choices["areas"] if a not in parsed.orders]
         if missing:
             problems.append(t("orders.parsed_missing", lang, areas=", ".join(area_label(a, lang) for a in missing)))
         if problems:
-            await interaction.response.send_message(fit("\n".join(problems)), ephemeral=True)
+            await say(interaction, "\n".join(problems))  # cut to Discord's limit
             return
         await self.submit(interaction, game_id, house, prompt, {"orders": parsed.orders}, None)
-
-    async def _seat_here(self, interaction: discord.Interaction[Any]) -> tuple[int, str] | None:
-        channel = None if interaction.guild_id is None else interaction.channel_id  # in a DM: any of the user's games
-        here = await self.service.store.games_of_user(interaction.user.id, channel_id=channel)
-        if not here:
-            await interaction.response.send_message(t("game.no_seat_here", str(interaction.locale)), ephemeral=True)
-            return None
-        return here[0]

@@ -325,3 +325,37 @@ async def test_a_bad_scenario_file_is_refused_with_a_reason_and_stores_nothing(t
         await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", b'{"power": {"stark": 9}}'))
     ).wait_reply(timeout=10)
     assert (await table.service.load(game_id)).state.houses["stark"].power == 9
+
+
+# ----- one error handler -----
+
+
+async def test_every_failure_is_answered_in_the_users_language_and_logged(table: Table, caplog: Any) -> None:
+    """A real storage failure (SQLite refuses every write) under several commands and buttons: each one gets
+    one sentence, none is left "thinking", and the log has the details."""
+    fake = table.fake
+    game_id = await start_own_game(table)
+    before = await snapshot(table, game_id)
+    other = fake.add_text_channel(table.guild, "other")
+    russian = fake.add_member(table.guild, "ru-player", locale="ru")
+    await table.service.store.db.execute("PRAGMA query_only = ON")
+    try:
+        made = await (await fake.slash(table.moderator, other, "game new", players=3)).wait_response()
+        assert "NOT recorded" in made.content and made.flags & 64
+        made_ru = await (await fake.slash(russian, other, "game new", players=3)).wait_response()
+        assert "НЕ записано" in made_ru.content
+        paused = await (await fake.slash(table.moderator, table.channel, "mod pause")).wait_reply()
+        assert any("NOT recorded" in m.content for m in paused)
+        seats = await seats_by_user(table, game_id)
+        player = table.players[1]
+        form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
+        submitted = await (await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")).wait_reply()
+        assert any("NOT recorded" in m.content for m in submitted)
+    finally:
+        await table.service.store.db.execute("PRAGMA query_only = OFF")
+    await fake.wait_idle()
+    assert await snapshot(table, game_id) == before
+    assert await table.service.store.games_in_channel(other.id) == []
+    assert fake.failed_interactions == []
+    failures = [r for r in caplog.records if r.name == "westeros.errors" and r.levelname == "ERROR"]
+    assert len(failures) >= 4 and all(r.exc_info for r in failures)

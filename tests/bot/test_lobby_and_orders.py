@@ -15,8 +15,8 @@ async def start_game(table: Table, players: int) -> int:
         click = await fake.click(player, lobby, "lobby:1:join")
         await click.wait_response()
     stranger_start = await fake.click(table.players[0], lobby, "lobby:1:start")
-    refused = await stranger_start.wait_response()
-    assert "creator" in refused.content or "moderator" in refused.content
+    refused = await stranger_start.wait_reply()  # acknowledged first, then refused in an ephemeral followup
+    assert any(("creator" in m.content or "moderator" in m.content) and m.flags & 64 for m in refused)
     start = await fake.click(table.moderator, lobby, "lobby:1:start")
     started = await start.wait_response()
     assert "started" in started.content
