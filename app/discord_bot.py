@@ -67,7 +67,6 @@ class WesterosBot(commands.Bot):
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
-
         from cogs.replies import answer_failure
 
         await self.tree.set_translator(CatalogTranslator())

@@ -20,6 +20,11 @@ class Arrivals:
     def of(self, transport: asyncio.BaseTransport | None) -> float | None:
         return self._last.get(transport) if transport is not None else None
 
+    def shift(self, transport: asyncio.BaseTransport | None, seconds: float) -> None:
+        """The request on this connection counts as arriving ``seconds`` later (injected latency)."""
+        if transport is not None and transport in self._last:
+            self._last[transport] += seconds
+
     def wrap(self, inner: asyncio.Protocol) -> asyncio.Protocol:
         return _Stamping(inner, self._last)
 

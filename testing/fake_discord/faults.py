@@ -56,6 +56,9 @@ class FaultPlan:
 
     def __init__(self) -> None:
         self.rules: list[FaultRule] = []
+        # Seconds every REST call takes before Discord handles it, as from a slow network or a slow Discord: the
+        # bot waits that long for each answer, and an interaction's callback counts as received that late.
+        self.latency = 0.0
 
     def rate_limit(
         self, route: str, *, times: int = 1, retry_after: float = 0.05, is_global: bool = False
@@ -79,6 +82,7 @@ class FaultPlan:
 
     def clear(self) -> None:
         self.rules.clear()
+        self.latency = 0.0
 
     def take(self, method: str, route: str, path: str) -> FaultRule | None:
         for rule in self.rules:

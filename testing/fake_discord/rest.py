@@ -5,6 +5,7 @@ Route handlers live in ``routes_*.py``; each exposes ``routes(ctx) -> list[Route
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -104,6 +105,9 @@ class RestRouter:
     async def _respond(self, spec: RouteSpec, request: web.Request, path: str) -> tuple[web.StreamResponse, str | None]:
         ctx = self.ctx
         key = f"{spec.method} {spec.path}"
+        if ctx.faults.latency > 0:
+            await asyncio.sleep(ctx.faults.latency)
+            ctx.arrivals.shift(request.transport, ctx.faults.latency)
         if spec.auth and not self._authorized(request):
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401), None
         rule = ctx.faults.take(spec.method, spec.path, path)

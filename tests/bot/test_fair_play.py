@@ -359,3 +359,27 @@ async def test_every_failure_is_answered_in_the_users_language_and_logged(table:
     assert fake.failed_interactions == []
     failures = [r for r in caplog.records if r.name == "westeros.errors" and r.levelname == "ERROR"]
     assert len(failures) >= 4 and all(r.exc_info for r in failures)
+
+
+# ----- start answers first -----
+
+
+async def test_start_answers_the_click_before_the_dms_go_out_on_a_slow_discord(table: Table) -> None:
+    fake = table.fake
+    lobby = await (await fake.slash(table.moderator, table.channel, "game new", players=6, name="Slow")).wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for player in table.players:
+        await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
+    await fake.wait_idle()
+    mark = fake.mark()
+    fake.faults.latency = 0.3  # every Discord call takes 300 ms from now on
+    start = await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")
+    await start.wait_ack(timeout=3)
+    assert start.acked_after is not None and start.acked_after < 0.5, start.acked_after
+    started = await start.wait_response(timeout=5)
+    assert "started" in started.content
+    for player in table.players:  # every DM still goes out, one after another at 300 ms a call
+        await fake.wait_for_dm(player, since=mark, timeout=20)
+    assert (await table.service.row(game_id)).status == "running"
+    fake.faults.latency = 0.0
+    assert fake.failed_interactions == []
