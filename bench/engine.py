@@ -1,4 +1,5 @@
-"""Engine benchmark: time per act(), one whole game, and JSON (de)serialisation of a late-game state.
+"""Engine benchmark: time per act(), one whole game, JSON (de)serialisation of a late-game state, and the reads a
+bot makes between answers (every prompt, one house's prompt, who is awaited, a view, the seven-castle check).
 
     python bench/engine.py [--games N] [--players P] [--json]
 
@@ -13,6 +14,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -24,6 +26,30 @@ from engine.sim import play_game
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def time_reads(games: list[Game], reps: int = 5) -> dict[str, float]:
+    """Mean time of each read over positions sampled from the games (each position read ``reps`` times)."""
+    reads: dict[str, Callable[[Game], object]] = {
+        "prompts_ms": lambda g: g.prompts(),
+        "prompt_for_ms": lambda g: g.prompt_for(g.state.players[0]),
+        "awaiting_ms": lambda g: g.awaiting(),
+        "public_view_ms": lambda g: g.view(None),
+        "private_view_ms": lambda g: g.view(g.state.players[0]),
+        "instant_win_check_ms": lambda g: Game.from_json(g.to_json()).check_instant_win(),
+        "copy_ms": lambda g: Game.from_json(g.to_json()),
+    }
+    times: dict[str, list[float]] = {name: [] for name in reads}
+    for g in games:
+        for _ in range(reps):
+            for name, read in reads.items():  # interleaved, so machine noise hits every figure alike
+                start = time.perf_counter()
+                read(g)
+                times[name].append((time.perf_counter() - start) * 1000)
+    out = {name: statistics.fmean(values) if values else 0.0 for name, values in times.items()}
+    # The check runs on a fresh copy (it may end the game); its own cost is what the copy does not explain.
+    out["instant_win_check_ms"] = max(0.0, out["instant_win_check_ms"] - out.pop("copy_ms"))
+    return {name: round(value, 4) for name, value in out.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,9 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     last_state: dict[str, Game] = {}
 
     largest = {"bytes": 0, "round": 0}
+    positions: list[str] = []
 
     def keep_last(g: Game, *_: object) -> None:
         last_state["g"] = g
+        if len(positions) < 400 and not g.finished and g.state.version % 7 == 0:
+            positions.append(g.to_json())
         if g.state.round >= 9:  # the late game: measure the state after every answer
             size = len(g.to_json().encode())
             if size > largest["bytes"]:
@@ -66,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     for _ in range(reps):
         Game.from_json(text)
     from_json_ms = (time.perf_counter() - start) * 1000 / reps
+    reads = time_reads([Game.from_json(p) for p in positions])
     figures = {
         "games": args.games,
         "finished": finished,
@@ -79,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
         "state_bytes": largest["bytes"] or len(text.encode()),
         "state_round": g.state.round,
         "final_state_bytes": len(last_state["g"].to_json().encode()),
+        "positions": len(positions),
+        **reads,
     }
     if args.json:
         print(json.dumps(figures))

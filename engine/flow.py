@@ -29,6 +29,21 @@ class Step:
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         return []
 
+    # The three questions below have answers that follow from ``prompts``; a step whose prompts are costly to
+    # build (the choices of every house's orders, every march's destinations) answers them without building all.
+
+    def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
+        """The house's open prompt in this frame, if any."""
+        return next((p for p in self.prompts(g, f) if p.house == house), None)
+
+    def asks(self, g: Game, f: Frame) -> bool:
+        """Whether the frame waits for answers (prompts exist, answered or not); if not, ``advance`` is due."""
+        return bool(self.prompts(g, f))
+
+    def awaiting(self, g: Game, f: Frame) -> list[str]:
+        """The houses whose answer is still missing."""
+        return [p.house for p in self.prompts(g, f) if not p.answered]
+
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         raise RuleError("nothing-to-answer", "This step takes no answer.")
 

@@ -75,13 +75,19 @@ class Game:
         return STEPS[top["type"]].prompts(self, top)
 
     def prompt_for(self, house: str) -> Prompt | None:
-        for p in self.prompts():
-            if p.house == house:
-                return p
-        return None
+        """``house``'s open decision, or None; works out that house's prompt only."""
+        if not self.state.stack or self.finished:
+            return None
+        top = self.state.stack[-1]
+        return STEPS[top["type"]].prompt_for(self, top, house)
 
     def awaiting(self) -> list[str]:
-        return [p.house for p in self.prompts() if not p.answered]
+        """The houses whose answer the game waits for now (a house that answered a simultaneous step early is not
+        among them, though it may still change its answer)."""
+        if not self.state.stack or self.finished:
+            return []
+        top = self.state.stack[-1]
+        return STEPS[top["type"]].awaiting(self, top)
 
     def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
         """Apply ``house``'s answer to its open prompt; return the events it caused.
@@ -163,7 +169,7 @@ class Game:
                 return
             top = self.state.stack[-1]
             step = STEPS[top["type"]]
-            if step.prompts(self, top):
+            if step.asks(self, top):
                 return
             step.advance(self, top)
         raise RuntimeError("the game did not settle: a step loops without asking anything")
@@ -177,8 +183,9 @@ class Game:
 
     def check_instant_win(self) -> bool:
         """B-ROUND-03 / B-VICTORY-01: seven castle/stronghold areas win at once."""
+        castles = rules.castle_counts(self.state)
         for house in rules.turn_order(self.state):
-            if rules.castles_controlled(self.state, house) >= 7:
+            if castles[house] >= 7:
                 self.end_game(house, "seven-castles")
                 return True
         return False

@@ -62,6 +62,20 @@ def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, 
     return counts
 
 
+def castle_counts(s: GameState) -> dict[str, int]:
+    """The victory track for every house in one pass over the castle and stronghold areas."""
+    counts = dict.fromkeys(s.players, 0)
+    for area in _castle_areas():
+        house = controller(s, area)
+        if house in counts:
+            counts[house] += 1
+    return counts
+
+
+def _castle_areas() -> list[str]:
+    return [a.id for a in BOARD().areas.values() if a.is_land and a.fortification > 0]
+
+
 def controlled_lands(s: GameState, house: str) -> list[str]:
     return [a.id for a in BOARD().areas.values() if a.is_land and controller(s, a.id) == house]
 

@@ -30,7 +30,6 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     top = s.stack[-1] if s.stack else None
     bidding = top is not None and top.get("type") in ("bidding", "clash")  # a Clash of Kings is one bidding round
     control = rules.control_map(s)
-    prompts = g.prompts()
     areas: dict[str, Any] = {}
     for a in data.board().areas.values():
         units = s.units.get(a.id, [])
@@ -89,20 +88,23 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         "supply": {h: s.houses[h].supply for h in s.players},
         "victory": rules.castles_by_house(s, control),
         "power": {h: s.houses[h].power for h in s.players},
+        "pool": {h: rules.power_in_pool(s, h) for h in s.players},
         "wildling_threat": s.wildling_threat,
         "westeros_cards": list(s.westeros_drawn),
         "restrictions": list(s.restrictions),
         "houses": houses,
         "battle": _battle_view(g, viewer),
-        "awaiting": [p.house for p in prompts if not p.answered],
+        "awaiting": g.awaiting(),
         "winner": s.winner,
         "options": {"tides_of_battle": bool(s.options.get("tides_of_battle"))},
     }
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.
         view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}
+        # The pool would give the hidden power away (tokens on the board are public).
+        view["pool"] = {h: (view["pool"][h] if h == viewer else None) for h in s.players}
     if viewer is not None:
-        prompt = next((p for p in prompts if p.house == viewer), None)
+        prompt = g.prompt_for(viewer)
         view["prompt"] = prompt.to_dict() if prompt else None
     return view
 

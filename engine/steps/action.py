@@ -79,6 +79,16 @@ class Action(Step):
             return None
         return next_house(g.s, stage, f["last"])
 
+    def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
+        return next(iter(self.prompts(g, f)), None) if house == self._current(g, f) else None
+
+    def asks(self, g: Game, f: Frame) -> bool:
+        return self._current(g, f) is not None
+
+    def awaiting(self, g: Game, f: Frame) -> list[str]:
+        house = self._current(g, f)
+        return [house] if house is not None else []
+
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         s = g.s
         house = self._current(g, f)

@@ -186,21 +186,32 @@ class Muster(Step):
             return None
         return list(areas[house])
 
-    def _current(self, g: Game, f: Frame) -> tuple[str, dict[str, Any]] | None:
+    def _current(self, g: Game, f: Frame) -> str | None:
+        """The first house, in the frame's order, that has not mustered and could muster somewhere."""
+        s = g.s
         done = f.get("done", [])
         for house in f["houses"]:
             if house in done:
                 continue
-            choices = muster_choices(g.s, house, self._only(f, house))
-            if choices["areas"]:
-                return house, choices
+            if any(area_options(s, house, a) is not None for a in muster_areas(s, house, self._only(f, house))):
+                return str(house)
         return None
 
+    def asks(self, g: Game, f: Frame) -> bool:
+        return self._current(g, f) is not None
+
+    def awaiting(self, g: Game, f: Frame) -> list[str]:
+        house = self._current(g, f)
+        return [house] if house is not None else []
+
+    def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
+        return next(iter(self.prompts(g, f)), None) if house == self._current(g, f) else None
+
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        current = self._current(g, f)
-        if current is None:
+        house = self._current(g, f)
+        if house is None:
             return []
-        house, choices = current
+        choices = muster_choices(g.s, house, self._only(f, house))
         if f.get("max_areas") is not None:
             choices["max_areas"] = f["max_areas"]
         return [
@@ -215,8 +226,7 @@ class Muster(Step):
         ]
 
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        current = self._current(g, f)
-        assert current is not None and current[0] == house
+        assert self._current(g, f) == house
         allowed = muster_areas(g.s, house, self._only(f, house))
         plan = apply_plan(g, house, answer, allowed, f.get("max_areas"))
         f.setdefault("done", []).append(house)

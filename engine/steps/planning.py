@@ -120,33 +120,44 @@ class Planning(Step):
             return pending[:1]
         return houses
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+    def _asked(self, g: Game, f: Frame) -> list[str]:
+        """The houses with an orders prompt: none once every house has answered a simultaneous assignment."""
         self._init(g, f)
-        s = g.s
-        out = []
         waiting = self._waiting_on(g, f)
         if not f["sequential"] and all(h in f["answers"] for h in waiting):
             return []
-        for house in waiting:
-            areas = order_areas(s, house)
-            out.append(
-                Prompt(
-                    id=prompt_id(f, "orders", house),
-                    house=house,
-                    kind="orders",
-                    choices={
-                        "areas": areas,
-                        "tokens": dict(usable_tokens(s, house)),
-                        "stars": rules.stars_allowed(s, house),
-                        "must_cover_all": not f["sequential"] or len(areas) <= max_placeable(s, house),
-                    },
-                    default={"orders": default_orders(s, house, areas)},
-                    info={"restrictions": list(s.restrictions), "round": s.round},
-                    answered=house in f["answers"],
-                    secret=True,
-                )
-            )
-        return out
+        return waiting
+
+    def _prompt(self, g: Game, f: Frame, house: str) -> Prompt:
+        s = g.s
+        areas = order_areas(s, house)
+        return Prompt(
+            id=prompt_id(f, "orders", house),
+            house=house,
+            kind="orders",
+            choices={
+                "areas": areas,
+                "tokens": dict(usable_tokens(s, house)),
+                "stars": rules.stars_allowed(s, house),
+                "must_cover_all": not f["sequential"] or len(areas) <= max_placeable(s, house),
+            },
+            default={"orders": default_orders(s, house, areas)},
+            info={"restrictions": list(s.restrictions), "round": s.round},
+            answered=house in f["answers"],
+            secret=True,
+        )
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        return [self._prompt(g, f, house) for house in self._asked(g, f)]
+
+    def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
+        return self._prompt(g, f, house) if house in self._asked(g, f) else None
+
+    def asks(self, g: Game, f: Frame) -> bool:
+        return bool(self._asked(g, f))
+
+    def awaiting(self, g: Game, f: Frame) -> list[str]:
+        return [h for h in self._asked(g, f) if h not in f["answers"]]
 
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         self._init(g, f)
