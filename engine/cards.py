@@ -274,7 +274,7 @@ class TywinLannister(Ability):
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         gained = rules.gain_power(g.s, house_of(f, side), 2)
-        g.emit("power-gained", house=house_of(f, side), amount=gained, reason=self.card)
+        g.emit("power-gained", house=house_of(f, side), gained=gained, reason=self.card)
 
 
 @register

@@ -38,7 +38,7 @@ def test_tywin_lannister_takes_two_power_tokens_after_winning() -> None:
     assert event(events, "power-gained") == {
         "type": "power-gained",
         "house": "lannister",
-        "amount": 2,
+        "gained": 2,
         "reason": "tywin-lannister",
     }
 
@@ -53,7 +53,7 @@ def test_tywin_lannister_B_OPEN_06_only_what_is_left_in_the_pool() -> None:
             ("stark", "retreat"): "riverrun",
         },
     )
-    assert g.s.houses["lannister"].power == 20 and event(events, "power-gained")["amount"] == 1
+    assert g.s.houses["lannister"].power == 20 and event(events, "power-gained")["gained"] == 1
 
 
 def test_tywin_lannister_nothing_when_losing() -> None:
