@@ -453,9 +453,13 @@ class Losses(Stage):
                 kind="casualties",
                 choices={"units": pending["units"], "count": pending["count"]},
                 default=pending["default"],
-                info={"area": f["area"]},
+                info={"area": f["area"], **self.why(g.s, f)},
             )
         ]
+
+    def why(self, s: GameState, f: CombatFrame) -> dict[str, Any]:
+        """What the count comes from, for the player who chooses (the cards are revealed by now)."""
+        return {}
 
     def answer(self, g: Game, f: CombatFrame, house: str, answer: Any) -> None:
         pending = f["casualty_choice"]
@@ -498,6 +502,18 @@ class Casualties(Losses):
         count += abilities.skull_count(s, f, loser, skulls)
         self.lose(g, f, loser, count)
 
+    def why(self, s: GameState, f: CombatFrame) -> dict[str, Any]:
+        winner = winner_side(f)
+        swords, _, skulls = icons(s, f, winner)
+        _, forts, _ = icons(s, f, other(winner))
+        return {
+            "reason": "lost",
+            "winner": house_of(f, winner),
+            "swords": swords,
+            "fortifications": forts,
+            "skulls": skulls,
+        }
+
 
 @stage
 class Skulls(Losses):
@@ -510,6 +526,10 @@ class Skulls(Losses):
         winner = winner_side(f)
         _, _, skulls = icons(g.s, f, other(winner))
         self.lose(g, f, winner, abilities.skull_count(g.s, f, winner, skulls))
+
+    def why(self, s: GameState, f: CombatFrame) -> dict[str, Any]:
+        loser = house_of(f, other(winner_side(f)))
+        return {"reason": "skulls", "loser": loser, "skulls": icons(s, f, other(winner_side(f)))[2]}
 
 
 @stage
@@ -530,9 +550,18 @@ class Retreat(Stage):
                 kind="retreat",
                 choices=pending["areas"],
                 default=pending["areas"][0],
-                info={"area": f["area"], "loser": pending["house"]},
+                info={"area": f["area"], "loser": pending["house"], **self._what_it_costs(g.s, f, pending["house"])},
             )
         ]
+
+    @staticmethod
+    def _what_it_costs(s: GameState, f: CombatFrame, loser: str) -> dict[str, Any]:
+        """The retreating units, and how many of them each legal area would cost (those that break supply there)."""
+        units = [u for u in combat_units(s, f, "defender") if not u.routed]
+        pending = f["retreat_choice"]
+        assert pending is not None
+        losses = {a: len(units) - len(fit_supply(s, loser, a, units, origin=f["area"])) for a in pending["areas"]}
+        return {"units": [u.type for u in units], "losses": losses}
 
     def answer(self, g: Game, f: CombatFrame, house: str, answer: Any) -> None:
         pending = f["retreat_choice"]
