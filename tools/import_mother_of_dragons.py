@@ -1,0 +1,198 @@
+"""Write ``data/mother-of-dragons/`` from the facts in ``../shared/reference/mother-of-dragons``.
+
+Run by hand when that reference changes (``python tools/import_mother_of_dragons.py``), after
+``tools/import_reference.py`` (the expansion's boards start from the base board in ``data/board.json``).
+Nothing at run time or in tests reads the shared folder: the generated files are committed.
+
+Two boards are written: ``board-westeros.json`` (the base board with the Eyrie and Bite overlays, 61 areas, used in
+every Mother of Dragons game) and ``board-essos.json`` (that board with Essos beside it, 75 areas, used only when
+Targaryen plays).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = ROOT.parent / "shared" / "reference" / "mother-of-dragons"
+BASE_DATA = ROOT / "data"
+OUT = BASE_DATA / "mother-of-dragons"
+
+FORTIFICATION_LEVEL = {"none": 0, "castle": 1, "stronghold": 2}
+TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+
+
+def _load(name: str) -> Any:
+    return json.loads((REFERENCE / name).read_text(encoding="utf-8"))
+
+
+def _base(name: str) -> Any:
+    return json.loads((BASE_DATA / name).read_text(encoding="utf-8"))
+
+
+def _write(name: str, payload: Any) -> None:
+    text = json.dumps(payload, ensure_ascii=False, indent=1, sort_keys=False)
+    (OUT / name).write_text(text + "\n", encoding="utf-8")
+
+
+def _names(item: dict[str, Any]) -> dict[str, str]:
+    names = {"en": item["name_en"]}
+    ru = item.get("name_ru") or item.get("name_ru_unverified")
+    if ru:
+        names["ru"] = ru
+    return names
+
+
+def _new_area(a: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "id": a["id"],
+        "names": _names(a),
+        "kind": a["kind"],
+        "fortification": FORTIFICATION_LEVEL[a["castle"]],
+        "supply": a["supply"],
+        "crowns": a["power"],
+        "home_of": a["home_of"],
+        "port": a["port"],
+        "port_of": a["port_of"],
+        "port_sea": a["port_sea"],
+        "island": a["island"],
+        "grid_value": a["grid_value"],
+    }
+
+
+def boards() -> None:
+    src = _load("map.json")
+    base = _base("board.json")
+    areas = {a["id"]: dict(a) for a in base["areas"]}
+    for changed in src["changed_areas"]:
+        mod = changed.get("mother_of_dragons")
+        if not mod:
+            continue
+        area = areas[changed["id"]]
+        for key, value in mod.items():
+            if key == "castle":
+                area["fortification"] = FORTIFICATION_LEVEL[value]
+            elif key == "power":
+                area["crowns"] = value
+            elif key in ("supply", "home_of", "port", "port_sea", "port_of"):
+                area[key] = value
+    westeros = dict(areas)
+    essos = dict(areas)
+    for a in src["areas"]:
+        essos[a["id"]] = _new_area(a)
+        if a["board"] != "essos":
+            westeros[a["id"]] = _new_area(a)
+    for name, board_areas, pairs, about in (
+        ("board-westeros.json", westeros, src["adjacency_westeros_mod"], "the Eyrie and Bite overlays, 61 areas"),
+        ("board-essos.json", essos, src["adjacency_westeros_essos"], "the overlays and Essos, 75 areas"),
+    ):
+        _write(
+            name,
+            {
+                "about": f"Mother of Dragons board: the base board with {about}. fortification: 0, 1, 2.",
+                "areas": sorted(board_areas.values(), key=lambda a: a["grid_value"]),
+                "adjacency": sorted(sorted(p) for p in pairs),
+                "rivers_not_adjacent": sorted(sorted(p) for p in src["rivers_not_adjacent"]),
+            },
+        )
+
+
+def houses() -> None:
+    src = _load("houses.json")
+    out = []
+    for h in src["houses"]:
+        if h["id"] != "arryn":
+            continue  # Targaryen comes with Essos, in a later issue
+        out.append(
+            {
+                "id": h["id"],
+                "names": _names(h),
+                "colour": h["colour"],
+                "home": h["home_area"],
+                "garrison": h["garrison"]["strength"],
+                "unit_limits": h["unit_limits"],
+                "starting_units": h["starting_units"],
+                "starting_supply": h["starting_tracks"]["supply"],
+            }
+        )
+    _write("houses.json", {"about": "Houses the expansion adds (Targaryen comes with Essos).", "houses": out})
+
+
+def cards() -> None:
+    src = _load("house-cards.json")
+    _write(
+        "house_cards.json",
+        {
+            "about": "House cards the expansion adds. ability: the id the engine's ability table uses, null for none.",
+            "cards": [
+                {
+                    "id": c["id"],
+                    "house": c["house"],
+                    "names": _names(c),
+                    "strength": c["strength"],
+                    "swords": c["swords"],
+                    "fortifications": c["fortifications"],
+                    "ability": c["id"] if c.get("ability") else None,
+                    "text_en": c.get("ability"),
+                    "timing": c.get("ability_timing"),
+                }
+                for c in src["cards"]
+                if c["house"] == "arryn"
+            ],
+        },
+    )
+
+
+def _order_type(text: str) -> str:
+    """The reference writes the Iron Bank order's type as prose ("iron bank (take a loan)")."""
+    return "iron-bank" if text.startswith("iron bank") else text
+
+
+def setup() -> None:
+    houses_src = _load("houses.json")
+    other = _load("other.json")
+    layout = houses_src["influence_tracks_mod_start"]
+    base_houses = {h["id"]: h for h in houses_src["base_houses_in_mod"]}
+    arryn = next(h for h in houses_src["houses"] if h["id"] == "arryn")
+    supply = {h: base_houses[h]["starting_tracks_mod"]["supply"] for h in base_houses}
+    supply["arryn"] = arryn["starting_tracks"]["supply"]
+    sea = other["sea_orders"]
+    _write(
+        "setup.json",
+        {
+            "about": "Mother of Dragons setup: the fixed influence layout, stars, Power, neutral forces, sea orders.",
+            "influence_tracks": {track: [h for h in layout[track] if h != "targaryen"] for track in TRACKS},
+            "influence_tracks_with_targaryen": layout,
+            "kings_court_stars": houses_src["kings_court_stars"]["positions_1_to_8"],
+            "starting_power": other["supply_and_victory"]["starting_power"],
+            "starting_supply": supply,
+            "neutral_forces": {
+                n["area"]: n["strength"] for n in other["neutral_forces"]["used"] if n["when"] == "always"
+            },
+            "sea_orders": [
+                {"id": o["id"], "type": _order_type(o["type"]), "bonus": o["modifier"], "star": o["special"]}
+                for o in sea["set"]
+            ],
+            "wildling_start": 2,
+        },
+    )
+
+
+def main() -> int:
+    if not REFERENCE.is_dir():
+        print(f"reference folder not found: {REFERENCE}; nothing to import", file=sys.stderr)
+        return 0
+    OUT.mkdir(exist_ok=True)
+    boards()
+    houses()
+    cards()
+    setup()
+    print(f"wrote {sorted(p.name for p in OUT.iterdir())}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
