@@ -70,8 +70,9 @@ class Board:
 
 
 @cache
-def board() -> Board:
-    raw = _read("board.json")
+def board(name: str = "board.json") -> Board:
+    """A board from the data folder: the base game's by default, or an expansion's (a path inside ``data/``)."""
+    raw = _read(name)
     areas = {
         a["id"]: Area(
             id=a["id"],
@@ -134,8 +135,8 @@ class HouseInfo:
 
 
 @cache
-def houses() -> dict[str, HouseInfo]:
-    return {h["id"]: _record(HouseInfo, h) for h in _read("houses.json")["houses"]}
+def houses(name: str = "houses.json") -> dict[str, HouseInfo]:
+    return {h["id"]: _record(HouseInfo, h) for h in _read(name)["houses"]}
 
 
 @cache
