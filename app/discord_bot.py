@@ -17,7 +17,6 @@ from discord.ext import commands
 from app.background import Background
 from app.config import Config
 from app.deadlines import Deadlines
-from app.early_ack import EarlyAcks
 from app.service import GameService
 from app.store import Store
 from app.translator import CatalogTranslator
@@ -60,7 +59,6 @@ class WesterosBot(commands.Bot):
         self.service = service
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
-        self.early_acks = EarlyAcks()
         self.background = Background()  # map drawing, at a lower CPU priority than the event loop
 
     async def setup_hook(self) -> None:
@@ -71,7 +69,6 @@ class WesterosBot(commands.Bot):
 
         await self.tree.set_translator(CatalogTranslator())
         self.tree.error(answer_failure)  # every slash command's failure: one localised sentence, and the log
-        self.early_acks.install(self)
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
         self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)
@@ -96,7 +93,6 @@ class WesterosBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
-        self.early_acks.close()
         self.background.close()
         await super().close()
 

@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.ack_first import AckFirst
 from app.background import Background
 from app.decisions import (
     Form,
@@ -28,12 +27,12 @@ from app.decisions import (
     to_answer,
     token_label,
 )
-from app.early_ack import EarlyAcks
 from app.i18n import t
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
 from app.store import DeadlineStore
+from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, fit, shown, split
 from engine import Game, Prompt
@@ -155,16 +154,15 @@ class Play(commands.Cog):
         self.status_tasks: set[asyncio.Task[None]] = set()
         self.deadline_table = DeadlineStore(service.store)
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
-        # Decide and Submit are acknowledged as their events are read (see app/early_ack.py).
-        self.early: EarlyAcks = getattr(bot, "early_acks", None) or EarlyAcks()
-        self.early.when(r"decide:\d+:[a-z]+", thinking=True)
-        self.early.when(r"dec:\d+:[a-z]+:submit", thinking=False)
         service.subscribe(self.on_applied)
 
     async def _acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
-        """Acknowledge a click once (early, or by deferring now; nothing if already done), ahead of any work."""
-        async with self.order.acknowledging():
-            await self.early.acknowledge(interaction, thinking=thinking)
+        """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
+        to come as an ephemeral followup; otherwise a click's message is edited later. Nothing if already done.
+        While any acknowledgement is on its way, work waits (see cogs/acks.py)."""
+        if not interaction.response.is_done():
+            async with self.order.acknowledging():
+                await interaction.response.defer(ephemeral=True, thinking=thinking)
 
     # ----- after every accepted answer -----
 
@@ -481,22 +479,22 @@ class Play(commands.Cog):
         draft: Draft | None,
     ) -> None:
         await self._acknowledge(interaction, thinking=False)
+        lang = str(interaction.locale)
+        # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
+        # nothing was recorded), propagates to the error handler.
         async with self.order.working():
-            lang = str(interaction.locale)
-            # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
-            # nothing was recorded), propagates to the error handler.
             await self.service.answer(
                 game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
             )
-            summary = self.summary(prompt, draft, answer, lang)
-            lines = [t("decision.recorded", lang, summary=summary)]
-            if prompt.secret:
-                lines.append(t("decision.changeable", lang))
-            if draft is not None:
-                self.drafts.pop((game_id, house), None)
-                await interaction.edit_original_response(content=fit("\n".join(lines)), view=None)
-            else:
-                await interaction.followup.send(fit("\n".join(lines)), ephemeral=True)
+        summary = self.summary(prompt, draft, answer, lang)
+        lines = [t("decision.recorded", lang, summary=summary)]
+        if prompt.secret:
+            lines.append(t("decision.changeable", lang))
+        if draft is not None:
+            self.drafts.pop((game_id, house), None)
+            await interaction.edit_original_response(content=fit("\n".join(lines)), view=None)
+        else:
+            await interaction.followup.send(fit("\n".join(lines)), ephemeral=True)
 
     def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
         if draft is None:
