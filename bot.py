@@ -19,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
         print(TOKEN_HELP, file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    from app.discord_bot import run_bot
+    from cogs.client import run_bot
 
     return run_bot(config, sync_commands=args.sync_commands)
 

@@ -324,6 +324,9 @@ class GameService:
 
     # ----- what the Discord layer reads (it goes through the service, never to the store) -----
 
+    async def active_games(self) -> list[GameRow]:
+        return await self.store.active_games()
+
     async def lobby_players(self, game_id: int) -> list[int]:
         return await self.store.lobby(game_id)
 
@@ -525,8 +528,9 @@ class GameService:
                 raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
             game = Game.from_json(row.state)
             before = game.version
-            answer = {"seat": str(user_id) if user_id is not None else None, "autopilot": autopilot}
-            events = game.set_seat(house, answer["seat"], autopilot=autopilot)
+            seat = str(user_id) if user_id is not None else None
+            answer: dict[str, Any] = {"seat": seat, "autopilot": autopilot}
+            events = game.set_seat(house, seat, autopilot=autopilot)
             await self.store.commit_answer(
                 game_id,
                 expected_version=before,

@@ -31,7 +31,6 @@ from app.i18n import t
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
-from app.store import DeadlineStore
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, fit, shown, split
@@ -104,7 +103,8 @@ class FormSelect(
         return cls(int(match["game"]), match["house"], int(match["field"]), item)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        values = list(interaction.data.get("values", [])) if interaction.data else []
+        raw = interaction.data.get("values", []) if interaction.data else []
+        values = [str(v) for v in raw] if isinstance(raw, list) else []
         await guarded(
             interaction, _play(interaction).on_pick(interaction, self.game_id, self.house, self.index, values)
         )
@@ -134,7 +134,7 @@ class FormButton(
 
 
 def _play(interaction: discord.Interaction[Any]) -> Play:
-    cog = interaction.client.get_cog("Play")  # type: ignore[attr-defined]
+    cog = interaction.client.get_cog("Play")
     assert isinstance(cog, Play)
     return cog
 
@@ -152,7 +152,6 @@ class Play(commands.Cog):
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.status_tasks: set[asyncio.Task[None]] = set()
-        self.deadline_table = DeadlineStore(service.store)
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
         service.subscribe(self.on_applied)
 
@@ -233,7 +232,7 @@ class Play(commands.Cog):
             return  # nothing changed: spare Discord an edit
         self.status_text[game_id] = text
         channel = await self._channel(row.channel_id)
-        message_id = await self.service.store.status_message(game_id)
+        message_id = await self.service.status_message(game_id)
         if message_id is not None:
             try:
                 await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
@@ -241,7 +240,7 @@ class Play(commands.Cog):
             except discord.NotFound:
                 pass  # someone deleted it: post a new one
         message = await channel.send(text)
-        await self.service.store.set_status_message(game_id, message.id)
+        await self.service.set_status_message(game_id, message.id)
         try:
             await message.pin()
         except discord.HTTPException:
@@ -277,7 +276,7 @@ class Play(commands.Cog):
         text = t("dm.decision", lang, game=name, round=game.state.round, title=title, deadline=deadline)
         view = discord.ui.View(timeout=None)
         view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
-        if not await self.service.store.dm_closed(user_id):
+        if not await self.service.dm_closed(user_id):
             try:
                 dm = await self.bot.create_dm(discord.Object(user_id))  # cached by discord.py after the first
                 await dm.send(text, view=view)
@@ -286,13 +285,13 @@ class Play(commands.Cog):
                 if err.code != DM_CLOSED:
                     raise
                 # Remember it: retrying closed DMs counts toward Discord's invalid-request limit.
-                await self.service.store.set_dm_closed(user_id, True)
+                await self.service.set_dm_closed(user_id, True)
         channel = await self._channel(channel_id)
         ping = t("channel.dm_closed", lang, user=f"<@{user_id}>", title=title)
         await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
-        row = await self.deadline_table.get(game_id)
+        row = await self.service.deadline(game_id)
         return f"<t:{int(row.due_at)}:R>" if row else t("dm.no_deadline", lang)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
@@ -312,12 +311,12 @@ class Play(commands.Cog):
             house = t(f"house.{data['house']}", lang)
             await channel.send(t("deadline.absent", lang, house=house, misses=data["misses"]))
         elif kind == "reminder":
-            seats = await self.service.store.seats(game_id)
+            seats = await self.service.seats(game_id)
             game = await self.service.load(game_id)
             for house in data["houses"]:
                 user_id = seats.get(house)
                 prompt = game.prompt_for(house)
-                if user_id is None or prompt is None or await self.service.store.dm_closed(user_id):
+                if user_id is None or prompt is None or await self.service.dm_closed(user_id):
                     continue
                 view = discord.ui.View(timeout=None)
                 view.add_item(DecideButton(game_id, house, t("button.decide", "en")))
@@ -328,7 +327,7 @@ class Play(commands.Cog):
                     dm = await self.bot.create_dm(discord.Object(user_id))
                     await dm.send(text, view=view)
                 except discord.Forbidden:
-                    await self.service.store.set_dm_closed(user_id, True)
+                    await self.service.set_dm_closed(user_id, True)
 
     # ----- the decision form -----
 

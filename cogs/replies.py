@@ -55,7 +55,8 @@ async def answer_failure(interaction: discord.Interaction[Any], error: BaseExcep
         if original.__cause__ is None:
             break
         original = original.__cause__
-    what = interaction.command.qualified_name if interaction.command else (interaction.data or {}).get("custom_id")
+    data: dict[str, Any] = dict(interaction.data or {})
+    what = interaction.command.qualified_name if interaction.command else data.get("custom_id")
     if isinstance(original, REFUSALS):
         log.info("refused %s for %s: %s", what, interaction.user.id, original)
     else:

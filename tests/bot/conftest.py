@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from app.config import Config
-from app.discord_bot import WesterosBot
 from app.service import GameService
 from app.store import Store
+from cogs.client import WesterosBot
 from testing.fake_discord import FakeDiscord
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.translator import command_text
+from cogs.translator import command_text
 from tests.bot.conftest import Table
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import discord
 import yarl
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from discord.ext import commands
 
 from app.background import Background
@@ -19,7 +19,7 @@ from app.config import Config
 from app.deadlines import Deadlines
 from app.service import GameService
 from app.store import Store
-from app.translator import CatalogTranslator
+from cogs.translator import CatalogTranslator
 
 log = logging.getLogger("westeros.bot")
 
@@ -88,7 +88,7 @@ class WesterosBot(commands.Bot):
         await self.play.on_deadline_notice(kind, game_id, **data)
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s games running)", self.user, len(await self.service.store.active_games()))
+        log.info("logged in as %s (%s games running)", self.user, len(await self.service.active_games()))
 
     async def close(self) -> None:
         if self.scheduler.running:
