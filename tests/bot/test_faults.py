@@ -89,3 +89,64 @@ async def test_closed_dms_are_remembered_and_the_player_answers_in_the_channel(t
             await open_and_submit(table, p, game_id, seats[p.id])
     await fake.wait_idle()
     assert fake.requests.count("POST /channels/{channel_id}/messages", status=403) == refused_dms
+
+
+async def six_forms(table: Table, game_id: int) -> list[tuple[object, object, str]]:
+    """Every player's open decision form: (player, form message, house)."""
+    seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
+    out = []
+    for player in table.players:
+        form = await (await table.fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
+        out.append((player, form, seats[player.id]))
+    await table.fake.wait_idle()
+    return out
+
+
+def player_answers(answers: list) -> dict[str, int]:  # type: ignore[type-arg]
+    counts: dict[str, int] = {}
+    for a in answers:
+        if a.source == "player":
+            counts[a.house] = counts.get(a.house, 0) + 1
+    return counts
+
+
+async def test_a_gateway_disconnect_mid_burst_loses_no_answer_and_applies_none_twice(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 6)
+    forms = await six_forms(table, game_id)
+    resumes, identifies = fake.gateway.resume_count, fake.gateway.identify_count
+    clicks = []
+    for index, (player, form, house) in enumerate(forms):
+        if index == 3:
+            await fake.disconnect_bot()  # the gateway drops; the next clicks wait in Discord's buffer for RESUME
+        clicks.append(await fake.click(player, form, f"dec:{game_id}:{house}:submit", wait=False))
+    for click in clicks:
+        replies = await click.wait_reply(timeout=15)
+        assert any("Recorded" in m.content for m in replies), [m.content for m in replies]
+    await fake.wait_idle()
+    assert fake.gateway.resume_count == resumes + 1 and fake.gateway.identify_count == identifies  # resumed
+    assert player_answers(await table.service.store.answers(game_id)) == {house: 1 for _, _, house in forms}
+    assert fake.failed_interactions == []
+
+
+async def test_a_run_of_server_errors_loses_no_answer_and_applies_none_twice(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 6)
+    forms = await six_forms(table, game_id)
+    rules = [
+        fake.faults.server_error("POST /interactions/{webhook_id}/{webhook_token}/callback", times=2),
+        fake.faults.server_error("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}", times=2),
+        fake.faults.server_error("POST /webhooks/{webhook_id}/{webhook_token}", times=2),
+        fake.faults.server_error("POST /channels/{channel_id}/messages", times=2),
+    ]
+    clicks = [
+        await fake.click(player, form, f"dec:{game_id}:{house}:submit", wait=False) for player, form, house in forms
+    ]
+    for click in clicks:
+        replies = await click.wait_reply(timeout=20)
+        assert any("Recorded" in m.content for m in replies), [m.content for m in replies]
+    await fake.wait_idle(timeout=20)
+    assert all(rule.hits >= 1 for rule in rules[:2]), [(r.matcher, r.hits) for r in rules]
+    assert player_answers(await table.service.store.answers(game_id)) == {house: 1 for _, _, house in forms}
+    await fake.wait_until(lambda: any("Orders are revealed" in m.content for m in fake.transcript), timeout=20)
+    assert fake.failed_interactions == []
