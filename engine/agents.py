@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from engine import data
+from engine import data, rulesets
 from engine.prompts import Prompt
 
 STRENGTH_ORDER = {"footman": 1, "ship": 1, "knight": 2, "siege-engine": 0}
@@ -183,7 +183,8 @@ class HeuristicAgent(RandomAgent):
 
 
 def _is_castle(view: dict[str, Any], area: str) -> bool:
-    return data.board().areas[area].fortification > 0
+    board = rulesets.named(view["options"].get("ruleset", rulesets.DEFAULT)).board
+    return board.areas[area].fortification > 0
 
 
 AGENTS: dict[str, type[Agent]] = {"random": RandomAgent, "heuristic": HeuristicAgent, "default": Agent}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import data, rules
+from engine import rules
 from engine.errors import RuleError
 from engine.state import GameState, Unit
 
@@ -65,7 +65,7 @@ def enforce_ports(g: Game) -> None:
     """Ships in a port whose land their house no longer controls are destroyed (B-PORT-10)."""
     s = g.s
     for area in list(s.units):
-        a = data.board().areas[area]
+        a = rules.board(s).areas[area]
         if a.is_port and s.units.get(area):
             ships = s.units[area]
             if rules.controller(s, area) != ships[0].house:

@@ -559,18 +559,18 @@ class TheonGreyjoy(Ability):
 
     card = "theon-greyjoy"
 
-    def _active(self, f: CombatFrame, side: str, target_side: str) -> bool:
-        return side == target_side == "defender" and data.board().areas[f["area"]].fortification > 0
+    def _active(self, s: GameState, f: CombatFrame, side: str, target_side: str) -> bool:
+        return side == target_side == "defender" and rules.board(s).areas[f["area"]].fortification > 0
 
     def card_strength(
         self, s: GameState, f: CombatFrame, side: str, target_side: str, card: data.HouseCard, value: int
     ) -> int:
-        return value + 1 if self._active(f, side, target_side) else value
+        return value + 1 if self._active(s, f, side, target_side) else value
 
     def card_icons(
         self, s: GameState, f: CombatFrame, side: str, target_side: str, icons: tuple[int, int]
     ) -> tuple[int, int]:
-        return (icons[0] + 1, icons[1]) if self._active(f, side, target_side) else icons
+        return (icons[0] + 1, icons[1]) if self._active(s, f, side, target_side) else icons
 
 
 @register
@@ -690,7 +690,7 @@ class QueenOfThorns(Ability):
 
     def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
         opponent = house_of(f, other(side))
-        near = data.board().neighbours[f["area"]]
+        near = rules.board(s).neighbours[f["area"]]
         areas = [a for a in near if a != f["origin"] and a in s.orders and s.orders[a].house == opponent]
         helping = set(supporting_areas(s, f, other(side)))
         return sorted(_order_preference(s, areas), key=lambda a: a not in helping)

@@ -26,6 +26,12 @@ def _read(name: str) -> Any:
     return json.loads((DATA_DIR / name).read_text(encoding="utf-8"))
 
 
+@cache
+def read(name: str) -> Any:
+    """A data file as parsed JSON, read once (for a ruleset's own tables)."""
+    return _read(name)
+
+
 @dataclass(frozen=True)
 class Area:
     id: str
@@ -117,9 +123,13 @@ def _record(cls: type[T], raw: dict[str, Any]) -> T:
     return cls(**{f.name: raw[f.name] for f in fields(cls)})  # type: ignore[arg-type]
 
 
+# Card ids are unique across the base game and its expansion, so one catalogue serves every ruleset.
+HOUSE_CARD_FILES = ("house_cards.json", "mother-of-dragons/house_cards.json")
+
+
 @cache
 def house_cards() -> dict[str, HouseCard]:
-    return {c["id"]: _record(HouseCard, c) for c in _read("house_cards.json")["cards"]}
+    return {c["id"]: _record(HouseCard, c) for name in HOUSE_CARD_FILES for c in _read(name)["cards"]}
 
 
 @dataclass(frozen=True)

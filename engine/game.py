@@ -11,7 +11,7 @@ from engine.errors import RuleError
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
 from engine.rng import Rng
-from engine.setup import setup_state
+from engine.rulesets import setup_state
 from engine.state import GameState
 from engine.views import build_view
 

@@ -6,6 +6,8 @@ import json
 
 from engine import data, rules
 from engine.game import Game
+from engine.orders import token
+from engine.rulesets import ruleset
 
 SUPPLY_SETTLED_STEPS = {"planning", "raven"}
 
@@ -16,8 +18,8 @@ class InvariantError(AssertionError):
 
 def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
     s = g.s
-    board = data.board()
-    limits = data.houses()
+    board = rules.board(s)
+    limits = ruleset(s).houses()
     per_house_type: dict[tuple[str, str], int] = {}
     for area, units in s.units.items():
         a = board.areas[area]
@@ -51,8 +53,13 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
         for house in s.players:
             if not rules.supply_ok(s, house):
                 raise InvariantError(f"{house} exceeds its supply limits during {top}")
-    if sum(rules.castles_controlled(s, h) for h in s.players) > 20:
-        raise InvariantError("more than 20 castles controlled")
+    castle_areas = sum(1 for a in board.areas.values() if a.is_land and a.fortification > 0)
+    if sum(rules.castle_counts(s).values()) > castle_areas:
+        raise InvariantError(f"more than the board's {castle_areas} castles controlled")
+    if s.phase == "action":
+        for area, order in s.orders.items():
+            if token(order.token).kind == "sea" and board.areas[area].is_land:
+                raise InvariantError(f"a sea order lies on land in {area} while orders resolve")
     if views:
         check_views(g)
     if round_trip and Game.from_json(g.to_json()) != g:

@@ -10,9 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine import data
+from engine.rulesets import ruleset
 from engine.state import GameState, Unit
 
-BOARD = data.board
+
+def board(s: GameState) -> data.Board:
+    """The board the game is played on (its ruleset's)."""
+    return ruleset(s).board
 
 
 def units_in(s: GameState, area: str) -> list[Unit]:
@@ -25,7 +29,7 @@ def occupant(s: GameState, area: str) -> str | None:
 
 
 def controller(s: GameState, area: str) -> str | None:
-    a = BOARD().areas[area]
+    a = board(s).areas[area]
     if a.is_port:
         assert a.port_of is not None
         return controller(s, a.port_of)
@@ -40,7 +44,7 @@ def controller_if_emptied(s: GameState, land: str) -> str | None:
     token = s.power_tokens.get(land)
     if token is not None:
         return token
-    home = BOARD().areas[land].home_of
+    home = board(s).areas[land].home_of
     if home is not None and home in s.players and land not in s.neutral:
         return home
     return None
@@ -48,12 +52,12 @@ def controller_if_emptied(s: GameState, land: str) -> str | None:
 
 def control_map(s: GameState) -> dict[str, str | None]:
     """Every area's controller at once, for readers that need them all (views, the victory track)."""
-    return {area: controller(s, area) for area in BOARD().areas}
+    return {area: controller(s, area) for area in board(s).areas}
 
 
 def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, int]:
     """The victory track for every house, from a control map (same count as castles_controlled)."""
-    areas = BOARD().areas
+    areas = board(s).areas
     counts = dict.fromkeys(s.players, 0)
     for area, house in control.items():
         a = areas[area]
@@ -65,39 +69,39 @@ def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, 
 def castle_counts(s: GameState) -> dict[str, int]:
     """The victory track for every house in one pass over the castle and stronghold areas."""
     counts = dict.fromkeys(s.players, 0)
-    for area in _castle_areas():
+    for area in _castle_areas(s):
         house = controller(s, area)
         if house in counts:
             counts[house] += 1
     return counts
 
 
-def _castle_areas() -> list[str]:
-    return [a.id for a in BOARD().areas.values() if a.is_land and a.fortification > 0]
+def _castle_areas(s: GameState) -> list[str]:
+    return [a.id for a in board(s).areas.values() if a.is_land and a.fortification > 0]
 
 
 def controlled_lands(s: GameState, house: str) -> list[str]:
-    return [a.id for a in BOARD().areas.values() if a.is_land and controller(s, a.id) == house]
+    return [a.id for a in board(s).areas.values() if a.is_land and controller(s, a.id) == house]
 
 
 def castles_controlled(s: GameState, house: str) -> int:
     """The victory track position (B-CONTROL-15)."""
-    areas = BOARD().areas
+    areas = board(s).areas
     return sum(1 for a in controlled_lands(s, house) if areas[a].fortification > 0)
 
 
 def strongholds_controlled(s: GameState, house: str) -> int:
-    areas = BOARD().areas
+    areas = board(s).areas
     return sum(1 for a in controlled_lands(s, house) if areas[a].fortification == 2)
 
 
 def barrels(s: GameState, house: str) -> int:
-    areas = BOARD().areas
+    areas = board(s).areas
     return min(6, sum(areas[a].supply for a in controlled_lands(s, house)))
 
 
 def crowns(s: GameState, house: str) -> int:
-    areas = BOARD().areas
+    areas = board(s).areas
     return sum(areas[a].crowns for a in controlled_lands(s, house))
 
 
@@ -106,7 +110,10 @@ def turn_order(s: GameState) -> list[str]:
 
 
 def holder(s: GameState, track: str) -> str:
-    return s.tracks[track][0]
+    """Who holds the track's dominance token: the first house on the track that may hold one (B-INFL-07; in
+    Mother of Dragons a vassal never does)."""
+    rs = ruleset(s)
+    return next(h for h in s.tracks[track] if rs.holds_dominance(s, h))
 
 
 def position(s: GameState, track: str, house: str) -> int:
@@ -114,7 +121,7 @@ def position(s: GameState, track: str, house: str) -> int:
 
 
 def stars_allowed(s: GameState, house: str) -> int:
-    return data.stars_allowed(position(s, "kings_court", house), len(s.players))
+    return ruleset(s).stars_allowed(position(s, "kings_court", house), len(s.players))
 
 
 def army_sizes(s: GameState, house: str, overrides: dict[str, int] | None = None) -> list[int]:
@@ -147,7 +154,7 @@ def units_on_board(s: GameState, house: str, unit_type: str) -> int:
 
 def units_available(s: GameState, house: str, unit_type: str) -> int:
     """Figures of this type still in the house's supply (B-COMP-01, B-COMP-04)."""
-    return data.houses()[house].unit_limits[unit_type] - units_on_board(s, house, unit_type)
+    return ruleset(s).houses()[house].unit_limits[unit_type] - units_on_board(s, house, unit_type)
 
 
 def power_in_pool(s: GameState, house: str) -> int:
@@ -179,40 +186,40 @@ def friendly_port(s: GameState, house: str, port: str) -> bool:
 
 def transport_lands(s: GameState, house: str, origin: str) -> set[str]:
     """Land areas reachable from ``origin`` through chains of seas holding the house's ships (B-TRANSPORT-01..10)."""
-    board = BOARD()
+    the_board = board(s)
     seen: set[str] = set()
-    frontier = [n for n in board.neighbours[origin] if board.areas[n].is_sea and occupant(s, n) == house]
+    frontier = [n for n in the_board.neighbours[origin] if the_board.areas[n].is_sea and occupant(s, n) == house]
     while frontier:
         sea = frontier.pop()
         if sea in seen:
             continue
         seen.add(sea)
-        for n in board.neighbours[sea]:
-            if board.areas[n].is_sea and n not in seen and occupant(s, n) == house:
+        for n in the_board.neighbours[sea]:
+            if the_board.areas[n].is_sea and n not in seen and occupant(s, n) == house:
                 frontier.append(n)
     lands: set[str] = set()
     for sea in seen:
-        for n in board.neighbours[sea]:
-            if board.areas[n].is_land and n != origin:
+        for n in the_board.neighbours[sea]:
+            if the_board.areas[n].is_land and n != origin:
                 lands.add(n)
     return lands
 
 
 def move_destinations(s: GameState, house: str, origin: str, unit_type: str) -> set[str]:
     """Areas a unit may march to from ``origin``, before considering enemies and supply."""
-    board = BOARD()
-    a = board.areas[origin]
+    the_board = board(s)
+    a = the_board.areas[origin]
     out: set[str] = set()
     if unit_type == "ship":
-        for n in board.neighbours[origin]:
-            na = board.areas[n]
+        for n in the_board.neighbours[origin]:
+            na = the_board.areas[n]
             if na.is_sea or (na.is_port and friendly_port(s, house, n)):
                 out.add(n)
         return out
     if not a.is_land:
         return out
-    for n in board.neighbours[origin]:
-        if board.areas[n].is_land:
+    for n in the_board.neighbours[origin]:
+        if the_board.areas[n].is_land:
             out.add(n)
     out |= transport_lands(s, house, origin)
     return {n for n in out if is_passable(s, n)}

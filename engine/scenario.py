@@ -14,10 +14,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from engine import data, rules
+from engine import data, rules, rulesets
 from engine.errors import RuleError
-from engine.orders import ORDER_TOKENS, RESTRICTIONS
-from engine.setup import DEFAULT_OPTIONS, houses_for, initial_state
+from engine.orders import RESTRICTIONS, token
+from engine.rulesets import ruleset
 from engine.state import GameState, PlacedOrder, Unit
 from engine.steps.westeros import WINTER_IS_COMING, resolve_effect
 from engine.steps.wildlings import THREAT_MAX, THREAT_STEP
@@ -54,7 +54,11 @@ STARTS = ("planning", "westeros", *ACTION_STARTS)
 START_KEYS = ("westeros", "card", "clash")
 # Westeros cards that can open a Clash of Kings (Dark Wings, Dark Words when its holder chooses it).
 CLASH_CARDS = ("clash-of-kings", "dark-wings-dark-words")
-OPTION_VALUES: dict[str, tuple[Any, ...]] = {"tides_of_battle": (True, False), "tie_breakers": ("rulebook", "faq")}
+OPTION_VALUES: dict[str, tuple[Any, ...]] = {
+    "tides_of_battle": (True, False),
+    "tie_breakers": ("rulebook", "faq"),
+    "ruleset": tuple(rulesets.RULESETS),
+}
 IMPASSABLE = ("~", "impassable")
 ROMAN = ("I", "II", "III")
 MAX_SEED = 2**64 - 1
@@ -136,8 +140,8 @@ def _choice(value: Any, options: tuple[str, ...] | list[str], what: str) -> str:
     return value
 
 
-def _area(area: str, what: str) -> data.Area:
-    found = data.board().areas.get(area)
+def _area(s: GameState, area: str, what: str) -> data.Area:
+    found = rules.board(s).areas.get(area)
     if found is None:
         fail(f"{what}: unknown area {area!r}", area=area)
     return found
@@ -152,24 +156,36 @@ def _house(s: GameState, house: Any, what: str) -> str:
 # ----- the spec, part by part -----
 
 
-def _players(spec: dict[str, Any]) -> int:
-    players = spec.get("players", 6)
+def _players(spec: dict[str, Any], rs: rulesets.Ruleset) -> int:
+    counts = rs.player_counts()
+    players = spec.get("players", 6 if 6 in counts else counts[0])
     if isinstance(players, list):
         count = len(players)
-        if count not in (3, 4, 5, 6):
-            fail("players must list 3 to 6 houses")
-        expected = houses_for(count)
+        if count not in counts:
+            fail(f"players must list {_counts(counts)} houses")
+        expected = rs.houses_for(count)
         if not all(isinstance(h, str) for h in players) or sorted(players) != sorted(expected):
             fail(f"with {count} players the houses are {', '.join(expected)}", expected=expected)
         return count
-    return _int(players, "players", 3, 6)
+    count = _int(players, "players", 1, 8)
+    if count not in counts:
+        fail(f"players must be {_counts(counts)}", players=count)
+    return count
+
+
+def _counts(counts: list[int]) -> str:
+    return (
+        f"{counts[0]} to {counts[-1]}"
+        if counts == list(range(counts[0], counts[-1] + 1))
+        else ", ".join(map(str, counts))
+    )
 
 
 def _options(spec: dict[str, Any]) -> dict[str, Any]:
     options = dict(_mapping(spec.get("options", {}), "options"))
     for key, value in options.items():
         if key not in OPTION_VALUES:
-            fail(f"unknown option {key!r} (known: {', '.join(DEFAULT_OPTIONS)})", option=key)
+            fail(f"unknown option {key!r} (known: {', '.join(OPTION_VALUES)})", option=key)
         if isinstance(value, bool) != isinstance(OPTION_VALUES[key][0], bool) or value not in OPTION_VALUES[key]:
             fail(f"option {key} must be one of {', '.join(map(repr, OPTION_VALUES[key]))}", option=key)
     return options
@@ -237,7 +253,7 @@ def _units(s: GameState, area_id: str, raw: Any, start: Start) -> list[Unit]:
         words = list(raw)
     else:
         fail(f"units in {area_id} must be a string like 'stark footman knight'", area=area_id)
-    area = _area(area_id, "units")
+    area = _area(s, area_id, "units")
     if not words:
         return []
     house, *types = words
@@ -248,7 +264,7 @@ def _units(s: GameState, area_id: str, raw: Any, start: Start) -> list[Unit]:
     for t in types:
         routed = t.startswith("routed-")
         kind = t.removeprefix("routed-")
-        if kind in data.houses():
+        if kind in ruleset(s).houses():
             fail(f"units in {area_id}: an area holds the units of one house only", area=area_id)
         if kind not in data.UNIT_TYPES:
             fail(f"units in {area_id}: unknown unit {t!r} (known: {', '.join(data.UNIT_TYPES)})", unit=t)
@@ -271,7 +287,7 @@ def _set_units(s: GameState, spec: dict[str, Any], start: Start) -> None:
         if parsed:
             s.units[area] = parsed
     for house in s.players:
-        for kind, limit in data.houses()[house].unit_limits.items():
+        for kind, limit in ruleset(s).houses()[house].unit_limits.items():
             n = rules.units_on_board(s, house, kind)
             if n > limit:
                 strict_fail(f"{house} has {n} {kind} units on the board; it owns only {limit}", house=house, unit=kind)
@@ -280,10 +296,10 @@ def _set_units(s: GameState, spec: dict[str, Any], start: Start) -> None:
 def _set_garrisons(s: GameState, raw: Any) -> None:
     s.garrisons = {}
     for area_id, value in _mapping(raw, "garrisons").items():
-        home = _area(area_id, "garrisons").home_of
+        home = _area(s, area_id, "garrisons").home_of
         if home is None or home not in s.players:
             fail(f"garrisons: {area_id} is not the home area of a house in this game", area=area_id)
-        strength = data.houses()[home].garrison
+        strength = ruleset(s).houses()[home].garrison
         s.garrisons[area_id] = _int(value, f"garrisons.{area_id}", strength, strength)
 
 
@@ -293,7 +309,7 @@ def _set_neutral(s: GameState, raw: Any) -> None:
     )
     s.neutral = {}
     for area_id, value in _mapping(raw, "neutral").items():
-        area = _area(area_id, "neutral")
+        area = _area(s, area_id, "neutral")
         if not area.is_land:
             fail(f"neutral: a neutral force stands only on land, not in {area_id}", area=area_id)
         if area.home_of in s.players:
@@ -307,7 +323,7 @@ def _set_neutral(s: GameState, raw: Any) -> None:
 def _set_power_tokens(s: GameState, raw: Any) -> None:
     s.power_tokens = {}
     for area_id, house in _mapping(raw, "power_tokens").items():
-        if not _area(area_id, "power_tokens").is_land:
+        if not _area(s, area_id, "power_tokens").is_land:
             fail(f"power_tokens: a power token lies only on land, not in {area_id}", area=area_id)
         s.power_tokens[area_id] = _house(s, house, f"power_tokens.{area_id}")
 
@@ -386,7 +402,7 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
     if orders and start.phase != "action":
         fail("orders lie on the board only in the Action phase (start action, raid, march or consolidate)")
     for area, value in orders.items():
-        _area(area, "orders")
+        _area(s, area, "orders")
         if not isinstance(value, str):
             fail(f"orders.{area} must be a token id or 'house:token'", area=area)
         house, _, token_id = value.rpartition(":")
@@ -395,15 +411,15 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
             fail(f"orders.{area}: an order lies only where its house has units", area=area)
         if house and house != occupant:
             fail(f"orders.{area}: the units there are {occupant}'s, not {house}'s", area=area, house=house)
-        if token_id not in ORDER_TOKENS:
+        if token_id not in ruleset(s).order_tokens():
             fail(f"orders.{area}: unknown order token {token_id!r}", area=area, token=token_id)
         s.orders[area] = PlacedOrder(occupant, token_id)
     for house in s.players:
         used = Counter(o.token for o in s.orders.values() if o.house == house)
         for token_id, n in used.items():
-            if n > ORDER_TOKENS[token_id].copies:
-                strict_fail(f"{house} owns only {ORDER_TOKENS[token_id].copies} {token_id} order", house=house)
-        stars = sum(n for t, n in used.items() if ORDER_TOKENS[t].star)
+            if n > token(token_id).copies:
+                strict_fail(f"{house} owns only {token(token_id).copies} {token_id} order", house=house)
+        stars = sum(n for t, n in used.items() if token(t).star)
         allowed = rules.stars_allowed(s, house)
         if stars > allowed:
             strict_fail(
@@ -415,7 +431,7 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
 
 def _check_board(s: GameState) -> None:
     """What depends on several keys at once: who may stand beside whom, ports, garrisons, supply."""
-    board = data.board()
+    board = rules.board(s)
     for area_id, house in s.power_tokens.items():
         occupant = rules.occupant(s, area_id)
         if occupant not in (None, house):
@@ -460,9 +476,11 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     unknown = sorted(set(spec) - set(KEYS))
     if unknown:
         fail(f"unknown scenario key {unknown[0]!r}", key=unknown[0], known=list(KEYS))
-    count = _players(spec)
+    options = _options(spec)
+    rs = rulesets.named(options.get("ruleset", rulesets.DEFAULT))
+    count = _players(spec, rs)
     seed = _int(spec.get("seed", 0), "seed", 0, MAX_SEED)
-    s = initial_state(count, seed, _options(spec))
+    s = rs.initial_state(count, seed, options)
     s.round = _int(spec.get("round", 1), "round", 1, data.setups()["rounds"])
     start = _parse_start(spec, s.round)
     _set_decks(s, spec)

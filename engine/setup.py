@@ -69,16 +69,3 @@ def initial_state(player_count: int, seed: int, options: dict[str, Any]) -> Game
         state.tides_deck = tides_deck(rng)
     state.rng = rng.state
     return state
-
-
-def setup_state(players: int | list[str], *, seed: int, options: dict[str, Any]) -> GameState:
-    """The official setup for a player count (or its list of houses); ``Game`` starts play from it."""
-    count = players if isinstance(players, int) else len(players)
-    expected = houses_for(count)
-    if not isinstance(players, int) and sorted(players) != sorted(expected):
-        raise RuleError(
-            "bad-houses",
-            f"With {count} players the houses are {', '.join(expected)}.",
-            expected=expected,
-        )
-    return initial_state(count, seed, options)

@@ -1,6 +1,7 @@
 """Play whole games between agents and report what happened.
 
     python -m engine.sim --games 200 --players 6 --seed 1 [--agent random|heuristic] [--json]
+    python -m engine.sim --ruleset mother-of-dragons --players 7 --games 200
 
 Every failure (an exception, a default answer refused, an invariant broken) is reported with the
 game's seed and the step number, so ``--games 1 --seed <seed>`` replays it exactly.
@@ -17,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import invariants
+from engine import invariants, rulesets
 from engine.agents import AGENTS, Agent
 from engine.errors import RuleError
 from engine.game import new_game
@@ -105,8 +106,18 @@ def play_game(
     )
 
 
-def sweep(games: int, players: int, seed: int, agent: str, *, check_invariants: bool = True) -> dict[str, Any]:
-    results = [play_game(players, seed + i, agent, check_invariants=check_invariants) for i in range(games)]
+def sweep(
+    games: int,
+    players: int,
+    seed: int,
+    agent: str,
+    *,
+    check_invariants: bool = True,
+    options: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    results = [
+        play_game(players, seed + i, agent, check_invariants=check_invariants, options=options) for i in range(games)
+    ]
     slowest = max(results, key=lambda r: r.slowest_step_ms, default=None)
     return {
         "games": games,
@@ -126,13 +137,24 @@ def sweep(games: int, players: int, seed: int, agent: str, *, check_invariants: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Play whole games between agents.")
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--players", type=int, default=6, choices=[3, 4, 5, 6])
+    parser.add_argument("--players", type=int, default=6, choices=[3, 4, 5, 6, 7])
+    parser.add_argument("--ruleset", default=rulesets.DEFAULT, choices=sorted(rulesets.RULESETS))
+    parser.add_argument("--tides", action="store_true", help="play with Tides of Battle")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--agent", default="random", choices=sorted(AGENTS))
     parser.add_argument("--no-invariants", action="store_true", help="skip the per-step checks (faster)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    summary = sweep(args.games, args.players, args.seed, args.agent, check_invariants=not args.no_invariants)
+    counts = rulesets.named(args.ruleset).player_counts()
+    if args.players not in counts:
+        parser.error(f"the {args.ruleset} ruleset is played by {', '.join(map(str, counts))} players")
+    # A base game's options name no ruleset, as every game before the expansion did.
+    options: dict[str, Any] = {} if args.ruleset == rulesets.DEFAULT else {"ruleset": args.ruleset}
+    if args.tides:
+        options["tides_of_battle"] = True
+    summary = sweep(
+        args.games, args.players, args.seed, args.agent, check_invariants=not args.no_invariants, options=options
+    )
     if args.json:
         print(json.dumps(summary))
     else:

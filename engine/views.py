@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import data, rules
+from engine import rules
 from engine.combat.frame import SIDES, combat, house_of
 from engine.combat.strength import combat_units, total_strength
 from engine.orders import token
+from engine.rulesets import ruleset
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -31,7 +32,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     bidding = top is not None and top.get("type") in ("bidding", "clash")  # a Clash of Kings is one bidding round
     control = rules.control_map(s)
     areas: dict[str, Any] = {}
-    for a in data.board().areas.values():
+    for a in rules.board(s).areas.values():
         units = s.units.get(a.id, [])
         order = s.orders.get(a.id)
         neutral = s.neutral.get(a.id, None) if a.id in s.neutral else None
@@ -96,7 +97,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         "battle": _battle_view(g, viewer),
         "awaiting": g.awaiting(),
         "winner": s.winner,
-        "options": {"tides_of_battle": bool(s.options.get("tides_of_battle"))},
+        "options": {"tides_of_battle": bool(s.options.get("tides_of_battle")), "ruleset": ruleset(s).name},
     }
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.

@@ -11,6 +11,7 @@ from typing import Literal, TypedDict, cast
 
 from engine.flow import Frame
 
+FORMAT = 2  # the declared frame; frames saved before it have no "format"
 Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
 
@@ -64,6 +65,7 @@ class PortChoice(TypedDict):
 class CombatFrame(TypedDict):
     type: Literal["combat"]
     id: int
+    format: int  # FORMAT when written; a frame saved before the stages were declared has none
     stage: str
     area: str  # the embattled area
     origin: str  # where the March order lies; attacking units stand there until the combat is decided
@@ -83,6 +85,7 @@ class CombatFrame(TypedDict):
     resolved: list[str]  # "<window>:<card>" of triggered abilities already considered
     attacker_stays: bool  # Arianne Martell: a winning attacker does not move in
     march_follows: bool  # Ser Loras Tyrell: the March order moves into the conquered area
+    kept_cards: list[str]  # cards that go back to the hand instead of the discard pile (Lysa Arryn)
     # Tides of Battle and the Blade
     tides: dict[str, str | None]  # side -> Tides card drawn
     tides_used: list[str]  # every Tides card drawn in this combat, back to the deck at its end
@@ -101,6 +104,7 @@ class CombatFrame(TypedDict):
 def combat_fields(*, area: str, origin: str, attacker: str, defender: str, units: list[str], march: str) -> Frame:
     """Every field of a new combat frame but its ``type`` and ``id`` (given when it is pushed)."""
     return {
+        "format": FORMAT,
         "stage": "support",
         "area": area,
         "origin": origin,
@@ -118,6 +122,7 @@ def combat_fields(*, area: str, origin: str, attacker: str, defender: str, units
         "resolved": [],
         "attacker_stays": False,
         "march_follows": False,
+        "kept_cards": [],
         "tides": {"attacker": None, "defender": None},
         "tides_used": [],
         "tides_secret": False,
@@ -161,7 +166,13 @@ def upgrade(f: Frame) -> None:
     declaring and refusing support shared ``support``, the winner's skull losses ran inside ``casualties``,
     and ``tides`` only passed on to ``blade``.
     """
-    if CombatFrame.__required_keys__ <= f.keys():
+    if f.get("format") == FORMAT:
+        # Fields declared since the frame was saved start from their initial value.
+        fresh = combat_fields(
+            area=f["area"], origin=f["origin"], attacker=f["attacker"], defender=f["defender"], units=[], march=""
+        )
+        for key, value in fresh.items():
+            f.setdefault(key, value)
         return
     legacy = dict(f)
     fresh = combat_fields(

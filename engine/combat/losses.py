@@ -54,7 +54,7 @@ def take_losses(g: Game, f: CombatFrame, side: Side, count: int) -> CasualtyChoi
 
 def retreat_options(s: GameState, f: CombatFrame, loser: str, units: list[Unit]) -> list[str]:
     """Legal retreat areas, those that keep supply first (B-RETREAT-03..10, B-OPEN-09)."""
-    board = data.board()
+    board = rules.board(s)
     area = f["area"]
     ships = units[0].type == "ship"
     candidates: set[str] = set()
@@ -109,7 +109,7 @@ def fit_supply(
 
 def port_capture_limit(s: GameState, winner: str, land: str) -> int | None:
     """How many enemy ships in ``land``'s port the winner could replace (None: no enemy ships there)."""
-    port = data.board().areas[land].port
+    port = rules.board(s).areas[land].port
     if port is None or not s.units.get(port) or s.units[port][0].house == winner:
         return None
     for n in range(len(s.units[port]), 0, -1):
@@ -125,7 +125,7 @@ def capture_port_ships(g: Game, winner: str, land: str, count: int | None = None
     most = port_capture_limit(s, winner, land)
     if most is None:
         return
-    port = data.board().areas[land].port
+    port = rules.board(s).areas[land].port
     assert port is not None
     replace = most if count is None else max(0, min(count, most))
     destroy_units(g, port, list(s.units[port]), "port-taken")

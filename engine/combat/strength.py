@@ -14,7 +14,7 @@ from engine.state import GameState, Unit
 
 def support_areas(s: GameState, area: str, *, exclude_house: str | None = None) -> dict[str, str]:
     """Areas next to ``area`` whose Support order can help there: area -> owner (B-SUPPORT-01, -09, -13, -16, -17)."""
-    board = data.board()
+    board = rules.board(s)
     embattled = board.areas[area]
     out: dict[str, str] = {}
     for n in sorted(board.neighbours[area]):
@@ -61,14 +61,14 @@ def offered_support(s: GameState, f: CombatFrame) -> dict[str, SupportOffer]:
     return out
 
 
-def attacks_castle(area: str, side: str) -> bool:
+def attacks_castle(s: GameState, area: str, side: str) -> bool:
     """Siege engines count only when attacking a castle or stronghold."""
-    return side == "attacker" and data.board().areas[area].fortification > 0
+    return side == "attacker" and rules.board(s).areas[area].fortification > 0
 
 
 def area_support_strength(s: GameState, area: str, embattled: str) -> int:
     """What one Support order adds to an attack on ``embattled``: its units and its bonus (B-SUPPORT-04)."""
-    castle = attacks_castle(embattled, "attacker")
+    castle = attacks_castle(s, embattled, "attacker")
     units = s.units.get(area, [])
     return sum(rules.unit_strength(u, attacking_castle=castle) for u in units) + token(s.orders[area].token).bonus
 
@@ -108,7 +108,7 @@ def base_strength(s: GameState, f: CombatFrame, side: str) -> dict[str, int]:
     """Strength by source before cards, the Blade and Tides (B-COMBAT-06): units, support, and the march bonus,
     or the defender's Defense order, garrison or neutral force."""
     area = f["area"]
-    castle = attacks_castle(area, side)
+    castle = attacks_castle(s, area, side)
     parts: dict[str, int] = {}
     parts["units"] = sum(
         abilities.unit_strength(s, f, side, u, rules.unit_strength(u, attacking_castle=castle), supporting=False)

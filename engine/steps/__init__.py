@@ -6,4 +6,4 @@ Importing this package registers every step with ``engine.flow``, and the house-
 
 from engine.steps import action, bidding, combat, mustering, planning, round, supply, westeros, wildlings  # noqa: F401
 
-from engine import cards  # noqa: F401  isort: skip
+from engine import cards, cards_arryn  # noqa: F401  isort: skip

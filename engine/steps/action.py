@@ -48,7 +48,7 @@ def next_house(s: GameState, order_type: str, last: str | None) -> str | None:
 
 def raid_targets(s: GameState, house: str, origin: str) -> list[str]:
     """Adjacent enemy orders this raid may remove (B-RAID-02..13, B-PORT-08)."""
-    board = data.board()
+    board = rules.board(s)
     here = board.areas[origin]
     special = token(s.orders[origin].token).star
     out = []
@@ -190,7 +190,7 @@ def march_options(s: GameState, house: str, origin: str) -> dict[str, Any]:
 
 
 def can_leave_power(s: GameState, house: str, origin: str) -> bool:
-    a = data.board().areas[origin]
+    a = rules.board(s).areas[origin]
     return a.is_land and s.houses[house].power > 0 and origin not in s.power_tokens and a.home_of != house
 
 
@@ -218,7 +218,7 @@ def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[
 
 def validate_march(s: GameState, house: str, origin: str, moves: list[tuple[str, list[str]]]) -> str | None:
     """Check a whole March order; return the one area where it starts a combat, if any."""
-    board = data.board()
+    board = rules.board(s)
     combat: list[str] = []
     overrides: dict[str, int] = {origin: len(s.units.get(origin, [])) - sum(len(u) for _, u in moves)}
     for dest, units in moves:
@@ -289,7 +289,7 @@ def lose_port_of_emptied_land(g: Game, house: str, land: str) -> None:
     crest keeps it, its owner's ships in its port are lost at once, whatever the battle's outcome (B-PORT-10).
     The attacking units still stand there until the combat is decided, so this is not left to enforce_ports."""
     s = g.s
-    port = data.board().areas[land].port
+    port = rules.board(g.s).areas[land].port
     ships = s.units.get(port, []) if port is not None else []
     if port is None or not ships or ships[0].house != house or rules.controller_if_emptied(s, land) == house:
         return
@@ -300,7 +300,7 @@ def lose_port_of_emptied_land(g: Game, house: str, land: str) -> None:
 def check_neutral_reachable(s: GameState, house: str, area: str, units: list[str], march_token: str) -> None:
     """B-NEUTRAL-02, B-OPEN-01: a march into a neutral force needs a strength that could beat it: its units, its
     bonus and every Support order next to it, counting every unit in the supporting area (1959-1961, 3286-3288)."""
-    castle = data.board().areas[area].fortification > 0
+    castle = rules.board(s).areas[area].fortification > 0
     own = sum(rules.unit_strength(Unit(house, t), attacking_castle=castle) for t in units)
     best = own + token(march_token).bonus + potential_support(s, area)
     needed = s.neutral[area]
@@ -319,7 +319,7 @@ def check_neutral_reachable(s: GameState, house: str, area: str, units: list[str
 
 
 def consolidate_gain(s: GameState, house: str, area: str) -> int:
-    a = data.board().areas[area]
+    a = rules.board(s).areas[area]
     if a.is_sea:
         return 0  # B-CP-03
     if a.is_port:
@@ -330,7 +330,7 @@ def consolidate_gain(s: GameState, house: str, area: str) -> int:
 
 
 def can_muster_here(s: GameState, area: str) -> bool:
-    a = data.board().areas[area]
+    a = rules.board(s).areas[area]
     return a.is_land and a.fortification > 0  # B-CP-06, B-CP-07
 
 

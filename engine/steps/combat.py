@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine import abilities, data, rules
+from engine import abilities, rules
 from engine.board_ops import destroy_units, enforce_ports, place_units, remove_power_token, take_units
 from engine.combat.frame import (
     SIDES,
@@ -663,7 +663,7 @@ class Cleanup(Stage):
             most = port_capture_limit(s, attacker, area)
             if most is not None:
                 if most > 0:
-                    port = data.board().areas[area].port
+                    port = rules.board(s).areas[area].port
                     assert port is not None
                     f["port_choice"] = {"house": attacker, "port": port, "max": most, "ships": len(s.units[port])}
                     f["stage"] = "port"
@@ -712,7 +712,12 @@ def discard(g: Game, f: CombatFrame) -> None:
         g.emit("order-moved", house=f["attacker"], token=f["march"], origin=f["origin"], area=area)
     for side in SIDES:
         card = f["cards"][side]
-        if card is not None:
+        if card is None:
+            continue
+        if card in f["kept_cards"]:
+            s.houses[house_of(f, side)].hand.append(card)
+            g.emit("hand-returned", house=house_of(f, side), cards=[card], reason=card)
+        else:
             discard_played_card(g, house_of(f, side), card)
     if s.options.get("tides_of_battle"):
         abilities.return_tides(g, f)

@@ -27,14 +27,14 @@ UPGRADE_COST = 1
 UPGRADES = ("knight", "siege-engine")
 
 
-def points(area: str) -> int:
+def points(s: GameState, area: str) -> int:
     """A stronghold gives 2 mustering points, a castle 1, anything else none (B-MUSTER-02, B-MUSTER-13)."""
-    return data.board().areas[area].fortification
+    return rules.board(s).areas[area].fortification
 
 
 def muster_areas(s: GameState, house: str, only: list[str] | None = None) -> list[str]:
     """Controlled lands with a castle or stronghold (B-MUSTER-01)."""
-    board = data.board()
+    board = rules.board(s)
     out = []
     for area in rules.controlled_lands(s, house):
         if board.areas[area].fortification > 0 and (only is None or area in only):
@@ -45,7 +45,7 @@ def muster_areas(s: GameState, house: str, only: list[str] | None = None) -> lis
 def ship_targets(s: GameState, house: str, area: str) -> list[str]:
     """Where a ship paid for by ``area`` may go: its port (max 3 ships, even if the port's sea holds enemy ships,
     B-MUSTER-10) or an adjacent sea with no enemy ship (B-MUSTER-08/09)."""
-    board = data.board()
+    board = rules.board(s)
     a = board.areas[area]
     out = []
     port = a.port
@@ -68,7 +68,7 @@ def _has_footman(s: GameState, house: str, area: str) -> bool:
 
 def area_options(s: GameState, house: str, area: str) -> dict[str, Any] | None:
     """What a single first action in ``area`` could be, or None if nothing is legal there."""
-    pts = points(area)
+    pts = points(s, area)
     recruit = []
     for t in ("footman", "knight", "siege-engine"):
         if (
@@ -118,7 +118,7 @@ def apply_plan(g: Game, house: str, plan: Any, allowed: list[str], max_areas: in
             raise RuleError("muster-bad-area", f"You cannot muster in {area}.", area=area)
         if not isinstance(actions, list):
             raise RuleError("bad-answer", "Each area's plan must be a list of actions.", area=area)
-        left = points(area)
+        left = points(s, area)
         for action in actions:
             if not isinstance(action, dict):
                 raise RuleError("bad-answer", "Each action is an object with 'recruit' or 'upgrade'.", area=area)

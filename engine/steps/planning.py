@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 from engine import rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
-from engine.orders import ORDER_TOKENS, forbidden_tokens, token
+from engine.orders import forbidden_tokens, token
 from engine.prompts import Prompt
+from engine.rulesets import ruleset
 from engine.state import GameState, PlacedOrder
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def order_areas(s: GameState, house: str) -> list[str]:
 
 def usable_tokens(s: GameState, house: str) -> Counter[str]:
     forbidden = forbidden_tokens(s.restrictions)
-    return Counter({t.id: t.copies for t in ORDER_TOKENS.values() if t.id not in forbidden})
+    return Counter({t.id: t.copies for t in ruleset(s).order_tokens().values() if t.id not in forbidden})
 
 
 def max_placeable(s: GameState, house: str) -> int:
@@ -70,7 +71,7 @@ def validate_orders(s: GameState, house: str, orders: Any, *, required: list[str
     if extra:
         raise RuleError("order-area-empty", f"You have no units in {', '.join(extra)}.", areas=extra)
     for area, t in orders.items():
-        if t not in ORDER_TOKENS:
+        if t not in ruleset(s).order_tokens():
             raise RuleError("unknown-order", f"{t!r} is not an order token.", token=t, area=area)
     forbidden = forbidden_tokens(s.restrictions)
     banned = sorted({t for t in orders.values() if t in forbidden})
@@ -226,7 +227,7 @@ class Raven(Step):
         out: dict[str, list[str]] = {}
         for area, current in sorted(placed.items()):
             options = []
-            for t in ORDER_TOKENS.values():
+            for t in ruleset(s).order_tokens().values():
                 if t.id == current or used[t.id] >= t.copies or t.id in forbidden:
                     continue
                 if t.star and stars - token(current).star + 1 > allowed:
@@ -272,3 +273,4 @@ class Raven(Step):
 
     def advance(self, g: Game, f: Frame) -> None:
         g.pop(f)
+        ruleset(g.s).orders_settled(g)

@@ -58,7 +58,7 @@ def game_of_thrones(g: Game) -> None:
     """B-WCARD-06/07: in turn order, 1 Power per crown in controlled lands and per own port with own ships and no
     enemy ship in its sea. Power tokens on the board are not crowns. The 20-token limit caps the gain (B-OPEN-06)."""
     s = g.s
-    board = data.board()
+    board = rules.board(g.s)
     for house in rules.turn_order(s):
         crowns = rules.crowns(s, house)
         ports = 0

@@ -236,7 +236,9 @@ def raven_answer(prompt: Any, turn: int) -> Any:
 
 
 def play_game(players: int, seed: int, agent: str, tides: bool, collector: Collector) -> None:
-    g = new_game(players, seed=seed, options={"tides_of_battle": tides})
+    """A whole game between agents; seven players play Mother of Dragons (the base game has six at most)."""
+    expansion = {"ruleset": "mother-of-dragons"} if players == 7 else {}
+    g = new_game(players, seed=seed, options={"tides_of_battle": tides, **expansion})
     where = f"{players}p seed {seed} {agent}{' tides' if tides else ''}"
     agents = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
     turns = itertools.count()
@@ -261,10 +263,10 @@ def play_game(players: int, seed: int, agent: str, tides: bool, collector: Colle
 
 GAMES = [
     (players, seed, agent, tides)
-    for players in (3, 4, 5, 6)
+    for players in (3, 4, 5, 6, 7)
     for seed in (1, 2)
     for agent, tides in (("heuristic", False), ("heuristic", True), ("random", False), ("random", True))
-]
+] + [(7, 15, "heuristic", False)]  # Robert Arryn removes cards in this one
 
 
 # ----- built positions for rare events -----

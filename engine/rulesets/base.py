@@ -1,0 +1,56 @@
+"""The base game's rules where the expansion differs: the hooks every ruleset answers."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from engine import data, setup
+from engine.orders import ORDER_TOKENS, OrderToken
+from engine.state import GameState
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class Ruleset:
+    """A game's rules where rulesets differ; the defaults are the base game's."""
+
+    name: ClassVar[str] = "base"
+    board_file: ClassVar[str] = "board.json"
+
+    @property
+    def board(self) -> data.Board:
+        return data.board(self.board_file)
+
+    def houses(self) -> dict[str, data.HouseInfo]:
+        """Every house that can take part, with its home, garrison, units and limits."""
+        return data.houses()
+
+    def player_counts(self) -> list[int]:
+        return sorted(int(n) for n in data.setups()["player_counts"])
+
+    def houses_for(self, count: int) -> list[str]:
+        """The houses in play for a player count (B-PLAYERS-01..07); a count the ruleset lacks is a RuleError."""
+        return setup.houses_for(count)
+
+    def initial_state(self, count: int, seed: int, options: dict[str, Any]) -> GameState:
+        return setup.initial_state(count, seed, options)
+
+    def order_tokens(self) -> dict[str, OrderToken]:
+        """The order tokens every house owns (B-COMP-05), by id."""
+        return ORDER_TOKENS
+
+    def stars_allowed(self, position: int, houses_in_play: int) -> int:
+        """Special orders allowed at King's Court ``position`` (0-based)."""
+        return data.stars_allowed(position, houses_in_play)
+
+    def holds_dominance(self, s: GameState, house: str) -> bool:
+        """Whether this house may hold a track's dominance token when it stands first there."""
+        return True
+
+    def orders_settled(self, g: Game) -> None:
+        """Called once the Messenger Raven has been used or declined, before any order resolves."""
+
+
+class BaseGame(Ruleset):
+    """A Game of Thrones: The Board Game, second edition, for 3 to 6 players (with Tides of Battle as an option)."""
