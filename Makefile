@@ -32,7 +32,8 @@ bench: $(STAMP)
 	@$(BIN)/python bench/engine.py
 
 coverage: $(STAMP)
-	@$(BIN)/python -m engine.coverage
+	@$(BIN)/python -m engine.coverage --write docs/rules-coverage.md
+	@$(BIN)/python -m engine.coverage --ruleset mother-of-dragons --write docs/rules-coverage-mother-of-dragons.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache demo

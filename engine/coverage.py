@@ -1,9 +1,9 @@
-"""Rules-coverage report: which tests name each checklist ID.
+"""Rules-coverage report: which tests name each checklist ID, for the base game (B- IDs) and Mother of Dragons (M-).
 
-    python -m engine.coverage [--checklist PATH] [--write docs/rules-coverage.md] [--json]
+    python -m engine.coverage [--ruleset base|mother-of-dragons] [--checklist PATH] [--write FILE] [--json]
 
-The checklist lives outside the project (``../shared/rules/base-game-checklist.md``); when it is
-absent, as on a fresh clone, the report says so and exits 0.
+The checklists live outside the project (``../shared/rules/``); when one is absent, as on a fresh clone, the report
+says so and exits 0. A test names an ID in its name (``test_M_SETUP_01_...``) or its docstring (``M-SETUP-01``).
 """
 
 from __future__ import annotations
@@ -12,12 +12,12 @@ import argparse
 import json
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CHECKLIST = ROOT.parent / "shared" / "rules" / "base-game-checklist.md"
-ID_PATTERN = re.compile(r"(?<![A-Za-z0-9])B[-_]([A-Z]+)[-_](\d{2})(?!\d)")  # also inside test_B_X_01_names
-CHECKLIST_ITEM = re.compile(r"\*\*(B-[A-Z]+-\d{2})\*\*\s*(.*)")
+RULES = ROOT.parent / "shared" / "rules"
+DEFAULT_CHECKLIST = RULES / "base-game-checklist.md"
 
 # IDs that describe the physical game or table talk rather than rules software can enforce.
 NOT_APPLICABLE: dict[str, str] = {
@@ -27,16 +27,59 @@ NOT_APPLICABLE: dict[str, str] = {
 }
 
 
-def checklist_ids(path: Path) -> dict[str, str]:
+# IDs of the expansion that describe the physical game, or rules whose texts are not in the references.
+NOT_APPLICABLE_MOD: dict[str, str] = {
+    "M-SCOPE-03": "The expansion symbol on printed cards tells physical cards apart; the engine's cards are data.",
+    "M-COMP-01": "A list of the box's physical components; the engine holds the ones it plays with as data.",
+    "M-COMP-02": "Influence tokens are positions on the tracks; Targaryen (which keeps space 8) comes later.",
+    "M-ALT-01": "The texts of the A Feast for Crows and A Dance with Dragons card sets are not in the references.",
+    "M-ALT-02": "The variant sets' house names are cut off in the rulebook and not in the references.",
+}
+
+
+@dataclass(frozen=True)
+class Checklist:
+    ruleset: str
+    prefix: str
+    path: Path
+    not_applicable: dict[str, str]
+    title: str
+    output: str
+
+    def id_pattern(self) -> re.Pattern[str]:
+        return re.compile(rf"(?<![A-Za-z0-9]){self.prefix}[-_]([A-Z]+)[-_](\d{{2}})(?!\d)")  # also in test_X_Y_01_
+
+    def item_pattern(self) -> re.Pattern[str]:
+        return re.compile(rf"\*\*({self.prefix}-[A-Z]+-\d{{2}})\*\*\s*(.*)")
+
+
+CHECKLISTS = {
+    "base": Checklist("base", "B", DEFAULT_CHECKLIST, NOT_APPLICABLE, "base game", "docs/rules-coverage.md"),
+    "mother-of-dragons": Checklist(
+        "mother-of-dragons",
+        "M",
+        RULES / "mother-of-dragons-checklist.md",
+        NOT_APPLICABLE_MOD,
+        "Mother of Dragons",
+        "docs/rules-coverage-mother-of-dragons.md",
+    ),
+}
+ID_PATTERN = CHECKLISTS["base"].id_pattern()
+CHECKLIST_ITEM = CHECKLISTS["base"].item_pattern()
+
+
+def checklist_ids(path: Path, item_pattern: re.Pattern[str] = CHECKLIST_ITEM) -> dict[str, str]:
     items: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
-        m = CHECKLIST_ITEM.search(line)
+        m = item_pattern.search(line)
         if m and m.group(1) not in items:
             items[m.group(1)] = m.group(2).split("`")[0].strip()
     return items
 
 
-def tests_naming_ids(tests_dir: Path) -> dict[str, list[str]]:
+def tests_naming_ids(
+    tests_dir: Path, id_pattern: re.Pattern[str] = ID_PATTERN, prefix: str = "B"
+) -> dict[str, list[str]]:
     """ID -> ["tests/x.py::test_name", ...] from test names and docstrings."""
     found: dict[str, list[str]] = {}
     for path in sorted(tests_dir.rglob("test_*.py")):
@@ -47,36 +90,36 @@ def tests_naming_ids(tests_dir: Path) -> dict[str, list[str]]:
                 current = header.group(1)
             if current is None:
                 continue
-            for m in ID_PATTERN.finditer(line):
-                rule_id = f"B-{m.group(1)}-{m.group(2)}"
-                ref = f"{path.relative_to(ROOT)}::{current}"
+            for m in id_pattern.finditer(line):
+                rule_id = f"{prefix}-{m.group(1)}-{m.group(2)}"
+                ref = f"{path.relative_to(tests_dir.parent)}::{current}"
                 if ref not in found.setdefault(rule_id, []):
                     found[rule_id].append(ref)
     return found
 
 
-def build_report(checklist: Path, tests_dir: Path) -> dict[str, object]:
-    items = checklist_ids(checklist)
-    named = tests_naming_ids(tests_dir)
+def build_report(checklist: Path, tests_dir: Path, kind: Checklist = CHECKLISTS["base"]) -> dict[str, object]:
+    items = checklist_ids(checklist, kind.item_pattern())
+    named = tests_naming_ids(tests_dir, kind.id_pattern(), kind.prefix)
+    skip = kind.not_applicable
     rows = []
     for rule_id, text in items.items():
         tests = named.get(rule_id, [])
-        status = "covered" if tests else ("not-applicable" if rule_id in NOT_APPLICABLE else "missing")
-        rows.append(
-            {"id": rule_id, "rule": text, "status": status, "tests": tests, "reason": NOT_APPLICABLE.get(rule_id)}
-        )
+        status = "covered" if tests else ("not-applicable" if rule_id in skip else "missing")
+        rows.append({"id": rule_id, "rule": text, "status": status, "tests": tests, "reason": skip.get(rule_id)})
     counts = {s: sum(1 for r in rows if r["status"] == s) for s in ("covered", "not-applicable", "missing")}
     return {"total": len(rows), **counts, "rows": rows}
 
 
-def markdown(report: dict[str, object]) -> str:
+def markdown(report: dict[str, object], kind: Checklist = CHECKLISTS["base"]) -> str:
     rows = report["rows"]
     assert isinstance(rows, list)
+    flag = "" if kind.ruleset == "base" else f" --ruleset {kind.ruleset}"
     lines = [
-        "# Rules coverage (base game)",
+        f"# Rules coverage ({kind.title})",
         "",
-        "Generated by `python -m engine.coverage --write docs/rules-coverage.md` from the checklist "
-        "`shared/rules/base-game-checklist.md`. Do not edit by hand.",
+        f"Generated by `python -m engine.coverage{flag} --write {kind.output}` from the checklist "
+        f"`shared/rules/{kind.path.name}`. Do not edit by hand.",
         "",
         f"**{report['covered']} covered, {report['not-applicable']} not applicable, {report['missing']} missing "
         f"of {report['total']} IDs.**",
@@ -94,18 +137,21 @@ def markdown(report: dict[str, object]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--checklist", type=Path, default=DEFAULT_CHECKLIST)
+    parser.add_argument("--ruleset", default="base", choices=sorted(CHECKLISTS))
+    parser.add_argument("--checklist", type=Path, help="the checklist file (default: the ruleset's, beside the repo)")
     parser.add_argument("--tests", type=Path, default=ROOT / "tests")
     parser.add_argument("--write", type=Path, help="write the Markdown report to this file")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--missing", action="store_true", help="list the IDs no test names")
     args = parser.parse_args(argv)
-    if not args.checklist.is_file():
-        print(f"checklist not found at {args.checklist}; skipping the coverage report")
+    kind = CHECKLISTS[args.ruleset]
+    checklist: Path = args.checklist or kind.path
+    if not checklist.is_file():
+        print(f"checklist not found at {checklist}; skipping the coverage report")
         return 0
-    report = build_report(args.checklist, args.tests)
+    report = build_report(checklist, args.tests, kind)
     if args.write:
-        args.write.write_text(markdown(report), encoding="utf-8")
+        args.write.write_text(markdown(report, kind), encoding="utf-8")
     if args.json:
         print(json.dumps({k: v for k, v in report.items() if k != "rows"}))
     else:

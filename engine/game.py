@@ -6,7 +6,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from engine import rules, scenario
+from engine import gifts, rules, scenario
 from engine.errors import RuleError
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
@@ -129,6 +129,29 @@ class Game:
         hs.autopilot = autopilot
         self.state.version += 1
         return [{"type": "seat-changed", "house": house, "seat": seat, "autopilot": autopilot}]
+
+    def gift(self, giver: str, receiver: str, amount: int) -> list[dict[str, Any]]:
+        """``giver`` gives ``amount`` of its available Power to ``receiver`` (Mother of Dragons, M-GIFT-01/02).
+
+        Not an answer to a prompt: valid at any moment the rules allow (outside a combat, or while its support is
+        called, and never leaving a recorded bid above what the giver keeps); otherwise a RuleError and no change.
+        """
+        gifts.check_gift(self.state, giver, receiver, amount)
+        snapshot = self.state.to_dict()
+        self._events = []
+        try:
+            gifts.give(self.state, giver, receiver, amount)
+            self.emit("power-given", house=giver, to=receiver, amount=amount)
+            self.state.version += 1
+            # A house left without Power no longer bids: the bid it was the last to owe may now be complete.
+            self.run()
+        except BaseException:
+            self.state = GameState.from_dict(snapshot)
+            self._rng = None
+            self._events = []
+            raise
+        events, self._events = self._events, []
+        return events
 
     def view(self, house: str | None = None) -> dict[str, Any]:
         return build_view(self, house)

@@ -10,7 +10,9 @@ game's seed and the step number, so ``--games 1 --seed <seed>`` replays it exact
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import random
 import sys
 import time
 import traceback
@@ -21,7 +23,7 @@ from typing import Any
 from engine import invariants, rulesets
 from engine.agents import AGENTS, Agent
 from engine.errors import RuleError
-from engine.game import new_game
+from engine.game import Game, new_game
 
 MAX_STEPS = 20_000
 
@@ -37,6 +39,19 @@ class GameResult:
     error: dict[str, Any] | None = None
     slowest_step_ms: float = 0.0
     act_ms: list[float] = field(default_factory=list)
+    gifts: int = 0  # gifts of Power made (Mother of Dragons)
+
+
+GIFT_CHANCE = 0.03  # where the rules allow gifts of Power, now and then a house gives one
+
+
+def try_a_gift(g: Game, giver: str, rng: random.Random) -> int:
+    """A gift of 1 Power to another house, when the rules allow one now (a refused gift changes nothing)."""
+    receiver = rng.choice([h for h in g.state.players if h != giver])
+    with contextlib.suppress(RuleError):
+        g.gift(giver, receiver, 1)
+        return 1
+    return 0
 
 
 def play_game(
@@ -50,7 +65,8 @@ def play_game(
 ) -> GameResult:
     g = new_game(players, seed=seed, options=options or {})
     agents: dict[str, Agent] = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
-    steps = battles = 0
+    gifts = random.Random(seed) if rulesets.ruleset(g.state).allows_gifts else None
+    steps = battles = given = 0
     act_ms: list[float] = []
     try:
         while not g.finished:
@@ -60,6 +76,10 @@ def play_game(
             if steps >= MAX_STEPS:
                 raise RuntimeError(f"no end after {MAX_STEPS} steps")
             prompt = prompts[0]
+            if gifts is not None and gifts.random() < GIFT_CHANCE:
+                given += try_a_gift(g, prompt.house, gifts)
+                # A gift may open or close a decision (a house left without Power bids nothing).
+                prompt = next((p for p in g.prompts() if not p.answered), prompt)
             answer = agents[prompt.house].answer(prompt, g.view(prompt.house))
             start = time.perf_counter()
             try:
@@ -93,6 +113,7 @@ def play_game(
             },
             slowest_step_ms=max(act_ms, default=0.0),
             act_ms=act_ms,
+            gifts=given,
         )
     return GameResult(
         seed=seed,
@@ -103,6 +124,7 @@ def play_game(
         battles=battles,
         slowest_step_ms=max(act_ms, default=0.0),
         act_ms=act_ms,
+        gifts=given,
     )
 
 

@@ -17,6 +17,7 @@ class Ruleset:
 
     name: ClassVar[str] = "base"
     board_file: ClassVar[str] = "board.json"
+    allows_gifts: ClassVar[bool] = False  # Power changes hands only by the rules (B-DIPLO-03)
 
     @property
     def board(self) -> data.Board:

@@ -32,6 +32,7 @@ def _setup() -> dict[str, Any]:
 class MotherOfDragons(Ruleset):
     name: ClassVar[str] = "mother-of-dragons"
     board_file: ClassVar[str] = f"{FOLDER}/board-westeros.json"
+    allows_gifts: ClassVar[bool] = True  # M-GIFT-01
 
     @cached_property
     def _houses(self) -> dict[str, data.HouseInfo]:

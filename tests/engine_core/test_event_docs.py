@@ -549,6 +549,8 @@ def collected() -> Collector:
         g = build(spec, collector, name)
         kinds = set(drive(g, script, collector, name))
         assert expect <= kinds, f"{name}: the position no longer produces {sorted(expect - kinds)}"
+    expansion = new_game(7, seed=1, options={"ruleset": "mother-of-dragons"})
+    collector.add(expansion.gift("arryn", "stark", 2), "a gift of Power")
     return collector
 
 
