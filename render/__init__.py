@@ -16,19 +16,23 @@ from render.api import (
     ViewError,
     render_battle,
     render_board,
+    render_legend,
     render_panel,
     render_private_board,
     warm_up,
 )
+from render.step import images_for_step
 
 __all__ = [
     "PrivateViewError",
     "RenderCache",
     "ViewError",
+    "images_for_step",
     "render_battle",
     "render_battle_async",
     "render_board",
     "render_board_async",
+    "render_legend",
     "render_panel",
     "render_private_board",
     "render_private_board_async",

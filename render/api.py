@@ -8,8 +8,9 @@ from PIL import Image
 
 from render import base, palette, style
 from render.battle import compose_battle
-from render.panel import draw_panel
+from render.legend import draw_legend
 from render.pieces import draw_pieces
+from render.strip import strip
 from render.views import PrivateViewError, View, ViewError, lang_of, require_private, require_public
 
 __all__ = [
@@ -20,6 +21,7 @@ __all__ = [
     "encode_png",
     "render_battle",
     "render_board",
+    "render_legend",
     "render_panel",
     "render_private_board",
     "warm_up",
@@ -36,11 +38,13 @@ def encode_png(img: Image.Image) -> bytes:
 
 
 def compose_board(view: View, lang: str) -> Image.Image:
-    """The full board image (mode P): map with pieces plus the side panel. ``view`` must already be checked."""
-    img = Image.new("P", (style.IMAGE_W, style.IMAGE_H), palette.idx(style.PAPER))
-    img.paste(base.map_base(lang), (0, 0))
-    draw_pieces(img, view, lang)
-    draw_panel(img, view, lang, style.MAP_W, style.PANEL_W)
+    """The full board image (mode P): the status strip over the map with its pieces. ``view`` must already be
+    checked. The image is as wide as the map, so a phone shows the map as large as it can."""
+    top = strip(view, lang, style.MAP_W)
+    img = Image.new("P", (style.MAP_W, top.height + style.MAP_H), palette.idx(style.PAPER))
+    img.paste(top, (0, 0))
+    img.paste(base.map_base(lang), (0, top.height))
+    draw_pieces(img, view, lang, top.height)
     img.putpalette(palette.palette_bytes(base.area_fills(view)))
     return img
 
@@ -66,12 +70,16 @@ def render_private_board(view: View, lang: str = "en") -> bytes:
 
 
 def render_panel(view: View, lang: str = "en") -> bytes:
-    """PNG of the side panel alone (same public/private rule as the board: a private view needs ``private``)."""
+    """PNG of the status strip alone (public views only), as wide as the board."""
     v = require_public(view)
-    img = Image.new("P", (style.PANEL_W, style.IMAGE_H), palette.idx(style.PAPER))
-    draw_panel(img, v, lang_of(lang), 0, style.PANEL_W)
+    img = strip(v, lang_of(lang), style.MAP_W).copy()
     img.putpalette(palette.palette_bytes({}))
     return encode_png(img)
+
+
+def render_legend(lang: str = "en") -> bytes:
+    """PNG of the legend (every piece and mark with its meaning), for ``/game help``: posted images carry none."""
+    return encode_png(draw_legend(lang_of(lang)))
 
 
 def render_battle(view: View, lang: str = "en", *, private: bool = False) -> bytes:

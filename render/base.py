@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 from functools import cache
 
-from PIL import Image
+from PIL import Image, ImageFilter
 
 from render import palette, shapes, style
 from render.data import adjacency, area_by_index, areas
@@ -25,13 +25,31 @@ BORDER_COLOURS = {
 }
 
 
-def _draw_map(img: Image.Image, lang: str) -> None:
-    img.paste(shapes.labels(), (0, 0))  # raw indices: entry k is area k
+def _draw_fields(img: Image.Image) -> None:
+    """Areas (raw indices: entry k is area k) and borders; sea borders drawn twice as wide, so a sea reads as one
+    region and its pieces as belonging to it."""
+    img.paste(shapes.labels(), (0, 0))
     b = shapes.borders()
+    sea = b.point(lambda v: 255 if v in (3, 4) else 0).filter(ImageFilter.MaxFilter(3))
+    img.paste(palette.idx(style.BORDER_SEA), (0, 0, b.width, b.height), sea)
     for cls, colour in BORDER_COLOURS.items():
+        if cls in (3, 4):
+            continue
         img.paste(palette.idx(colour), (0, 0, b.width, b.height), b.point(lambda v, c=cls: 255 if v == c else 0))
+
+
+def _draw_map(img: Image.Image, lang: str) -> None:
+    _draw_fields(img)
     for area_id in areas():
         draw_label(img, area_id, lang)
+
+
+@cache
+def fields() -> Image.Image:
+    """The map without names or marks (mode P): the crops draw those themselves at their zoom."""
+    img = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
+    _draw_fields(img)
+    return img
 
 
 def draw_label(img: Image.Image, area_id: str, lang: str, dx: int = 0, dy: int = 0) -> None:

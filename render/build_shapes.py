@@ -319,7 +319,15 @@ def _centre(rect: Rect) -> tuple[float, float]:
     return rect[0] + rect[2] / 2, rect[1] + rect[3] / 2
 
 
-SEPARATE_BELOW = 16  # a name this small with its marks is retried with the marks placed apart
+SEPARATE_BELOW = 20  # a name this small with its marks is retried with the marks placed apart (but touching)
+MARKS_MAX_GAP = 8
+
+
+def _gap(a: Rect, b: Rect) -> float:
+    """Distance between two boxes (0 when they touch or overlap)."""
+    dx = max(0, a[0] - (b[0] + b[2]), b[0] - (a[0] + a[2]))
+    dy = max(0, a[1] - (b[1] + b[3]), b[1] - (a[1] + a[3]))
+    return math.hypot(dx, dy)
 
 
 def _fit(
@@ -374,8 +382,18 @@ def place_name(placer: Placer, area: Area, lang: str, pole: tuple[float, float])
             continue
         saved = placer.snapshot()
         placer.occupy(rect, gap=2)
-        below = (rect[0] + rect[2] / 2, rect[1] + rect[3] + mh / 2 + 3)
-        marks = _fit(placer, area, (mw, mh), below, margin=2) if mw else None
+        spots = [
+            (rect[0] + rect[2] / 2, rect[1] + rect[3] + mh / 2 + 3),  # below
+            (rect[0] + rect[2] + mw / 2 + 4, rect[1] + rect[3] / 2),  # right
+            (rect[0] - mw / 2 - 4, rect[1] + rect[3] / 2),  # left
+            (rect[0] + rect[2] / 2, rect[1] - mh / 2 - 3),  # above
+        ]
+        marks = None
+        for spot in spots if mw else []:
+            got = _fit(placer, area, (mw, mh), spot, margin=2)
+            if got is not None and _gap(got, rect) <= MARKS_MAX_GAP:  # the marks must read as the name's
+                marks = got
+                break
         placer.restore(saved)
         if marks is not None or not mw:
             return NamePlacement(block, rect, marks, True)
@@ -416,48 +434,51 @@ Prefer = Callable[[dict[str, Rect]], tuple[float, float]]
 
 
 def _plans(area: Area, info: dict[str, Any]) -> list[list[tuple[str, Prefer]]]:
-    """Orders and preferred spots to try for the pieces of one area; the best scoring layout wins."""
-    u, o, pole = _scaled(info["unit_slot"]), _scaled(info["order_slot"]), _scaled(info["pole_of_inaccessibility"])
-    p = _scaled(info["power_token_slot"])
+    """Orders and preferred spots to try for the pieces of one area; the best scoring layout wins. The units start
+    at the layout's unit slot or at the pole of inaccessibility (the middle of the area's widest inner part); the
+    order token always goes right next to them, the power token or garrison next to that pair."""
+    u, pole = _scaled(info["unit_slot"]), _scaled(info["pole_of_inaccessibility"])
     at: Callable[[tuple[float, float]], Prefer] = lambda pt: lambda _r: pt  # noqa: E731
 
-    def below(key: str, dy: float = 24) -> Prefer:
-        return lambda r: (_centre(r[key])[0], r[key][1] + r[key][3] + dy) if key in r else pole
+    def beside(key: str, side: str, size: tuple[int, int]) -> Prefer:
+        def prefer(r: dict[str, Rect]) -> tuple[float, float]:
+            if key not in r:
+                return pole
+            x, y, w, h = r[key]
+            return {
+                "right": (x + w + 3 + size[0] / 2, y + h / 2),
+                "left": (x - 3 - size[0] / 2, y + h / 2),
+                "below": (x + w / 2, y + h + 3 + size[1] / 2),
+                "above": (x + w / 2, y - 3 - size[1] / 2),
+            }[side]
 
-    def right_of(key: str, dx: float = 26) -> Prefer:
-        return lambda r: (r[key][0] + r[key][2] + dx, _centre(r[key])[1]) if key in r else pole
+        return prefer
 
-    def left_of(key: str, dx: float = 18) -> Prefer:
-        return lambda r: (r[key][0] - dx, _centre(r[key])[1]) if key in r else pole
-
-    def above(key: str, dy: float = 24) -> Prefer:
-        return lambda r: (_centre(r[key])[0], r[key][1] - dy) if key in r else pole
-
-    plans = [
-        [("units", at(u)), ("order", at(o)), ("power", at(p)), ("name", at(pole))],
-        [("name", at(pole)), ("units", at(u)), ("order", at(o)), ("power", at(p))],
-        [("units", at(u)), ("name", at(pole)), ("order", at(o)), ("power", at(p))],
-        [("name", at(pole)), ("units", below("name")), ("order", right_of("units")), ("power", left_of("units"))],
-        [("name", at(pole)), ("units", above("name")), ("order", right_of("units")), ("power", left_of("units"))],
-        [("units", at(pole)), ("name", above("units", 30)), ("order", right_of("units")), ("power", left_of("units"))],
-        [("units", at(pole)), ("name", below("units", 30)), ("order", right_of("units")), ("power", left_of("units"))],
-        [("order", at(o)), ("units", at(u)), ("name", at(pole)), ("power", at(p))],
-    ]
     if area.kind == "port":
         keep = {"units", "order"}
     elif area.kind == "sea":
         keep = {"units", "order", "name"}
     else:
         keep = {"units", "order", "name", "power"}
+    extra = "garrison" if area.home_of else "power"
+    sizes = piece_sizes(area.kind, False)
+    starts = [u] if math.dist(u, pole) < 30 else [u, pole]
+    opposite = {"right": "left", "left": "right", "below": "right", "above": "right"}
     out = []
-    for plan in plans:
-        steps = [(k, f) for k, f in plan if k in keep]
-        if area.home_of:  # a home area never takes a power token (its crest is printed); a garrison sits there
-            steps = [("garrison" if k == "power" else k, f) for k, f in steps]
-        out.append(steps)
+    for start in starts:
+        for side in ("right", "left", "below", "above"):
+            pieces: list[tuple[str, Prefer]] = [
+                ("units", at(start)),
+                ("order", beside("units", side, sizes["order"])),
+                (extra, beside("units", opposite[side], sizes[extra])),
+            ]
+            for name_first in (False, True):
+                plan = [("name", at(pole)), *pieces] if name_first else [*pieces, ("name", at(pole))]
+                out.append([(k, f) for k, f in plan if k in keep or (k == "garrison" and "power" in keep)])
     return out
 
 
+ADJACENT_GAP = 8  # px between an order and its units at most, when the area allows
 PIECE_WEIGHT = {"units": 1.0, "order": 0.8, "power": 0.5, "garrison": 0.5}
 
 
@@ -517,8 +538,11 @@ def _try_plan(
         rects[key] = rect
         clean = clean and quality in ("in", "tight", "edge")
         cx, cy = _centre(rect)
-        sx, sy = slots.get(key, want)
+        sx, sy = want if key != "units" else slots.get(key, want)
         score -= PIECE_WEIGHT[key] * (QUALITY_COST[quality] + 0.08 * math.hypot(cx - sx, cy - sy))
+        if key != "units" and "units" in rects:  # an order (or token) far from its units reads as someone else's
+            near = min(_gap(rect, r) for k, r in rects.items() if k not in (key, "name"))
+            score -= 8 * max(0.0, near - ADJACENT_GAP)
     return Trial(score, rects, names, clean, compact)
 
 
@@ -543,7 +567,10 @@ def place_all(labels: Image.Image) -> dict[str, Any]:
         start = placer.snapshot()
         best: Trial | None = None
         for compact in (False, True):
-            if best is not None and best.clean and min((n.block.size for n in best.names.values()), default=99) >= 15:
+            names_ok = (
+                min((n.block.size for n in best.names.values()), default=99) >= style.MIN_NAME_SIZE if best else False
+            )
+            if best is not None and best.clean and names_ok:
                 break
             for plan in _plans(area, info):
                 placer.restore(start)
@@ -642,5 +669,17 @@ def build() -> None:
     print("wrote", ", ".join(p.name for p in sorted(ASSET_DIR.iterdir())))
 
 
+def place_only() -> None:
+    """Re-place the pieces and names on the committed shapes (after a change of sizes; the shapes stay)."""
+    meta = json.loads((ASSET_DIR / "areas.json").read_text(encoding="utf-8"))
+    with Image.open(ASSET_DIR / "areas.png") as im:
+        labels = Image.frombytes("L", im.size, im.tobytes())
+    meta["areas"] = place_all(labels)
+    (ASSET_DIR / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print("wrote areas.json")
+
+
 if __name__ == "__main__":
-    build()
+    import sys
+
+    place_only() if "--place-only" in sys.argv else build()

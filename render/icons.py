@@ -150,21 +150,27 @@ def star(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
 
 
 def castle(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
-    """A single crenellated tower (castle)."""
-    _rect(d, box, 0.22, 0.30, 0.78, 0.96, fill)
-    for x in (0.22, 0.44, 0.66):
-        _rect(d, box, x, 0.08, x + 0.12, 0.32, fill)
+    """A single narrow crenellated tower (castle)."""
+    _rect(d, box, 0.26, 0.30, 0.74, 0.96, fill)
+    for x in (0.26, 0.445, 0.63):
+        _rect(d, box, x, 0.08, x + 0.11, 0.32, fill)
 
 
 def stronghold(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
-    """A keep between two taller towers (stronghold)."""
-    _rect(d, box, 0.04, 0.22, 0.30, 0.96, fill)
-    _rect(d, box, 0.70, 0.22, 0.96, 0.96, fill)
-    _rect(d, box, 0.28, 0.44, 0.72, 0.96, fill)
-    for x in (0.04, 0.19, 0.70, 0.85):
-        _rect(d, box, x, 0.04, x + 0.11, 0.24, fill)
-    for x in (0.34, 0.56):
-        _rect(d, box, x, 0.30, x + 0.10, 0.46, fill)
+    """A wide fortress: a tall central keep between two towers and a curtain wall (stronghold)."""
+    _rect(d, box, 0.02, 0.56, 0.98, 0.96, fill)  # curtain wall
+    _rect(d, box, 0.02, 0.34, 0.24, 0.96, fill)  # left tower
+    _rect(d, box, 0.76, 0.34, 0.98, 0.96, fill)  # right tower
+    _rect(d, box, 0.34, 0.16, 0.66, 0.96, fill)  # keep
+    for x in (0.02, 0.16, 0.76, 0.90):
+        _rect(d, box, x, 0.22, x + 0.08, 0.36, fill)
+    for x in (0.34, 0.46, 0.58):
+        _rect(d, box, x, 0.02, x + 0.08, 0.18, fill)
+
+
+def banner(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
+    """A swallow-tailed banner (a house's home crest)."""
+    _poly(d, box, [(0.08, 0.02), (0.92, 0.02), (0.92, 0.98), (0.5, 0.74), (0.08, 0.98)], fill)
 
 
 def barrel(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
@@ -231,6 +237,7 @@ MARK_PAINTERS: dict[str, Painter] = {
     "star": star,
     "castle": castle,
     "stronghold": stronghold,
+    "banner": banner,
     "barrel": barrel,
     "crown": crown,
     "anchor": anchor,

@@ -23,6 +23,7 @@ from render.style import (
     OUTLINE,
     SEA_HALO,
     SEA_INK,
+    STONE,
     WHITE,
     house_style,
     initial,
@@ -31,7 +32,7 @@ from render.style import (
 NAME_WEIGHT = "condensed"
 NAME_STROKE = 2
 MARK_GAP = 3
-MARK_H = 20
+MARK_H = 22
 
 
 def name_colours(area: Area) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
@@ -48,37 +49,39 @@ def line_step(size: int) -> int:
 
 
 @lru_cache(maxsize=512)
-def crest(house: str, lang: str, size: int = 20) -> Stamp:
-    """A house's printed crest on its home area: a square of the house colour with the house initial."""
+def crest(house: str, lang: str, size: int = 26) -> Stamp:
+    """A house's printed crest on its home area: a swallow-tailed banner of the house colour with the house
+    initial (a banner, so it never reads as a unit chip or a power token)."""
     hs = house_style(house)
-    c = Canvas(size, size)
-    c.rect((0, 0, size, size), OUTLINE, radius=3)
-    c.rect((1.5, 1.5, size - 1.5, size - 1.5), hs.colour, radius=2)
-    c.text((size / 2, size / 2 + 0.5), initial(house, lang), "bold", size * 0.66, hs.ink)
+    w, h = round(size * 0.8), size
+    c = Canvas(w, h)
+    c.icon("banner", (0, 0, w, h), OUTLINE)
+    c.icon("banner", (1.5, 1.5, w - 1.5, h - 1.8), hs.colour)
+    c.text((w / 2, h * 0.4), initial(house, lang), "bold", size * 0.5, hs.ink)
     return c.finish()
 
 
-def mark_stamps(area: Area, lang: str) -> list[Stamp]:
-    """The printed marks of ``area`` in drawing order."""
+def mark_stamps(area: Area, lang: str, z: float = 1.0) -> list[Stamp]:
+    """The printed marks of ``area`` in drawing order, ``z`` times their size on the board."""
     if area.kind == "port":
-        return [stamps.glyph("anchor", 22, SEA_INK, outline=SEA_HALO, outline_px=1.5)]
+        return [stamps.glyph("anchor", round(24 * z), SEA_INK, outline=SEA_HALO, outline_px=1.5 * z)]
     out: list[Stamp] = []
     if area.home_of:
-        out.append(crest(area.home_of, lang))
+        out.append(crest(area.home_of, lang, round(MARK_H * 1.1 * z)))
     if area.fortification == 2:
-        out.append(stamps.glyph("stronghold", MARK_H + 5, WHITE, outline_px=1.4))
+        out.append(stamps.glyph("stronghold", round((MARK_H + 8) * z), WHITE, outline_px=1.5 * z))
     elif area.fortification == 1:
-        out.append(stamps.glyph("castle", MARK_H, WHITE, outline_px=1.4))
-    out += [stamps.glyph("barrel", 17, BARREL, outline_px=1.2)] * area.supply
-    out += [stamps.glyph("crown", 19, GOLD, outline_px=1.2)] * area.crowns
+        out.append(stamps.glyph("castle", round(MARK_H * z), STONE, outline_px=1.4 * z))
+    out += [stamps.glyph("barrel", round(19 * z), BARREL, outline_px=1.2 * z)] * area.supply
+    out += [stamps.glyph("crown", round(21 * z), GOLD, outline_px=1.2 * z)] * area.crowns
     return out
 
 
-def marks_size(area: Area, lang: str) -> tuple[int, int]:
-    items = mark_stamps(area, lang)
+def marks_size(area: Area, lang: str, z: float = 1.0) -> tuple[int, int]:
+    items = mark_stamps(area, lang, z)
     if not items:
         return 0, 0
-    return sum(s.width for s in items) + MARK_GAP * (len(items) - 1), max(s.height for s in items)
+    return sum(s.width for s in items) + round(MARK_GAP * z) * (len(items) - 1), max(s.height for s in items)
 
 
 def wraps(name: str, max_lines: int = 3) -> list[tuple[str, ...]]:
@@ -97,13 +100,14 @@ class NameBlock:
     lines: tuple[str, ...]
     size: int
     with_marks: bool = True
+    z: float = 1.0  # scale of the marks (the caller scales ``size`` itself)
 
     def line_stamps(self, area: Area) -> list[Stamp]:
         return [line_stamp(area, line, self.size) for line in self.lines]
 
     def measure(self, area: Area, lang: str) -> tuple[int, int]:
         ls = self.line_stamps(area)
-        mw, mh = marks_size(area, lang) if self.with_marks else (0, 0)
+        mw, mh = marks_size(area, lang, self.z) if self.with_marks else (0, 0)
         w = max([s.width for s in ls] + [mw])
         h = (line_step(self.size) * (len(ls) - 1) + ls[-1].height) if ls else 0
         if mh:
@@ -121,12 +125,12 @@ class NameBlock:
         if ls:
             cy += ls[-1].height - line_step(self.size) + 1
         if self.with_marks:
-            draw_marks(dst, area, lang, x + (w - marks_size(area, lang)[0]) / 2, cy)
+            draw_marks(dst, area, lang, x + (w - marks_size(area, lang, self.z)[0]) / 2, cy, self.z)
 
 
-def draw_marks(dst: Image.Image, area: Area, lang: str, x: float, y: float) -> None:
+def draw_marks(dst: Image.Image, area: Area, lang: str, x: float, y: float, z: float = 1.0) -> None:
     """The marks row with its top-left corner at (x, y)."""
-    mh = marks_size(area, lang)[1]
-    for s in mark_stamps(area, lang):
+    mh = marks_size(area, lang, z)[1]
+    for s in mark_stamps(area, lang, z):
         s.paste(dst, x, y + (mh - s.height) / 2)
-        x += s.width + MARK_GAP
+        x += s.width + round(MARK_GAP * z)

@@ -14,20 +14,40 @@ MAP_W, MAP_H = 1186, 2205
 PANEL_W = 392
 IMAGE_W, IMAGE_H = MAP_W + PANEL_W, MAP_H
 
-# Reserved boxes (w, h) for the dynamic pieces, per area kind; the build script places them once.
-UNIT_BOX = {"land": (106, 32), "sea": (106, 32), "port": (50, 28)}
-ORDER_BOX = {"land": (44, 44), "sea": (44, 44), "port": (34, 34)}
-POWER_BOX = (28, 28)
-GARRISON_BOX = (30, 32)
-# Areas too small for everything at the normal size use these (and the compact stamps).
-COMPACT_UNIT_BOX = (84, 28)
-COMPACT_ORDER_BOX = (34, 34)
-COMPACT_POWER_BOX = (24, 24)
-COMPACT_GARRISON_BOX = (26, 28)
+# Piece sizes (px on the map, which is also the board image's width): sized so that a board shown 1080 px wide
+# (a phone's physical width) keeps every chip and token at least 28 px and every name at least 16 px.
+UNIT_ROW = 34  # unit chip height
+COMPACT_UNIT_ROW = 31
+ORDER_SIZE = 40  # order token diameter (the stamp adds room for the star and the bonus badge)
+COMPACT_ORDER_SIZE = 32
+ORDER_EXTRA = 8
+POWER_SIZE = 32
+COMPACT_POWER_SIZE = 31
+GARRISON_SIZE = 32
+NEUTRAL_SIZE = 36
+COMPACT_NEUTRAL_SIZE = 32
+PHONE_W = 1080  # a phone's physical width in px, the width the legibility figures are worked out at
 
-# Fonts (px) for area names: tried from large to small until the name fits its area.
-LAND_NAME_SIZES = (19, 18, 17, 16, 15, 14, 13, 12)
-SEA_NAME_SIZES = (21, 20, 19, 18, 17, 16, 15, 14)
+# Reserved boxes (w, h) for the dynamic pieces, per area kind; the build script places them once.
+UNIT_BOX = {"land": (124, UNIT_ROW), "sea": (100, UNIT_ROW), "port": (60, COMPACT_UNIT_ROW)}
+ORDER_BOX = {
+    "land": (ORDER_SIZE + ORDER_EXTRA,) * 2,
+    "sea": (ORDER_SIZE + ORDER_EXTRA,) * 2,
+    "port": (COMPACT_ORDER_SIZE + ORDER_EXTRA,) * 2,
+}
+POWER_BOX = (POWER_SIZE, POWER_SIZE)
+GARRISON_BOX = (GARRISON_SIZE, GARRISON_SIZE + 2)
+# Areas too small for everything at the normal size use these (and the compact stamps).
+COMPACT_UNIT_BOX = (100, COMPACT_UNIT_ROW)
+COMPACT_ORDER_BOX = (COMPACT_ORDER_SIZE + ORDER_EXTRA,) * 2
+COMPACT_POWER_BOX = (COMPACT_POWER_SIZE, COMPACT_POWER_SIZE)
+COMPACT_GARRISON_BOX = (GARRISON_SIZE, GARRISON_SIZE + 2)
+
+# Fonts (px) for area names: tried from large to small until the name fits its area; 18 px on the map is 16 px on
+# a phone.
+LAND_NAME_SIZES = (20, 19, 18)
+SEA_NAME_SIZES = (24, 23, 22, 21, 20, 19, 18)
+MIN_NAME_SIZE = 18
 
 # Fixed colours.
 INK: RGB = (26, 24, 22)
@@ -41,7 +61,7 @@ SEA_INK: RGB = (16, 44, 84)
 SEA_HALO: RGB = (206, 226, 244)
 BORDER_LAND: RGB = (84, 66, 48)
 BORDER_COAST: RGB = (30, 50, 80)
-BORDER_SEA: RGB = (70, 112, 165)
+BORDER_SEA: RGB = (28, 62, 112)
 RIVER: RGB = (22, 96, 214)
 GOLD: RGB = (232, 178, 20)
 GOLD_DARK: RGB = (140, 98, 0)
@@ -69,15 +89,16 @@ class HouseStyle:
     initial_ru: str
 
 
-# Adjusted from data/houses.json for contrast: the six differ in lightness as well as hue (red/green and
-# orange/yellow stay apart for colour-blind players), and every chip also carries the house initial.
+# Adjusted from data/houses.json for contrast. The land tints were tuned with render/vision.py so that every pair of
+# tints, and each tint against unowned land, stays at least 12 CIEDE2000 apart for normal vision, protanopia,
+# deuteranopia and tritanopia (tests/render/test_colour.py); every chip also carries the house initial.
 HOUSE_STYLES: dict[str, HouseStyle] = {
-    "stark": HouseStyle((214, 221, 229), (196, 206, 218), INK, "S", "С"),
-    "lannister": HouseStyle((178, 24, 30), (214, 104, 96), WHITE, "L", "Л"),
-    "baratheon": HouseStyle((246, 198, 0), (246, 216, 96), INK, "B", "Б"),
-    "greyjoy": HouseStyle((34, 38, 44), (128, 134, 142), WHITE, "G", "Г"),
-    "tyrell": HouseStyle((0, 128, 84), (112, 188, 144), WHITE, "T", "Т"),
-    "martell": HouseStyle((232, 112, 0), (246, 172, 86), INK, "M", "М"),
+    "stark": HouseStyle((214, 221, 229), (217, 236, 248), INK, "S", "С"),
+    "lannister": HouseStyle((178, 24, 30), (193, 55, 73), WHITE, "L", "Л"),
+    "baratheon": HouseStyle((246, 198, 0), (247, 190, 38), INK, "B", "Б"),
+    "greyjoy": HouseStyle((34, 38, 44), (122, 123, 142), WHITE, "G", "Г"),
+    "tyrell": HouseStyle((0, 128, 84), (79, 166, 132), WHITE, "T", "Т"),
+    "martell": HouseStyle((232, 112, 0), (202, 126, 35), INK, "M", "М"),
 }
 
 UNKNOWN_HOUSE = HouseStyle((150, 150, 150), (200, 200, 200), INK, "?", "?")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from render import style
 from render.fonts import text_size
 from render.stamps import Canvas, Stamp
 from render.style import (
@@ -15,7 +16,6 @@ from render.style import (
     NEUTRAL_FORCE,
     OUTLINE,
     STONE,
-    STONE_DARK,
     WHITE,
     house_style,
     initial,
@@ -24,9 +24,6 @@ from render.style import (
 UNIT_ORDER = ("knight", "footman", "siege-engine", "ship")
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 Group = tuple[tuple[str, bool, int], ...]  # (unit type, routed, count), in drawing order
-
-ICON = 24
-ROW_H = 32
 
 
 def group_units(units: list[dict[str, object]]) -> dict[str, Group]:
@@ -50,8 +47,13 @@ class GroupSize:
     font: int
 
 
-NORMAL = GroupSize(ICON, ROW_H, 15)
-COMPACT = GroupSize(20, 28, 14)  # ports
+NORMAL = GroupSize(26, style.UNIT_ROW, 17)
+COMPACT = GroupSize(24, style.COMPACT_UNIT_ROW, 16)  # ports and the smallest areas
+
+
+def group_size(compact: bool, z: float = 1.0) -> GroupSize:
+    gs = COMPACT if compact else NORMAL
+    return GroupSize(round(gs.icon * z), round(gs.row * z), round(gs.font * z))
 
 
 def _segment_width(count: int, gs: GroupSize) -> int:
@@ -59,37 +61,38 @@ def _segment_width(count: int, gs: GroupSize) -> int:
 
 
 @lru_cache(maxsize=1024)
-def unit_group(house: str, group: Group, lang: str, compact: bool = False) -> Stamp:
+def unit_group(house: str, group: Group, lang: str, compact: bool = False, z: float = 1.0) -> Stamp:
     """A rounded bar in the house colour: the house initial, then each unit type's pictogram and count.
-    Routed units lie on their side on a white segment struck through in red."""
-    gs = COMPACT if compact else NORMAL
+    Routed units lie on their side on a white segment struck through in red. ``z`` scales everything."""
+    gs = group_size(compact, z)
     hs = house_style(house)
     init = initial(house, lang)
     init_size = gs.font + 1
     init_w = text_size(init, "bold", init_size)[0]
-    pad = 4 if compact else 5
+    pad = round((4 if compact else 5) * z)
+    gap = max(3, round(3 * z))
     segs = [_segment_width(n, gs) for _, _, n in group]
-    w = pad + init_w + 4 + sum(segs) + 3 * (len(segs) - 1) + pad
+    w = pad + init_w + gap + 1 + sum(segs) + gap * (len(segs) - 1) + pad
     h = gs.row
     c = Canvas(w, h)
-    c.rect((0, 0, w, h), OUTLINE, radius=7)
-    c.rect((1.5, 1.5, w - 1.5, h - 1.5), hs.colour, radius=6)
+    c.rect((0, 0, w, h), OUTLINE, radius=7 * z)
+    c.rect((1.5 * z, 1.5 * z, w - 1.5 * z, h - 1.5 * z), hs.colour, radius=6 * z)
     c.text((pad, h / 2 + 0.5), init, "bold", init_size, hs.ink, anchor="lm")
-    x = pad + init_w + 4
-    c.line([(x - 2.5, 5), (x - 2.5, h - 5)], hs.ink, 1.2)
+    x = pad + init_w + gap + 1
+    c.line([(x - gap / 2 - 1, 5 * z), (x - gap / 2 - 1, h - 5 * z)], hs.ink, 1.2 * z)
     for (unit, routed, count), sw in zip(group, segs, strict=True):
         box = (x, (h - gs.icon) / 2, x + gs.icon, (h + gs.icon) / 2)
         if routed:
-            c.rect((x - 1, 3, x + sw + 1, h - 3), WHITE, radius=3)
+            c.rect((x - 1, 3 * z, x + sw + 1, h - 3 * z), WHITE, radius=3 * z)
             c.icon(unit, box, OUTLINE, rotate=90)
-            c.line([(x - 1, h - 4), (x + sw + 1, 4)], ALERT, 2.2)
+            c.line([(x - 1, h - 4 * z), (x + sw + 1, 4 * z)], ALERT, 2.2 * z)
             ink = OUTLINE
         else:
             c.icon(unit, box, hs.ink)
             ink = hs.ink
         if count > 1:
             c.text((x + gs.icon + 1, h / 2 + 1), str(count), "bold", gs.font, ink, anchor="lm")
-        x += sw + 3
+        x += sw + gap
     return c.finish()
 
 
@@ -99,73 +102,92 @@ def _star(c: Canvas, cx: float, cy: float, r: float) -> None:
 
 
 @lru_cache(maxsize=512)
-def order_token(house: str, kind: str | None, star: bool, bonus: int, size: int = 40) -> Stamp:
-    """A round order token ringed in the house colour. ``kind`` None is a face-down (hidden) order."""
+def order_token(house: str, kind: str | None, star: bool, bonus: int, size: int = style.ORDER_SIZE) -> Stamp:
+    """A round order token (``size`` px across) ringed in the house colour. ``kind`` None is a face-down (hidden)
+    order. The stamp is ``size * 1.2`` square: the star and the bonus badge stick out of the disc."""
     hs = house_style(house)
-    extra = 8
+    k = size / 40
+    extra = round(style.ORDER_EXTRA * k)
     w = size + extra
     c = Canvas(w, w)
     o = extra / 2
     c.ellipse((o, o, o + size, o + size), OUTLINE)
-    c.ellipse((o + 1.5, o + 1.5, o + size - 1.5, o + size - 1.5), hs.colour)
-    inner = (o + 5.5, o + 5.5, o + size - 5.5, o + size - 5.5)
+    c.ellipse((o + 1.5 * k, o + 1.5 * k, o + size - 1.5 * k, o + size - 1.5 * k), hs.colour)
+    ring = 5.5 * k
+    inner = (o + ring, o + ring, o + size - ring, o + size - ring)
+    c.ellipse((inner[0] - k, inner[1] - k, inner[2] + k, inner[3] + k), OUTLINE)
     if kind is None:
-        c.ellipse((inner[0] - 1, inner[1] - 1, inner[2] + 1, inner[3] + 1), OUTLINE)
         c.ellipse(inner, NEUTRAL_FORCE)
-        c.text((o + size / 2, o + size / 2 + 1), "?", "bold", 20, WHITE)
+        c.text((o + size / 2, o + size / 2 + k), "?", "bold", 20 * k, WHITE)
         return c.finish()
-    c.ellipse((inner[0] - 1, inner[1] - 1, inner[2] + 1, inner[3] + 1), OUTLINE)
     c.ellipse(inner, WHITE)
-    g = 3
+    g = 3 * k
     c.icon(kind, (inner[0] + g, inner[1] + g, inner[2] - g, inner[3] - g), INK)
     if star:
-        _star(c, w - 9, 9, 8.5)
+        _star(c, w - 9 * k, 9 * k, 8.5 * k)
     if bonus:
         label = f"+{bonus}" if bonus > 0 else f"\u2212{-bonus}"
-        tw = text_size(label, "bold", 12)[0] + 6
-        box = (w - tw, w - 15, w, w)
-        c.rect(box, OUTLINE, radius=4)
-        c.rect((box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), HALO, radius=3)
-        c.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.5), label, "bold", 12, INK)
+        fs = round(13 * k)
+        tw = text_size(label, "bold", fs)[0] + 6 * k
+        box = (w - tw, w - 16 * k, w, w)
+        c.rect(box, OUTLINE, radius=4 * k)
+        c.rect((box[0] + 1, box[1] + 1, box[2] - 1, box[3] - 1), HALO, radius=3 * k)
+        c.text(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 0.5), label, "bold", fs, INK)
     return c.finish()
 
 
 @lru_cache(maxsize=64)
-def power_token(house: str, lang: str, size: int = 27) -> Stamp:
-    """A small disc of the house colour with the house initial and a gold rim (a power token on an area)."""
+def power_token(house: str, lang: str, size: int = style.POWER_SIZE) -> Stamp:
+    """A disc of the house colour with the house initial and a gold rim (a power token on an area)."""
     hs = house_style(house)
+    k = size / 32
     c = Canvas(size, size)
     c.ellipse((0, 0, size, size), OUTLINE)
-    c.ellipse((1.2, 1.2, size - 1.2, size - 1.2), GOLD)
-    c.ellipse((4, 4, size - 4, size - 4), hs.colour)
-    c.text((size / 2, size / 2 + 0.5), initial(house, lang), "bold", 14, hs.ink)
+    c.ellipse((1.2 * k, 1.2 * k, size - 1.2 * k, size - 1.2 * k), GOLD)
+    c.ellipse((5 * k, 5 * k, size - 5 * k, size - 5 * k), hs.colour)
+    c.text((size / 2, size / 2 + 0.5), initial(house, lang), "bold", 16 * k, hs.ink)
     return c.finish()
 
 
 @lru_cache(maxsize=64)
-def garrison_token(strength: int, house: str | None, size: int = 30) -> Stamp:
-    """A stone tower with the garrison strength; a house-coloured base strip if the owner is known."""
-    c = Canvas(size, size)
-    c.rect((1, 5, size - 1, size), OUTLINE, radius=3)
-    for x in (1, size / 2 - 3.5, size - 8):
-        c.rect((x, 0, x + 7, 8), OUTLINE)
-        c.rect((x + 1.2, 1.2, x + 5.8, 8), STONE)
-    c.rect((2.2, 6.2, size - 2.2, size - 1.2), STONE, radius=2)
+def garrison_token(strength: int, house: str | None, size: int = style.GARRISON_SIZE) -> Stamp:
+    """A garrison: a light stone tower with three merlons and the strength in dark ink, on a base strip in the
+    owner's colour (light and crenellated, unlike the dark octagon of a neutral force)."""
+    k = size / 32
+    w, h = size, size + round(2 * k)
+    c = Canvas(w, h)
+    merlon = 7.5 * k
+    body_top = 7 * k
+    c.rect((1 * k, body_top, w - 1 * k, h), OUTLINE, radius=3 * k)
+    for x in (1 * k, w / 2 - merlon / 2, w - 1 * k - merlon):
+        c.rect((x, 0, x + merlon, body_top + 2 * k), OUTLINE)
+        c.rect((x + 1.4 * k, 1.4 * k, x + merlon - 1.4 * k, body_top + 2 * k), STONE)
+    c.rect((2.4 * k, body_top + 1.4 * k, w - 2.4 * k, h - 1.4 * k), STONE, radius=2 * k)
     if house:
-        c.rect((2.2, size - 6, size - 2.2, size - 1.2), house_style(house).colour)
-    c.text((size / 2, size / 2 + 2), str(strength), "bold", 15, INK)
+        c.rect((2.4 * k, h - 7 * k, w - 2.4 * k, h - 1.4 * k), house_style(house).colour)
+    c.text((w / 2, body_top + (h - body_top) / 2 - 1 * k), str(strength), "bold", 17 * k, INK)
     return c.finish()
 
 
+def _octagon(x0: float, y0: float, x1: float, y1: float) -> list[tuple[float, float]]:
+    cut = (x1 - x0) * 0.29
+    return [
+        (x0 + cut, y0), (x1 - cut, y0), (x1, y0 + cut), (x1, y1 - cut),
+        (x1 - cut, y1), (x0 + cut, y1), (x0, y1 - cut), (x0, y0 + cut),
+    ]  # fmt: skip
+
+
 @lru_cache(maxsize=64)
-def neutral_token(strength: int | None, size: int = 34) -> Stamp:
-    """A neutral force: a dark shield with its strength; ``None`` is an impassable marker (a cross)."""
+def neutral_token(strength: int | None, size: int = style.NEUTRAL_SIZE) -> Stamp:
+    """A neutral force: a dark octagon with its strength in white; ``None`` is an impassable marker (a cross)."""
+    k = size / 36
     c = Canvas(size, size)
-    c.rect((0, 0, size, size), OUTLINE, radius=5)
-    c.rect((1.5, 1.5, size - 1.5, size - 1.5), NEUTRAL_FORCE, radius=4)
+    c.polygon(_octagon(0, 0, size, size), OUTLINE)
+    c.polygon(_octagon(1.6 * k, 1.6 * k, size - 1.6 * k, size - 1.6 * k), NEUTRAL_FORCE)
+    c.polygon(_octagon(4 * k, 4 * k, size - 4 * k, size - 4 * k), OUTLINE)
+    c.polygon(_octagon(5.2 * k, 5.2 * k, size - 5.2 * k, size - 5.2 * k), NEUTRAL_FORCE)
     if strength is None:
-        c.icon("cross", (5, 5, size - 5, size - 5), WHITE)
+        c.icon("cross", (8 * k, 8 * k, size - 8 * k, size - 8 * k), WHITE)
     else:
-        c.icon("sword", (2, 3, 12, size - 3), STONE_DARK)
-        c.text((size / 2 + 4, size / 2 + 0.5), str(strength), "bold", 17, WHITE)
+        c.text((size / 2, size / 2 + 0.5), str(strength), "bold", 19 * k, WHITE)
     return c.finish()

@@ -29,7 +29,9 @@ from tests.render.conftest import open_png
 
 
 def _rgb(png: bytes) -> Image.Image:
-    return open_png(png).convert("RGB")
+    """The map part of a board image (the status strip above it cut off), in RGB."""
+    img = open_png(png).convert("RGB")
+    return img.crop((0, img.height - style.MAP_H, style.MAP_W, img.height))
 
 
 def _fill_share(img: Image.Image, area_id: str, colour: tuple[int, int, int]) -> float:
@@ -46,8 +48,8 @@ def test_board_is_a_valid_png_of_the_expected_size(midgame: dict[str, Any]) -> N
     png = render_board(midgame, "en")
     img = open_png(png)
     assert img.format == "PNG"
-    assert img.size == (style.IMAGE_W, style.IMAGE_H)
-    assert 1200 <= img.width <= 1600
+    assert img.width == style.MAP_W and style.MAP_H + 200 < img.height < style.MAP_H + 600
+    assert img.mode == "P"
     assert len(png) < 2 * 1024 * 1024
 
 
@@ -169,13 +171,14 @@ def test_public_path_refuses_a_private_view(midgame: dict[str, Any]) -> None:
 
 def test_private_board_is_marked_private(midgame: dict[str, Any]) -> None:
     private = viewkit.hide_orders(midgame, "stark")
-    img = _rgb(render_private_board(private, "en"))
-    banner = img.crop((style.MAP_W, 0, style.IMAGE_W, 90))
-    assert any(c == style.ALERT for _, c in banner.getcolors(1 << 16) or [])
-    public = _rgb(render_board(viewkit.hide_orders(midgame), "en"))
-    assert not any(
-        c == style.ALERT for _, c in public.crop((style.MAP_W, 0, style.IMAGE_W, 90)).getcolors(1 << 16) or []
-    )
+    img = open_png(render_private_board(private, "en")).convert("RGB")
+    public = open_png(render_board(viewkit.hide_orders(midgame), "en")).convert("RGB")
+
+    def alert_pixels(im: Image.Image) -> int:  # the red banner across the top of the strip
+        return sum(n for n, c in im.crop((0, 0, style.MAP_W, 70)).getcolors(1 << 16) or [] if c == style.ALERT)
+
+    assert alert_pixels(img) > 20_000
+    assert alert_pixels(public) < 5_000  # only the red "Forbidden: March" words
 
 
 def test_bad_views_are_refused() -> None:
@@ -280,6 +283,6 @@ def test_anchors_show_the_fill_under_a_busy_position(midgame: dict[str, Any]) ->
 
 
 def test_sparse_and_odd_views_still_render() -> None:
-    assert open_png(render_board({"viewer": None, "areas": {}})).size == (style.IMAGE_W, style.IMAGE_H)
+    assert open_png(render_board({"viewer": None, "areas": {}})).width == style.MAP_W
     odd = {"viewer": None, "areas": {"winterfell": None}, "round": "x", "tracks": None, "power": None, "houses": None}
     open_png(render_board(odd, "ru"))

@@ -1,0 +1,171 @@
+"""Arrows for marches, retreats, raids and supports on the crops: routed around names and pieces, and drawn as a
+house-coloured shaft inside a dark edge inside a light halo, so that every house's arrow shows on land and sea."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from PIL import ImageDraw
+
+from render import style
+from render.layout import Box, Piece
+from render.style import OUTLINE, RGB, WHITE
+from render.vision import contrast_ratio
+
+Point = tuple[float, float]
+HALO: RGB = WHITE
+
+
+def arrow_colours(house: str | None) -> tuple[RGB, RGB, RGB]:
+    """(shaft, edge, halo) for ``house``'s arrows: the house colour, lightened until it stands out from the dark
+    edge (Greyjoy's near-black would vanish into it)."""
+    fill = style.house_style(house or "").colour
+    t = 0.0
+    while contrast_ratio(fill, OUTLINE) < 3 and t < 1:
+        t += 0.1
+        fill = style.mix(style.house_style(house or "").colour, WHITE, t)
+    return fill, OUTLINE, HALO
+
+
+@dataclass(frozen=True)
+class Arrow:
+    house: str | None
+    kind: str  # march | retreat | raid | support
+    points: tuple[Point, ...]  # the routed centre line, tail to head
+    width: float
+    crossings: int  # names and other pieces the routed arrow still crosses
+
+
+def _bezier(a: Point, c: Point, b: Point, n: int = 28) -> list[Point]:
+    out = []
+    for i in range(n + 1):
+        t = i / n
+        u = 1 - t
+        out.append((u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1]))
+    return out
+
+
+def _inside(p: Point, box: Box, grow: float) -> bool:
+    return box[0] - grow <= p[0] <= box[2] + grow and box[1] - grow <= p[1] <= box[3] + grow
+
+
+def _seg_hits(p: Point, q: Point, box: Box, grow: float) -> bool:
+    """Whether the segment p-q passes within ``grow`` of ``box`` (sampled finely enough for thick arrows)."""
+    steps = max(2, int(math.dist(p, q) / 4))
+    return any(_inside((p[0] + (q[0] - p[0]) * i / steps, p[1] + (q[1] - p[1]) * i / steps), box, grow)
+               for i in range(steps + 1))  # fmt: skip
+
+
+def crossings(points: list[Point] | tuple[Point, ...], obstacles: list[Box], width: float) -> int:
+    hit = 0
+    for box in obstacles:
+        if any(_seg_hits(points[i], points[i + 1], box, width / 2 + 2) for i in range(len(points) - 1)):
+            hit += 1
+    return hit
+
+
+def _trim(points: list[Point], boxes: list[Box], from_start: bool) -> list[Point]:
+    """Drop the points at one end that lie on that end's own pieces (the arrow starts and stops beside them)."""
+    seq = points if from_start else points[::-1]
+    i = 0
+    while i < len(seq) - 2 and any(_inside(seq[i], b, 4) for b in boxes):
+        i += 1
+    kept = seq[i:]
+    return kept if from_start else kept[::-1]
+
+
+def route(
+    house: str | None,
+    kind: str,
+    start: Point,
+    end: Point,
+    start_boxes: list[Box],
+    end_boxes: list[Box],
+    obstacles: list[Box],
+    width: float,
+) -> Arrow:
+    """The arrow from ``start`` to ``end`` bending (a quadratic curve) as little as it can while crossing as few
+    ``obstacles`` (names, other pieces) as possible; its ends stop at the pieces at either end."""
+    length = math.dist(start, end) or 1.0
+    nx, ny = -(end[1] - start[1]) / length, (end[0] - start[0]) / length
+    mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
+    best: tuple[int, float, list[Point]] | None = None
+    for bend in (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.85, -0.85, 1.1, -1.1, 1.4, -1.4):
+        ctrl = (mid[0] + nx * bend * length, mid[1] + ny * bend * length)
+        pts = _trim(_trim(_bezier(start, ctrl, end), start_boxes, True), end_boxes, False)
+        if len(pts) < 2:
+            continue
+        hits = crossings(pts, obstacles, width)
+        key = (hits, abs(bend), pts)
+        if best is None or key[:2] < best[:2]:
+            best = key
+        if hits == 0:
+            break
+    if best is None:
+        return Arrow(house, kind, (start, end), width, 0)
+    return Arrow(house, kind, tuple(best[2]), width, best[0])
+
+
+def draw(d: ImageDraw.ImageDraw, arrow: Arrow) -> None:
+    """Halo, edge and shaft, with a head at the end (a raid's head is a cross-bar)."""
+    fill, edge, halo = arrow_colours(arrow.house)
+    pts = list(arrow.points)
+    if len(pts) < 2:
+        return
+    w = arrow.width
+    head = w * 2.2
+    # Pull the shaft back under the head.
+    tip = pts[-1]
+    back = pts[-2]
+    i = len(pts) - 2
+    while i > 0 and math.dist(pts[i], tip) < head:
+        i -= 1
+        back = pts[i]
+    ang = math.atan2(tip[1] - back[1], tip[0] - back[0])
+    ux, uy = math.cos(ang), math.sin(ang)
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    shaft = [*pts[: i + 1], base]
+    nx, ny = -uy, ux
+
+    def tri(grow: float) -> list[Point]:
+        h = head + grow
+        return [
+            (tip[0] + ux * grow, tip[1] + uy * grow),
+            (tip[0] - ux * h + nx * (h * 0.62), tip[1] - uy * h + ny * (h * 0.62)),
+            (tip[0] - ux * h - nx * (h * 0.62), tip[1] - uy * h - ny * (h * 0.62)),
+        ]
+
+    dash = arrow.kind == "retreat"
+    for colour, extra in ((halo, 8.0), (edge, 4.5), (fill, 0.0)):
+        width = round(w + extra)
+        if dash and colour == fill:
+            _dashed(d, shaft, colour, width)
+        else:
+            d.line(shaft, fill=colour, width=width, joint="curve")
+        d.polygon(tri(extra * 0.9), fill=colour)
+
+
+def _dashed(d: ImageDraw.ImageDraw, pts: list[Point], colour: RGB, width: int) -> None:
+    """A retreat's shaft: dashes of the house colour on the dark edge."""
+    on, off = 14.0, 9.0
+    drawing, left = True, on
+    for p, q in itertools.pairwise(pts):
+        seg = math.dist(p, q)
+        t = 0.0
+        while t < seg:
+            step = min(left, seg - t)
+            a = (p[0] + (q[0] - p[0]) * t / seg, p[1] + (q[1] - p[1]) * t / seg)
+            b = (p[0] + (q[0] - p[0]) * (t + step) / seg, p[1] + (q[1] - p[1]) * (t + step) / seg)
+            if drawing:
+                d.line([a, b], fill=colour, width=width)
+            t += step
+            left -= step
+            if left <= 0:
+                drawing = not drawing
+                left = on if drawing else off
+
+
+def piece_boxes(pieces: list[Piece], area: str) -> list[Box]:
+    return [p.box for p in pieces if p.area == area and p.kind not in ("name", "marks")]

@@ -1,0 +1,179 @@
+"""Zoomed crops of the map, drawn at their zoom (not resampled): the fields are enlarged, then names, marks, pieces
+and arrows are drawn at the crop's scale, so a crop 1080 px wide keeps chips and tokens >= 40 px and names
+>= 22 px (``MAX_REGION_W`` bounds the map width a crop may show)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+
+from PIL import Image, ImageDraw
+
+from render import arrows, base, palette, shapes, style
+from render.data import areas
+from render.layout import Box, Piece, area_pieces, is_impassable, name_block, name_pieces, overlaps, zoom_key
+from render.marks import draw_marks
+from render.pieces import hatch
+from render.views import View
+
+OUT_W = style.PHONE_W  # crops are drawn for a phone's width
+MAX_REGION_W = 800  # map px: the widest slice a crop shows (zoom >= 1.35)
+MIN_REGION_W = 520
+MARGIN = 70
+
+
+@dataclass(frozen=True)
+class Move:
+    """An arrow to draw: ``kind`` march | retreat | raid | support, from one area's pieces to another's."""
+
+    house: str | None
+    kind: str
+    origin: str
+    to: str
+
+
+@dataclass
+class Crop:
+    image: Image.Image  # RGB
+    region: tuple[int, int, int, int]  # the map slice shown (map px)
+    zoom: float
+    pieces: list[Piece] = field(default_factory=list)  # every piece and label drawn (output px)
+    arrows: list[arrows.Arrow] = field(default_factory=list)
+
+    def overlap_count(self) -> int:
+        frame: Box = (0, 0, self.image.width, self.image.height)
+        return len(overlaps(self.pieces, frame)) + sum(a.crossings for a in self.arrows)
+
+    def min_sizes(self) -> tuple[float, float]:
+        """(smallest chip or token, smallest name) fully in the frame, at a phone's width."""
+        w, h = self.image.size
+        k = style.PHONE_W / w
+        inside = [p for p in self.pieces if p.box[0] >= 0 and p.box[1] >= 0 and p.box[2] <= w and p.box[3] <= h]
+        piece = min((p.size for p in inside if p.kind not in ("name", "marks")), default=0.0)
+        label = min((p.size for p in inside if p.kind == "name"), default=0.0)
+        return piece * k, label * k
+
+
+def focus_box(area_id: str, lang: str) -> Box:
+    """The part of an area a crop must show: its pieces' boxes and its name (not its whole outline, so a long sea
+    does not pull the crop across the board)."""
+    rec = shapes.area_meta(area_id)
+    rects = [rec[k] for k in ("units", "order", "power", "garrison") if k in rec]
+    name = rec["name"][lang]
+    if name["box"]:
+        rects.append(name["box"])
+    x0 = min(r[0] for r in rects)
+    y0 = min(r[1] for r in rects)
+    x1 = max(r[0] + r[2] for r in rects)
+    y1 = max(r[1] + r[3] for r in rects)
+    return x0, y0, x1, y1
+
+
+def region_for(focus: list[str], lang: str) -> tuple[int, int, int, int]:
+    """A map slice around ``focus`` (the first area first: if all do not fit, the crop centres on it)."""
+    boxes = [focus_box(a, lang) for a in focus if a in areas()]
+    if not boxes:
+        return 0, 0, style.MAP_W, style.MAP_H
+    x0 = min(b[0] for b in boxes) - MARGIN
+    y0 = min(b[1] for b in boxes) - MARGIN
+    x1 = max(b[2] for b in boxes) + MARGIN
+    y1 = max(b[3] for b in boxes) + MARGIN
+    w = min(max(x1 - x0, MIN_REGION_W, (y1 - y0) / 1.35), MAX_REGION_W)
+    h = min(max(y1 - y0, w * 0.72), w * 1.15)
+    first = boxes[0]
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    # Too wide or tall for one crop: keep the first area in the frame.
+    cx = min(max(cx, first[2] + MARGIN - w / 2), first[0] - MARGIN + w / 2)
+    cy = min(max(cy, first[3] + MARGIN - h / 2), first[1] - MARGIN + h / 2)
+    left = min(max(0.0, cx - w / 2), style.MAP_W - w)
+    top = min(max(0.0, cy - h / 2), style.MAP_H - h)
+    return round(left), round(top), round(left + w), round(top + h)
+
+
+def compose(
+    view: View,
+    lang: str,
+    focus: list[str],
+    *,
+    moves: list[Move] = (),  # type: ignore[assignment]
+    highlight: list[str] = (),  # type: ignore[assignment]
+    highlight_colour: style.RGB = style.ALERT,
+    out_w: int = OUT_W,
+) -> Crop:
+    """The crop around ``focus`` with ``moves`` drawn as arrows and ``highlight`` areas outlined."""
+    region = region_for(focus, lang)
+    rx0, ry0, rx1, ry1 = region
+    z = zoom_key(out_w / (rx1 - rx0))
+    origin = (rx0 * z, ry0 * z)
+    # Fields (areas, borders, hatching, outlines) at map scale, then enlarged.
+    fields = base.fields().crop(region)
+    for area_id in areas():
+        if is_impassable(view, area_id):
+            hatch(fields, area_id, -rx0, -ry0)
+    for area_id in highlight:
+        if area_id in areas():
+            (ox, oy), band = shapes.outline_mask(area_id)
+            fields.paste(palette.idx(highlight_colour), (ox - rx0, oy - ry0, ox - rx0 + band.width,
+                                                         oy - ry0 + band.height), band)  # fmt: skip
+    fields.putpalette(palette.palette_bytes(base.area_fills(view)))
+    size = (round((rx1 - rx0) * z), round((ry1 - ry0) * z))
+    img = fields.convert("RGB").resize(size, Image.Resampling.BICUBIC)
+    # Names and marks, at the crop's scale.
+    labels = [p for p in name_pieces(view, lang, z, origin) if _touches(p.box, size)]
+    for area_id in sorted({p.area for p in labels}):
+        got = name_block(area_id, lang, z)
+        if got is None:
+            continue
+        block, (bx, by) = got
+        area = areas()[area_id]
+        block.draw(img, area, lang, round(bx * z - origin[0]), round(by * z - origin[1]))
+        rec = shapes.area_meta(area_id)["name"][lang]
+        if rec["marks"] is not None:
+            draw_marks(img, area, lang, rec["marks"][0] * z - origin[0], rec["marks"][1] * z - origin[1], z)
+    # Pieces.
+    pieces: list[Piece] = []
+    for area_id in areas():
+        got_p = [p for p in area_pieces(view, area_id, lang, z, origin) if _touches(p.box, size)]
+        for p in got_p:
+            if p.stamp is not None:
+                p.stamp.paste(img, p.box[0], p.box[1])
+        pieces += got_p
+    everything = labels + pieces
+    # Arrows, routed around every name and piece but those at their two ends.
+    routed: list[arrows.Arrow] = []
+    d = ImageDraw.Draw(img)
+    for mv in moves:
+        if mv.origin not in areas() or mv.to not in areas():
+            continue
+        start_boxes = arrows.piece_boxes(everything, mv.origin) or [_reserved(mv.origin, z, origin)]
+        end_boxes = arrows.piece_boxes(everything, mv.to) or [_reserved(mv.to, z, origin)]
+        a = _centre(_reserved(mv.origin, z, origin))
+        b = _centre(_reserved(mv.to, z, origin))
+        obstacles = [p.box for p in everything if p.area not in (mv.origin, mv.to) or p.kind in ("name", "marks")]
+        width = (9 if mv.kind in ("march", "retreat") else 6) * z
+        arrow = arrows.route(mv.house, mv.kind, a, b, start_boxes, end_boxes, obstacles, width)
+        routed.append(arrow)
+    for arrow in routed:
+        arrows.draw(d, arrow)
+    return Crop(img, region, z, everything, routed)
+
+
+def _reserved(area_id: str, z: float, origin: tuple[float, float]) -> Box:
+    x, y, w, h = shapes.area_meta(area_id)["units"]
+    return x * z - origin[0], y * z - origin[1], (x + w) * z - origin[0], (y + h) * z - origin[1]
+
+
+def _centre(box: Box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
+def _touches(box: Box, size: tuple[int, int]) -> bool:
+    return box[2] > 0 and box[3] > 0 and box[0] < size[0] and box[1] < size[1]
+
+
+def encode(img: Image.Image) -> bytes:
+    """256 colours (fast octree, no dithering) and the renderer's PNG options."""
+    out = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    buf = io.BytesIO()
+    out.save(buf, "PNG", compress_level=1, compress_type=3)
+    return buf.getvalue()

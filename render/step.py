@@ -1,0 +1,112 @@
+"""Which images to post after a step, and the images themselves: the API the Discord layer calls.
+
+    images_for_step(view_before, view_after, events, lang) -> [(filename, png_bytes, kind), ...]
+
+``kind`` is ``"battle"`` (a battle ended: its crop and strength table), ``"change"`` (a crop of the few areas the
+step changed) or ``"board"`` (the full board: the start of the game, the end of each round's action phase, the end
+of the game, or a step that changed too many areas for one crop). ``/game map`` calls :func:`render_board`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from render.api import render_board
+from render.battle import compose_battle
+from render.changes import changed_areas
+from render.crop import Crop, compose, encode
+from render.data import areas
+from render.strings import house_name
+from render.views import View, lang_of, require_public
+
+MAX_CROP_AREAS = 8  # more changed areas than this, or too far apart for one crop: the full board instead
+Image = tuple[str, bytes, str]
+
+
+def change_crop(before: View | None, after: View, events: list[dict[str, Any]], lang: str) -> Crop | None:
+    """The crop of what a step changed, or None when nothing changed or too much did for one crop."""
+    changes = changed_areas(events, before, after)
+    if not changes.areas or len(changes.areas) > MAX_CROP_AREAS:
+        return None
+    return compose(after, lang, changes.areas, moves=changes.moves, highlight=changes.areas,
+                   highlight_colour=(232, 178, 20))  # fmt: skip
+
+
+def _battle_images(before: View | None, after: View, events: list[dict[str, Any]], lang: str) -> list[Image]:
+    out: list[Image] = []
+    seen = (before or {}).get("battle") if isinstance((before or {}).get("battle"), dict) else None
+    for i, ev in enumerate(events):
+        kind = ev.get("type")
+        if kind not in ("combat-result", "neutral-attack") or ev.get("area") not in areas():
+            continue
+        battle: dict[str, Any] = dict(seen) if seen and seen.get("area") == ev.get("area") else {}
+        battle["area"] = ev["area"]
+        notes: list[str] = []
+        if kind == "combat-result":
+            battle.update(attacker=ev.get("attacker"), defender=ev.get("defender"), winner=ev.get("winner"))
+            strength = ev.get("strength")
+            if isinstance(strength, dict):
+                battle["components"] = strength
+            for later in events[i + 1 :]:
+                if later.get("type") == "combat-ended":
+                    break
+                notes += _note(later, lang)
+        else:
+            battle.setdefault("attacker", ev.get("house"))
+            battle.setdefault("defender", "neutral")
+            total = ev.get("strength")
+            needed = ev.get("needed")
+            comp = dict((battle.get("components") or {}).get("attacker") or {})
+            if isinstance(total, int):
+                comp["total"] = total
+            battle["components"] = {"attacker": comp, "defender": {"neutral": needed, "total": needed}}
+            battle["winner"] = ev.get("house") if ev.get("won") else "neutral"
+        view = before if before is not None and seen else after
+        out.append((f"battle-{ev['area']}-{after.get('version', 0)}.png", compose_battle(view, lang, battle, notes),
+                    "battle"))  # fmt: skip
+    return out
+
+
+def _note(ev: dict[str, Any], lang: str) -> list[str]:
+    from render.strings import t
+
+    kind = ev.get("type")
+    if kind == "units-destroyed" and ev.get("area") in areas():
+        units = ", ".join(t(f"unit.{u}", lang) for u in ev.get("units") or [] if f"unit.{u}" in _UNIT_KEYS)
+        return [f"✕ {house_name(str(ev.get('house')), lang)}: {units} ({areas()[ev['area']].name(lang)})"]
+    if kind == "retreat" and ev.get("to") in areas():
+        return [f"→ {house_name(str(ev.get('house')), lang)} ⟶ {areas()[ev['to']].name(lang)}"]
+    return []
+
+
+_UNIT_KEYS = {f"unit.{u}" for u in ("footman", "knight", "siege-engine", "ship")}
+
+
+def images_for_step(
+    view_before: View | None, view_after: View, events: list[dict[str, Any]], lang: str = "en"
+) -> list[Image]:
+    """The images to post in the game channel after one step. ``view_before`` is the public view before the step
+    (None at the start of the game), ``view_after`` the public view after it, ``events`` the public events it
+    produced (private ones are ignored). Private views are refused (:class:`PrivateViewError`)."""
+    after = require_public(view_after)
+    before = require_public(view_before) if view_before is not None else None
+    lang = lang_of(lang)
+    events = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
+    version = after.get("version", 0)
+    out = _battle_images(before, after, events, lang)
+    kinds = {e.get("type") for e in events}
+    if before is None or kinds & {"action-cleanup", "game-over"}:
+        return [*out, (f"board-{version}.png", render_board(after, lang), "board")]
+    battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
+    changes = changed_areas(events, before, after)
+    rest = [a for a in changes.areas if a not in battle_areas]
+    if out and not rest:
+        return out
+    if not changes.areas:
+        return out
+    if len(changes.areas) > MAX_CROP_AREAS:
+        return [*out, (f"board-{version}.png", render_board(after, lang), "board")]
+    crop = change_crop(before, after, events, lang)
+    if crop is None:
+        return out
+    return [*out, (f"changes-{version}.png", encode(crop.image), "change")]

@@ -1,0 +1,264 @@
+"""The status strip above the board: round and phase, who is awaited (or the winner), then one column per house with
+its castles, its place on the three influence tracks, its supply and the armies that supply allows, and its Power.
+
+Sized for a phone: at the board's width every word is at least 20 px (18 px when the board is shown 1080 px
+wide). While the game runs the houses go in Iron Throne order; at its end they are ranked as the rules rank them
+(castles, then strongholds, supply, Power and the Iron Throne).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections import OrderedDict
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from render import palette, stamps, style
+from render.data import areas, kings_court_stars, supply_limits
+from render.marks import crest
+from render.stamps import Canvas, Stamp
+from render.strings import house_name, step_name, t, westeros_card_name
+from render.style import ALERT, GOLD, INK, MUTED, PAPER, PAPER_DARK, RGB, RULE, WHITE
+from render.views import View, players
+
+PAD = 16
+TOTAL_ROUNDS = 10
+VICTORY_TARGET = 7
+TRACKS = ("iron_throne", "fiefdoms", "kings_court")
+DOMINANCE = {"iron_throne": "iron_throne", "fiefdoms": "valyrian_steel_blade", "kings_court": "messenger_raven"}
+DOMINANCE_ICON = {"iron_throne": "throne", "valyrian_steel_blade": "sword", "messenger_raven": "raven"}
+TEXT_MIN = 20  # px: the smallest text in the strip
+ROW_H = 36
+FIELDS = (
+    "viewer", "round", "phase", "step", "winner", "awaiting", "players", "tracks", "dominance", "supply",
+    "victory", "power", "wildling_threat", "westeros_cards", "restrictions",
+)  # fmt: skip
+
+
+def _label(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg: RGB = PAPER,
+           max_w: float | None = None) -> Stamp:  # fmt: skip
+    s = stamps.text(content, weight, size, colour, bg=bg)
+    while max_w is not None and s.width > max_w and size > TEXT_MIN:
+        size -= 1
+        s = stamps.text(content, weight, size, colour, bg=bg)
+    return s
+
+
+def phase_line(view: View, lang: str) -> str:
+    """ "Round 4/10 · Action phase: marches" — the step only when it says more than the phase."""
+    rnd = view.get("round")
+    line = t("round_short", lang, n=rnd if isinstance(rnd, int) else "?", total=TOTAL_ROUNDS)
+    phase = str(view.get("phase") or "")
+    if phase in ("westeros", "planning", "action", "ended"):
+        text = t(f"phase.{phase}", lang)
+        step = view.get("step")
+        if step and phase != "ended":
+            name = step_name(str(step), lang)
+            if name.split()[0].lower() not in text.lower():
+                text += ": " + name
+        line += " · " + text
+    return line
+
+
+def standing(view: View, house: str) -> tuple[int, ...]:
+    """The rulebook's ranking at the end of the game: castles, then strongholds, supply, Power, Iron Throne."""
+
+    def num(field: str) -> int:
+        v = (view.get(field) or {}).get(house)
+        return v if isinstance(v, int) else 0
+
+    strongholds = sum(
+        1
+        for a, state in (view.get("areas") or {}).items()
+        if state and state.get("controller") == house and a in areas() and areas()[a].fortification == 2
+    )
+    throne = list((view.get("tracks") or {}).get("iron_throne") or [])
+    pos = throne.index(house) if house in throne else len(throne)
+    return (num("victory"), strongholds, num("supply"), num("power"), -pos)
+
+
+def house_order(view: View) -> list[str]:
+    order = list((view.get("tracks") or {}).get("iron_throne") or players(view))
+    if view.get("winner") or view.get("phase") == "ended":
+        order.sort(key=lambda h: standing(view, h), reverse=True)
+        winner = view.get("winner")
+        if winner in order:
+            order.remove(winner)
+            order.insert(0, winner)
+    return order
+
+
+_cache: OrderedDict[str, Image.Image] = OrderedDict()
+_lock = threading.Lock()
+
+
+def strip(view: View, lang: str, width: int) -> Image.Image:
+    """The strip (mode P, fixed palette entries only), cached by the view fields it reads."""
+    key = json.dumps([lang, width, {k: view.get(k) for k in FIELDS}, _strongholds(view)], sort_keys=True, default=str)
+    with _lock:
+        got = _cache.get(key)
+        if got is not None:
+            _cache.move_to_end(key)
+            return got
+    img = _draw(view, lang, width)
+    with _lock:
+        _cache[key] = img
+        while len(_cache) > 64:
+            _cache.popitem(last=False)
+    return img
+
+
+def _strongholds(view: View) -> dict[str, str]:
+    if not (view.get("winner") or view.get("phase") == "ended"):
+        return {}
+    return {a: str(s.get("controller")) for a, s in (view.get("areas") or {}).items() if s and s.get("controller")}
+
+
+def _draw(view: View, lang: str, width: int) -> Image.Image:
+    img = Image.new("P", (width, 1200), palette.idx(PAPER))
+    d = ImageDraw.Draw(img)
+    left, right = PAD, width - PAD
+    y = PAD
+    viewer = view.get("viewer")
+    if viewer:
+        d.rounded_rectangle((left, y, right, y + 44), 6, fill=palette.idx(ALERT))
+        s = _label(t("private", lang, house=house_name(str(viewer), lang)) + " · " + t("private.note", lang), 22,
+                   colour=WHITE, bg=ALERT, max_w=right - left - 20)  # fmt: skip
+        s.paste(img, left + 10, y + (44 - s.height) / 2)
+        y += 54
+    s = _label(phase_line(view, lang), 30, max_w=(right - left) * 0.62)
+    s.paste(img, left, y)
+    winner = view.get("winner")
+    awaiting = [h for h in view.get("awaiting") or [] if isinstance(h, str)]
+    x = right
+    if winner:
+        w_s = _label(t("winner", lang, house=house_name(str(winner), lang)), 26, bg=GOLD)
+        box_w = w_s.width + 58
+        d.rounded_rectangle((right - box_w, y - 4, right, y + 40), 8, fill=palette.idx(GOLD), outline=palette.idx(INK),
+                            width=2)  # fmt: skip
+        crest(str(winner), lang, 34).paste(img, right - box_w + 10, y + 1)
+        w_s.paste(img, right - w_s.width - 10, y + (36 - w_s.height) / 2)
+    elif awaiting:
+        for house in reversed(awaiting):
+            c = crest(house, lang, 34)
+            x -= c.width + 4
+            c.paste(img, x, y + 1)
+        w_s = _label(t("waiting", lang) + ":", 22, "regular")
+        w_s.paste(img, x - w_s.width - 8, y + (36 - w_s.height) / 2)
+    y += 46
+    # One line of round facts: wildlings, Westeros cards, forbidden orders.
+    facts: list[tuple[str, RGB]] = []
+    threat = view.get("wildling_threat")
+    facts.append((t("wildlings_short", lang, n=threat if isinstance(threat, int) else "?"), INK))
+    cards = [westeros_card_name(str(c), lang) for c in view.get("westeros_cards") or [] if c]
+    if cards:
+        facts.append((t("westeros_short", lang) + ": " + ", ".join(cards), INK))
+    restrictions = [r for r in view.get("restrictions") or [] if isinstance(r, str)]
+    if restrictions:
+        names = [t(f"order.{r}", lang) if f"order.{r}" in _ORDER_KEYS else r.replace("-", " ") for r in restrictions]
+        facts.append((t("forbidden_short", lang) + ": " + ", ".join(names), ALERT))
+    x = left
+    for i, (text, colour) in enumerate(facts):
+        s = _label(text, 22, "regular", colour, max_w=right - left)
+        if x > left and x + s.width > right:
+            x, y = left, y + 30
+        s.paste(img, x, y)
+        x += s.width
+        if i < len(facts) - 1:
+            dot = _label("  ·  ", 22, "regular", MUTED)
+            dot.paste(img, x, y)
+            x += dot.width
+    y += 36
+    d.line((left, y, right, y), fill=palette.idx(RULE), width=2)
+    y += 8
+    y = _table(img, d, view, lang, left, right, y)
+    return img.crop((0, 0, width, y + 8))
+
+
+_ORDER_KEYS = {f"order.{k}" for k in ("march", "defense", "support", "raid", "consolidate")}
+
+
+def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left: int, right: int, y: int) -> int:
+    order = house_order(view)
+    if not order:
+        return y
+    label_w = 196
+    col_w = (right - left - label_w) / max(len(order), 1)
+    ended = bool(view.get("winner") or view.get("phase") == "ended")
+    # Header: crest and name (a rank at the end of the game).
+    for i, house in enumerate(order):
+        x = left + label_w + i * col_w
+        c = crest(house, lang, 36)
+        c.paste(img, x + 4, y)
+        name = (f"{i + 1}. " if ended else "") + house_name(house, lang)
+        _label(name, 22, max_w=col_w - c.width - 12).paste(img, x + c.width + 8, y + 6)
+    y += 44
+    tracks = view.get("tracks") or {}
+    supply = view.get("supply") or {}
+    victory = view.get("victory") or {}
+    power = view.get("power") or {}
+    stars = kings_court_stars(len(players(view)))
+    rows: list[tuple[str, Any]] = [("castles", None), *((f"track.{tr}", tr) for tr in TRACKS), ("supply", None),
+                                   ("armies", None), ("power_col", None)]  # fmt: skip
+    for n, (key, track) in enumerate(rows):
+        if n % 2 == 0:
+            d.rectangle((left, y, right, y + ROW_H - 1), fill=palette.idx(PAPER_DARK))
+        bg = PAPER_DARK if n % 2 == 0 else PAPER
+        _label(t(key, lang), 21, "regular", INK, bg, max_w=label_w - 8).paste(img, left + 6, y + 5)
+        for i, house in enumerate(order):
+            x = left + label_w + i * col_w + 6
+            if key == "castles":
+                vc = victory.get(house)
+                n_c = vc if isinstance(vc, int) else 0
+                s = _label(f"{vc}/{VICTORY_TARGET}" if isinstance(vc, int) else "?", 24, bg=bg)
+                s.paste(img, x, y + 3)
+                for p in range(VICTORY_TARGET):
+                    px = x + s.width + 8 + p * 11
+                    fill = style.house_style(house).colour if p < n_c else PAPER
+                    d.rectangle((px, y + 11, px + 8, y + 24), fill=palette.idx(fill), outline=palette.idx(INK))
+            elif track is not None:
+                line = [h for h in tracks.get(track) or [] if isinstance(h, str)]
+                pos = line.index(house) + 1 if house in line else None
+                s = _label(str(pos) if pos else "—", 24, bg=bg)
+                s.paste(img, x, y + 3)
+                tx = x + s.width + 8
+                if pos == 1:
+                    dom = (view.get("dominance") or {}).get(DOMINANCE[track]) or {}
+                    _dominance_token(DOMINANCE[track], bool(dom.get("used"))).paste(img, tx, y + 2)
+                    tx += 36
+                if track == "kings_court" and pos and pos <= len(stars) and stars[pos - 1]:
+                    _star_count(stars[pos - 1], bg).paste(img, tx, y + 5)
+            elif key == "supply":
+                sp = supply.get(house)
+                _label(str(sp) if isinstance(sp, int) else "?", 24, bg=bg).paste(img, x, y + 3)
+            elif key == "armies":
+                sp = supply.get(house)
+                text = " ".join(str(a) for a in supply_limits(sp)) if isinstance(sp, int) else "?"
+                _label(text, 22, bg=bg).paste(img, x, y + 5)
+            else:
+                pw = power.get(house)
+                _label(str(pw) if isinstance(pw, int) else "?", 24, bg=bg).paste(img, x, y + 3)
+        y += ROW_H
+    return y
+
+
+@lru_cache(maxsize=16)
+def _dominance_token(key: str, used: bool) -> Stamp:
+    c = Canvas(32, 32)
+    c.ellipse((0, 0, 32, 32), INK)
+    c.ellipse((2, 2, 30, 30), PAPER_DARK if used else GOLD)
+    c.icon(DOMINANCE_ICON[key], (6, 6, 26, 26), MUTED if used else INK)
+    if used:
+        c.line([(5, 27), (27, 5)], ALERT, 3)
+    return c.finish()
+
+
+@lru_cache(maxsize=32)
+def _star_count(n: int, bg: RGB) -> Stamp:
+    c = Canvas(44, 24, fringe=bg)
+    c.icon("star", (0, 1, 22, 23), GOLD)
+    c.text((25, 12.5), str(n), "bold", 20, INK, anchor="lm")
+    return c.finish()
