@@ -4,7 +4,11 @@
     python bench/render.py --json   # one JSON object
 
 ``floor_ms`` is Pillow encoding a blank image of the board's size, mode and palette with the same PNG options the
-renderer uses; the board should stay within 3x of it. ``board_ms`` re-renders one view (warm caches, as when a
+renderer uses; the board should stay within 3x of it. Board and floor are timed alternately (board, floor, board,
+floor...) so that machine noise hits both alike. The ``phone_*`` and ``crop_*`` figures come from the renderer's own
+layout (render/measure.py), at a phone's width of 1080 px: the smallest chip or token, the smallest name, overlaps
+between pieces, names and arrows, pieces partly off their area, and the farthest an order lies from its units.
+``board_ms`` re-renders one view (warm caches, as when a
 game's state has just been drawn once); ``board_fresh_ms`` renders a different state each run (moved units, new
 numbers in the panel), which is what a running game mostly does.
 """
@@ -27,9 +31,30 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
-from render import palette, render_battle, render_board, render_panel  # noqa: E402
+from render import measure, palette, render_battle, render_board, render_panel  # noqa: E402
 from render.api import PNG_OPTIONS  # noqa: E402
-from tests.render.viewkit import battle_view, midgame_view  # noqa: E402
+from render.crop import encode as encode_crop  # noqa: E402
+from tests.render.viewkit import battle_view, midgame_view, starting_view  # noqa: E402
+
+
+def alternate_ms(funcs: list[Callable[[int], Any]], runs: int) -> list[float]:
+    """Median ms of each function, timed in turn within every run (not in separate blocks)."""
+    times: list[list[float]] = [[] for _ in funcs]
+    for i in range(runs):
+        for k, func in enumerate(funcs):
+            start = time.perf_counter()
+            func(i)
+            times[k].append((time.perf_counter() - start) * 1000)
+    return [statistics.median(t) for t in times]
+
+
+def sunset_battle() -> dict[str, Any]:
+    """A battle in the Sunset Sea, the long strip along the board's edge."""
+    v = battle_view()
+    v["battle"].update(area="sunset-sea", attacker="greyjoy", defender="lannister", supporters={
+        "attacker": [], "defender": ["the-golden-sound"], "none": []})  # fmt: skip
+    v["battle"]["from"] = "ironmans-bay"
+    return v
 
 
 def median_ms(func: Callable[[int], Any], runs: int) -> float:
@@ -81,17 +106,26 @@ def main() -> None:
     fresh = fresh_views(view, runs)
     render_board(fresh[0], "en")
 
-    board_ms = median_ms(lambda _i: render_board(view, "en"), runs)
-    fresh_ms = median_ms(lambda i: render_board(fresh[i], "en"), runs)
+    blank = Image.new("P", (width, height), 0)
+    blank.putpalette(palette.palette_bytes({}))
+    board_ms, floor_ms, fresh_ms = alternate_ms(
+        [
+            lambda _i: render_board(view, "en"),
+            lambda _i: encode(blank, **PNG_OPTIONS),
+            lambda i: render_board(fresh[i], "en"),
+        ],
+        runs,
+    )
     board_ru_ms = median_ms(lambda _i: render_board(view, "ru"), runs)
     battle_ms = median_ms(lambda _i: render_battle(fight, "en"), runs)
     panel_ms = median_ms(lambda _i: render_panel(view, "en"), runs)
-
-    blank = Image.new("P", (width, height), 0)
-    blank.putpalette(palette.palette_bytes({}))
-    floor_ms = median_ms(lambda _i: encode(blank, **PNG_OPTIONS), runs)
     blank_rgb = Image.new("RGB", (width, height), (0, 0, 0))
-    floor_rgb_ms = median_ms(lambda _i: encode(blank_rgb), runs)
+    floor_rgb_ms = median_ms(lambda _i: encode(blank_rgb), max(3, runs // 3))
+    boards = [view, *fresh[:3], *(starting_view(n) for n in (3, 4, 5, 6))]
+    phone = measure.board_figures(boards)
+    crops = measure.sample_crops(view, [fight, sunset_battle()])
+    crop = measure.crop_figures(crops)
+    crop_ms = median_ms(lambda i: encode_crop(crops[i % len(crops)].image), runs)
 
     result = {
         "board_ms": round(board_ms, 2),
@@ -108,6 +142,9 @@ def main() -> None:
         "battle_bytes": len(render_battle(fight, "en")),
         "panel_ms": round(panel_ms, 2),
         "cold_first_board_ms": round(cold_ms, 1),
+        "crop_encode_ms": round(crop_ms, 2),
+        **phone.as_dict("phone"),
+        **crop.as_dict("crop"),
         "runs": runs,
         "png_options": PNG_OPTIONS,
     }
@@ -122,6 +159,12 @@ def main() -> None:
     print(f"panel      {panel_ms:7.2f} ms")
     print(f"first call {cold_ms:7.1f} ms  (builds the static layer and stamps once per process)")
     print(f"(blank RGB with Pillow's default PNG options: {floor_rgb_ms:.2f} ms)")
+    print(f"phone      chips/tokens >= {phone.min_piece_px:.1f} px, names >= {phone.min_label_px:.1f} px at 1080 px,"
+          f" {phone.overlaps} overlaps, {phone.outside} pieces partly off their area")  # fmt: skip
+    print(
+        f"crops      chips/tokens >= {crop.min_piece_px:.1f} px, names >= {crop.min_label_px:.1f} px,"
+        f" {crop.overlaps} overlaps (pieces, names, arrows)"
+    )
 
 
 if __name__ == "__main__":

@@ -59,11 +59,25 @@ def _seg_hits(p: Point, q: Point, box: Box, grow: float) -> bool:
 
 
 def crossings(points: list[Point] | tuple[Point, ...], obstacles: list[Box], width: float) -> int:
+    grow = width / 2 + 2
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    near = [b for b in obstacles if b[0] - grow <= max(xs) and min(xs) <= b[2] + grow and b[1] - grow <= max(ys)
+            and min(ys) <= b[3] + grow]  # fmt: skip
     hit = 0
-    for box in obstacles:
-        if any(_seg_hits(points[i], points[i + 1], box, width / 2 + 2) for i in range(len(points) - 1)):
+    for box in near:
+        if any(_seg_hits(points[i], points[i + 1], box, grow) for i in range(len(points) - 1)):
             hit += 1
     return hit
+
+
+def _anchors(boxes: list[Box], fallback: Point) -> list[Point]:
+    """Where an arrow may start or end: the middle of the pieces at that end, then the middles of their sides."""
+    if not boxes:
+        return [fallback]
+    x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    return [(cx, cy), (x1 + 6, cy), (x0 - 6, cy), (cx, y0 - 6), (cx, y1 + 6)]
 
 
 def _trim(points: list[Point], boxes: list[Box], from_start: bool) -> list[Point]:
@@ -88,24 +102,31 @@ def route(
 ) -> Arrow:
     """The arrow from ``start`` to ``end`` bending (a quadratic curve) as little as it can while crossing as few
     ``obstacles`` (names, other pieces) as possible; its ends stop at the pieces at either end."""
-    length = math.dist(start, end) or 1.0
-    nx, ny = -(end[1] - start[1]) / length, (end[0] - start[0]) / length
-    mid = ((start[0] + end[0]) / 2, (start[1] + end[1]) / 2)
     best: tuple[int, float, list[Point]] | None = None
-    for bend in (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.85, -0.85, 1.1, -1.1, 1.4, -1.4):
-        ctrl = (mid[0] + nx * bend * length, mid[1] + ny * bend * length)
-        pts = _trim(_trim(_bezier(start, ctrl, end), start_boxes, True), end_boxes, False)
-        if len(pts) < 2:
-            continue
-        hits = crossings(pts, obstacles, width)
-        key = (hits, abs(bend), pts)
-        if best is None or key[:2] < best[:2]:
-            best = key
-        if hits == 0:
+    for a in _anchors(start_boxes, start):
+        for b in _anchors(end_boxes, end):
+            length = math.dist(a, b) or 1.0
+            nx, ny = -(b[1] - a[1]) / length, (b[0] - a[0]) / length
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            for bend in BENDS:
+                ctrl = (mid[0] + nx * bend * length, mid[1] + ny * bend * length)
+                pts = _trim(_trim(_bezier(a, ctrl, b), start_boxes, True), end_boxes, False)
+                if len(pts) < 2 or math.dist(pts[0], pts[-1]) < width * 3:
+                    continue
+                hits = crossings(pts, obstacles, width)
+                cost = abs(bend) + (0 if (a, b) == (start, end) else 0.5)
+                if best is None or (hits, cost) < best[:2]:
+                    best = (hits, cost, pts)
+            if best is not None and best[0] == 0 and best[1] < 0.5:
+                break
+        if best is not None and best[0] == 0 and best[1] < 0.5:
             break
     if best is None:
         return Arrow(house, kind, (start, end), width, 0)
     return Arrow(house, kind, tuple(best[2]), width, best[0])
+
+
+BENDS = (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.85, -0.85, 1.1, -1.1)
 
 
 def draw(d: ImageDraw.ImageDraw, arrow: Arrow) -> None:
