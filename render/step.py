@@ -98,6 +98,11 @@ def images_for_step(
     if before is None or kinds & {"action-cleanup", "game-over"}:
         return [*out, (f"board-{version}.png", render_board(after, lang), "board")]
     battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
+    fight = before.get("battle") if isinstance(before.get("battle"), dict) else None
+    if fight and fight.get("area") in battle_areas:  # the battle image already shows its origin and supporters
+        battle_areas.add(fight.get("from"))
+        for group in (fight.get("supporters") or {}).values():
+            battle_areas.update(group or [])
     changes = changed_areas(events, before, after)
     rest = [a for a in changes.areas if a not in battle_areas]
     if out and not rest:
