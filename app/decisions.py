@@ -60,7 +60,7 @@ class FormError(ValueError):
 
 
 def area_label(area_id: str, lang: str) -> str:
-    return data.board().areas[area_id].name(lang)
+    return data.all_areas()[area_id].name(lang)
 
 
 def token_label(token_id: str, lang: str) -> str:
@@ -332,7 +332,7 @@ def _generic_label(value: Any, lang: str) -> str:
     if isinstance(value, bool):
         return t("yes" if value else "no", lang)
     text = str(value)
-    if text in data.board().areas:
+    if text in data.all_areas():
         return area_label(text, lang)
     if text in data.house_cards():
         return card_label(text, lang)

@@ -17,7 +17,7 @@ from engine import data
 
 
 def _format_param(key: str, value: Any, lang: str) -> Any:
-    board = data.board().areas
+    board = data.all_areas()
     if isinstance(value, str):
         if key == "house" and catalog("en").get(f"house.{value}") is not None:
             return t(f"house.{value}", lang)

@@ -17,6 +17,9 @@ log = logging.getLogger("westeros.narration")
 QUIET = {"orders-submitted", "house-card-chosen", "action-cleanup", "combat-ended"}
 
 
+HOUSE_FIELDS = ("house", "attacker", "defender", "victim", "winner", "receiver")
+
+
 def house_label(house: str | None, lang: str) -> str:
     """A house, or a side that is not a house (the neutral force, the Night's Watch, the wildlings)."""
     if house is None:
@@ -38,7 +41,9 @@ def units_label(units: list[str], lang: str) -> str:
 def _params(event: dict[str, Any], lang: str) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in event.items():
-        if key in ("house", "attacker", "defender", "victim", "winner") and (value is None or isinstance(value, str)):
+        if key in ("house", "attacker", "defender", "victim", "winner", "receiver") and (
+            value is None or isinstance(value, str)
+        ):
             out[key] = house_label(value, lang)
         elif key in ("area", "origin", "to", "target") and isinstance(value, str):
             out[key] = area_label(value, lang)

@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
-from engine import Game, Prompt, RuleError, new_game
-from engine.setup import houses_for
+from engine import Game, Prompt, RuleError, new_game, rulesets
 from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
@@ -80,6 +79,8 @@ def _replay_events(before: Game, last: AnswerRow) -> list[dict[str, Any]]:
     game = Game.from_json(before.to_json())
     if last.prompt_id == SEAT_CHANGE:
         return game.set_seat(last.house, last.answer["seat"], autopilot=last.answer["autopilot"])
+    if last.prompt_id == GIFT:
+        return game.gift(last.house, last.answer["to"], last.answer["amount"])
     return game.act(last.house, last.answer)
 
 
@@ -97,6 +98,14 @@ class GameSettings:
     daily_at: str | None = None  # "20:00": every deadline falls at the next such time (at least an hour away)
     timezone: str = "UTC"  # the game's time zone for daily deadlines (IANA name, e.g. "Europe/Moscow")
     vacation_days: int = 7  # vacation days each player may take in this game
+    ruleset: str = "base"  # or "mother-of-dragons" (7 players for now)
+
+    def options(self) -> dict[str, Any]:
+        """The engine's options for this game (a base game names no ruleset, as every earlier game)."""
+        options: dict[str, Any] = {"tides_of_battle": self.tides_of_battle}
+        if self.ruleset != rulesets.DEFAULT:
+            options["ruleset"] = self.ruleset
+        return options
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -129,6 +138,7 @@ class SharedGame(Game):
 
 SEAT_CHANGE = "seat"
 REPAIR = "repair"
+GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
 
 
 MAX_SCENARIO_BYTES = 256 * 1024
@@ -190,6 +200,8 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
     """Re-apply one logged entry: a player's answer, or a moderator's seat change."""
     if prompt_id == SEAT_CHANGE:
         game.set_seat(house, answer["seat"], autopilot=answer["autopilot"])
+    elif prompt_id == GIFT:
+        game.gift(house, answer["to"], answer["amount"])
     elif prompt_id == REPAIR:
         raise ServiceError("replay-across-repair", "The log cannot be replayed across a repair.")
     else:
@@ -226,7 +238,11 @@ class GameService:
     async def create(self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings) -> int:
         """A new lobby. A channel holds one game at a time (in its lobby or running): two would make every
         channel command ambiguous."""
-        houses_for(settings.players)  # validates the count
+        if settings.ruleset not in rulesets.RULESETS:
+            raise RuleError(
+                "unknown-ruleset", "No such ruleset.", ruleset=settings.ruleset, known=sorted(rulesets.RULESETS)
+            )
+        rulesets.named(settings.ruleset).houses_for(settings.players)  # validates the count
         async with self._channel_locks[channel_id]:
             existing = await self.store.games_in_channel(channel_id)
             if existing:
@@ -289,7 +305,7 @@ class GameService:
                     "seats-empty", f"{len(players)} of {settings.players} seats are taken.", taken=len(players)
                 )
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
-            game = new_game(settings.players, seed=seed, options={"tides_of_battle": settings.tides_of_battle})
+            game = new_game(settings.players, seed=seed, options=settings.options())
             houses = list(game.state.tracks["iron_throne"])
             if settings.assignment == "random":
                 random.Random(seed).shuffle(houses)
@@ -428,6 +444,41 @@ class GameService:
         await self.answer_forced(game_id, shared)
         return applied
 
+    async def gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> Applied:
+        """The member's house gives Power to another house (Mother of Dragons), logged and undoable like an answer.
+        Raises RuleError when the rules forbid it now, ServiceError when the member may not."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status == "paused":
+                raise ServiceError("paused", "A moderator has paused this game.")
+            if row.status != "running" or row.state is None:
+                raise ServiceError("not-running", "This game is not running.")
+            house = await self.house_of(game_id, user_id)
+            game = Game.from_json(row.state)
+            before = game.version
+            events = game.gift(house, to, amount)
+            state = game.to_json()
+            await self.store.commit_answer(
+                game_id,
+                expected_version=before,
+                new_version=game.version,
+                new_state=state,
+                house=house,
+                user_id=user_id,
+                prompt_id=GIFT,
+                answer={"to": to, "amount": amount},
+                source="player",
+                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
+                status="ended" if game.finished else None,
+                events=events,
+            )
+            shared = SharedGame(game.state)
+            self._parsed[game_id] = (state, shared)
+        applied = Applied(game_id, house, "player", before, shared, events)
+        await self._notify(applied)
+        await self.answer_forced(game_id, shared)
+        return applied
+
     async def answer_forced(self, game_id: int, game: Game) -> None:
         """Answer, and log as such, every open prompt that has exactly one legal answer."""
         for prompt in game.prompts():
@@ -471,7 +522,7 @@ class GameService:
         return self._preview(game, last, row, await self.seated(game_id, by))
 
     def _preview(self, before: Game, last: AnswerRow, row: GameRow, seated: bool) -> UndoPreview:
-        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR) else None
+        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR, GIFT) else None
         if last.prompt_id == REPAIR:
             reveals = True  # a repair may have set anything, secrets included
         else:

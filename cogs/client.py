@@ -62,6 +62,7 @@ class WesterosBot(commands.Bot):
         self.background = Background()  # map drawing, at a lower CPU priority than the event loop
 
     async def setup_hook(self) -> None:
+        from cogs.gifts import Gifts
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
@@ -76,6 +77,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role))
+        await self.add_cog(Gifts(self, self.service))
         self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)

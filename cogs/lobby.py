@@ -96,8 +96,9 @@ class Lobby(commands.Cog):
 
     @game.command(name="new", description="Create a game in this channel")
     @app_commands.describe(
-        players="Number of players (3-6)",
+        players="Number of players (3-6; 7 with Mother of Dragons)",
         tides="Use the Tides of Battle cards",
+        ruleset="The base game, or the Mother of Dragons expansion (7 players for now)",
         assignment="How houses are given out",
         language="Language of the channel posts",
         name="A name for the game (up to 64 characters)",
@@ -115,6 +116,10 @@ class Lobby(commands.Cog):
             app_commands.Choice(name="join order", value="join-order"),
         ],
         language=[app_commands.Choice(name="English", value="en"), app_commands.Choice(name="Русский", value="ru")],
+        ruleset=[
+            app_commands.Choice(name="base game", value="base"),
+            app_commands.Choice(name="Mother of Dragons", value="mother-of-dragons"),
+        ],
         autopilot=[
             app_commands.Choice(name="default answers", value="defaults"),
             app_commands.Choice(name="the bot's agent", value="agent"),
@@ -123,8 +128,9 @@ class Lobby(commands.Cog):
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        players: app_commands.Range[int, 3, 6],
+        players: app_commands.Range[int, 3, 7],
         tides: bool = False,
+        ruleset: str = "base",
         assignment: str = "random",
         language: str = "en",
         name: str | None = None,
@@ -153,6 +159,7 @@ class Lobby(commands.Cog):
         settings = GameSettings(
             players=players,
             tides_of_battle=tides,
+            ruleset=ruleset,
             assignment=assignment,
             language=language,
             deadlines={kind: int(h * 3600) for kind, h in hours.items()},

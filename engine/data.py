@@ -180,3 +180,17 @@ def stars_allowed(position: int, player_count: int) -> int:
     """Special orders allowed at King's Court ``position`` (0-based)."""
     table = setups()["kings_court_stars"]["3-4" if player_count <= 4 else "5-6"]
     return table[position] if position < len(table) else 0
+
+
+# Every board's file, the base game's first: an expansion's board repeats the base areas it keeps.
+BOARD_FILES = ("board.json", "mother-of-dragons/board-essos.json")
+
+
+@cache
+def all_areas() -> dict[str, Area]:
+    """Every area of every board by id (for names: an id means the same place on each board that has it)."""
+    out: dict[str, Area] = {}
+    for name in BOARD_FILES:
+        for area_id, area in board(name).areas.items():
+            out.setdefault(area_id, area)
+    return out

@@ -141,7 +141,7 @@ class Game:
         self._events = []
         try:
             gifts.give(self.state, giver, receiver, amount)
-            self.emit("power-given", house=giver, to=receiver, amount=amount)
+            self.emit("power-given", house=giver, receiver=receiver, amount=amount)
             self.state.version += 1
             # A house left without Power no longer bids: the bid it was the last to owe may now be complete.
             self.run()

@@ -48,7 +48,7 @@ class MotherOfDragons(Ruleset):
         """M-SETUP-02, M-PLAYERS-02: seven players take the seven houses of Westeros (no Targaryen, no vassal)."""
         if count not in PLAYER_COUNTS:
             raise RuleError(
-                "bad-player-count",
+                "mod-player-count",
                 "Mother of Dragons is played by 7 players for now (fewer need vassals, 8 need Targaryen).",
                 players=count,
             )

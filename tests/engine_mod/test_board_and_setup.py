@@ -54,7 +54,7 @@ def test_M_SETUP_01_M_SETUP_02_seven_players_take_the_seven_houses_of_westeros()
     for count in (3, 4, 5, 6, 8):
         with pytest.raises(RuleError) as info:
             new_game(count, options=MOD)
-        assert info.value.code == "bad-player-count"
+        assert info.value.code == "mod-player-count"
     assert rulesets.ruleset(g.s).name == "mother-of-dragons"
     with pytest.raises(RuleError) as unknown:
         new_game(6, options={"ruleset": "a-dance-with-dragons"})

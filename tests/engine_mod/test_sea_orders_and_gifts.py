@@ -79,7 +79,7 @@ def test_M_GIFT_01_a_house_gives_power_at_any_moment() -> None:
     g = new_game(7, seed=3, options=MOD)
     before = {h: (g.s.houses[h].power, rules.power_in_pool(g.s, h)) for h in ("arryn", "stark")}
     events = g.gift("arryn", "stark", 3)
-    assert events == [{"type": "power-given", "house": "arryn", "to": "stark", "amount": 3}]
+    assert events == [{"type": "power-given", "house": "arryn", "receiver": "stark", "amount": 3}]
     assert (g.s.houses["arryn"].power, rules.power_in_pool(g.s, "arryn")) == (
         before["arryn"][0] - 3,
         before["arryn"][1] + 3,
@@ -178,6 +178,6 @@ def test_M_GIFT_01_a_house_that_gives_all_its_power_bids_nothing_and_the_bid_goe
             g.act(house, 1)
     assert g.awaiting() == ["arryn"]
     events = g.gift("arryn", "stark", 7)
-    assert events[0] == {"type": "power-given", "house": "arryn", "to": "stark", "amount": 7}
+    assert events[0] == {"type": "power-given", "house": "arryn", "receiver": "stark", "amount": 7}
     revealed = next(e for e in events if e["type"] == "bids-revealed")
     assert revealed["bids"]["arryn"] == 0 and revealed["track"] == "iron_throne"
