@@ -6,13 +6,11 @@ from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
 
-# Geometry: the layout frame (741 x 1378) drawn at SCALE; the side panel sits to the right of the map.
+# Geometry: the layout frame (741 x 1378) drawn at SCALE; the board image is the status strip over the map.
 FRAME_W, FRAME_H = 741, 1378
 SCALE = 1.6
 CELL = 6  # px per cell of data/layout-grid.png, in frame units
 MAP_W, MAP_H = 1186, 2205
-PANEL_W = 392
-IMAGE_W, IMAGE_H = MAP_W + PANEL_W, MAP_H
 
 # Piece sizes (px on the map, which is also the board image's width): sized so that a board shown 1080 px wide
 # (a phone's physical width) keeps every chip and token at least 28 px and every name at least 16 px.
