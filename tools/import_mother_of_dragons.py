@@ -12,6 +12,7 @@ Targaryen plays).
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,16 @@ def setup() -> None:
     )
 
 
+def layout() -> None:
+    """The combined board's layout facts (75 areas; the 7-house board is its Westeros part) and label raster."""
+    src = _load("layout.json")
+    _write(
+        "layout.json",
+        {"frame": src["frame"], "grid": src["grid"], "areas_order": src["areas_order"], "areas": src["areas"]},
+    )
+    shutil.copyfile(REFERENCE / "layout-grid.png", OUT / "layout-grid.png")
+
+
 def main() -> int:
     if not REFERENCE.is_dir():
         print(f"reference folder not found: {REFERENCE}; nothing to import", file=sys.stderr)
@@ -190,6 +201,7 @@ def main() -> int:
     houses()
     cards()
     setup()
+    layout()
     print(f"wrote {sorted(p.name for p in OUT.iterdir())}")
     return 0
 
