@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import Game
+from engine import Game, data
 from engine.prompts import Prompt
 
 # Top cards that do nothing but move the threat (one icon each) or forbid an order nobody will miss.
@@ -22,8 +22,23 @@ FILLER = (
 
 
 def decks(i: str = QUIET[0], ii: str = QUIET[1], iii: str = QUIET[2]) -> list[list[str]]:
-    """Decks with the given top cards (the rest is filler that a single Westeros phase never reaches)."""
-    return [[i, *FILLER[0]], [ii, *FILLER[1]], [iii, *FILLER[2]]]
+    """Decks with the given top cards (the rest is filler that a single Westeros phase never reaches).
+
+    A deck never holds a card more often than the game has copies of it: when the top card is also filler and
+    the game has no copy left (Storm of Swords, Sea of Storms and Web of Lies exist once), that filler card is
+    replaced by the deck's first card that still has a copy left.
+    """
+    return [_deck(n, top, FILLER[n - 1]) for n, top in ((1, i), (2, ii), (3, iii))]
+
+
+def _deck(number: int, top: str, filler: list[str]) -> list[str]:
+    copies = {c["id"]: c["copies"] for c in data.westeros_cards().values() if c["deck"] == number}
+    deck = [top]
+    for card in filler:
+        if deck.count(card) >= copies[card]:
+            card = next(c for c in copies if deck.count(c) < copies[c] and c not in (top, *filler))
+        deck.append(card)
+    return deck
 
 
 def westeros(spec: dict[str, Any], cards: tuple[str, str, str] | None = None) -> Game:

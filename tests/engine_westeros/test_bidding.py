@@ -196,8 +196,14 @@ def test_B_INFL_08_B_INFL_10_the_iron_throne_holder_orders_ties_on_tracks_it_doe
 
 
 def test_B_TRACK_02_blade_keeps_its_face_down_state_when_it_changes_hands() -> None:
-    """B-INFL-07, B-TRACK-02: dominance tokens are derived from position 1; their used state stays."""
-    g = westeros({"power": {"stark": 5, "lannister": 4, "baratheon": 3}, "blade_used": True}, CLASH)
+    """B-INFL-07, B-TRACK-02: dominance tokens are derived from position 1; their used state stays.
+
+    The Blade is turned face up at the end of every Action phase, so no game reaches a Clash of Kings with it face
+    down and a scenario refuses ``blade_used`` here. The engine must still keep the flag when the holder changes, so
+    the flag is set on the saved state of a legal position (the Blade changing hands face down in real play, by
+    Doran Martell in combat, is test_doran_martell_dominance_tokens_change_hands)."""
+    legal = westeros({"power": {"stark": 5, "lannister": 4, "baratheon": 3}}, CLASH)
+    g = Game.from_json({**legal.to_dict(), "blade_used": True})
     bid_all(g, {"stark": 1, "lannister": 0, "baratheon": 3})
     bid_all(g, {"stark": 0, "lannister": 4, "baratheon": 0})
     p = prompt(g, kind="tie-order")

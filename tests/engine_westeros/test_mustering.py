@@ -233,6 +233,7 @@ def test_B_MUSTER_01_house_with_nothing_to_muster_is_skipped() -> None:
         {
             "units": {"dragonstone": "baratheon footman", "lannisport": "lannister footman"},
             "power_tokens": {"winterfell": "lannister"},
+            "garrisons": {"lannisport": 2, "dragonstone": 2},  # Winterfell's garrison fell when Lannister took it
         },
         MUSTER_CARDS,
     )

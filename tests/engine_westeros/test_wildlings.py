@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine import Game, RuleError, rules
+from engine import Game, RuleError, data, rules
 from tests.engine_westeros.helpers import (
     answer,
     bid_all,
@@ -35,7 +35,9 @@ def attack(strength: int, card: str, spec: dict[str, Any] | None = None, rest: l
     else:
         cards = ("supply", "last-days-of-summer", "wildlings-attack")
         spec["wildling_threat"] = strength - 2
-    spec["wildling_deck"] = [card, *(REST if rest is None else rest)]
+    if rest is None:  # the game has one copy of each wildling card: a card on top is not in the rest again
+        rest = [c if c != card else next(w for w in data.wildling_cards() if w not in (card, *REST)) for c in REST]
+    spec["wildling_deck"] = [card, *rest]
     g = westeros(spec, cards)
     assert [e["strength"] for e in events_of(setup_events(g), "wildlings-attack")] == [strength]
     return g
@@ -332,10 +334,9 @@ def test_rattleshirts_raiders_victory_supply_up_one_never_above_six() -> None:
 def test_rattleshirts_raiders_defeat_supply_down_then_reconcile() -> None:
     """Rattleshirt's Raiders penalties: lowest -2 (not below 0) and reconciles at once; others -1 and reconcile."""
     spec = {
-        "units": {
+        "units": {  # Stark's armies of 2 and 3 fit supply 1 (3, 2) but not supply 0 (2, 2)
             "winterfell": "stark footman footman",
-            "white-harbor": "stark footman footman",
-            "moat-cailin": "stark footman footman",
+            "moat-cailin": "stark footman footman footman",
             "lannisport": "lannister footman",
             "dragonstone": "baratheon footman",
         },
@@ -581,6 +582,7 @@ def test_B_ROUND_03_wildling_losses_can_hand_a_seventh_castle_and_end_the_game()
             "dragonstone": "baratheon footman",
             **{a: "stark footman" for a in castles},
         },
+        "garrisons": {"lannisport": 2, "dragonstone": 2},  # Lannister holds Winterfell: Stark's garrison is gone
         "supply": {"stark": 6},
     }
     g = attack(8, "mammoth-riders", spec)
