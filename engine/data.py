@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -116,11 +116,24 @@ class HouseCard:
     fortifications: int
     ability: str | None
     text_en: str | None
+    text_ru: str | None = None  # absent from the expansion's file: its cards have English texts only
+
+    @property
+    def texts(self) -> dict[str, str]:
+        """The card's text by language ("en", "ru"); empty for a card without a text ability."""
+        return {lang: text for lang, text in (("en", self.text_en), ("ru", self.text_ru)) if text}
+
+    def text(self, lang: str = "en") -> str | None:
+        """The card's text in ``lang``, else in English; None for a card without a text ability."""
+        return self.texts.get(lang) or self.text_en
 
 
 def _record(cls: type[T], raw: dict[str, Any]) -> T:
-    """A frozen record from a data-file entry, taking the fields the class declares (extra keys are notes)."""
-    return cls(**{f.name: raw[f.name] for f in fields(cls)})  # type: ignore[arg-type]
+    """A frozen record from a data-file entry, taking the fields the class declares (extra keys are notes).
+
+    A field with a default may be missing from the entry."""
+    wanted = {f.name: raw[f.name] for f in fields(cls) if f.name in raw or f.default is MISSING}  # type: ignore[arg-type]
+    return cls(**wanted)
 
 
 # Card ids are unique across the base game and its expansion, so one catalogue serves every ruleset.
@@ -157,13 +170,24 @@ def setups() -> dict[str, Any]:
 
 @cache
 def westeros_cards() -> dict[str, Any]:
-    """Card id -> {deck, copies, icons, names, text_en}; ids are unique per deck."""
+    """Key "deck:id" -> {deck, id, copies, icons, names, text_en, text_ru}; ids are unique per deck."""
     return {f"{c['deck']}:{c['id']}": c for c in _read("westeros_cards.json")["cards"]}
 
 
 @cache
 def wildling_cards() -> dict[str, Any]:
+    """Card id -> {id, names, and one text per outcome and language: nights_watch_victory_en/_ru (the highest
+    bidder's reward), lowest_bidder_en/_ru and everyone_else_en/_ru (the penalties of a wildling victory)}."""
     return {c["id"]: c for c in _read("wildling_cards.json")["cards"]}
+
+
+WILDLING_OUTCOMES = ("nights_watch_victory", "lowest_bidder", "everyone_else")
+
+
+def card_text(card: dict[str, Any], lang: str = "en", field: str = "text") -> str:
+    """A Westeros or wildling card's text (``field`` "text", or a wildling outcome) in ``lang``, else in English."""
+    text: str = card.get(f"{field}_{lang}") or card[f"{field}_en"]
+    return text
 
 
 @cache
