@@ -9,12 +9,12 @@ from functools import cache
 from PIL import Image, ImageFilter
 
 from render import palette, shapes, style
-from render.data import adjacency, area_by_index, areas
+from render.data import adjacency, area_by_index, areas, board_name
 from render.marks import NameBlock, draw_marks
 from render.views import View, area_state
 
 _lock = threading.Lock()
-_bases: dict[str, Image.Image] = {}
+_bases: dict[tuple[str, str], Image.Image] = {}  # (board, language) -> the static map
 
 BORDER_COLOURS = {
     1: style.BORDER_LAND,
@@ -44,9 +44,13 @@ def _draw_map(img: Image.Image, lang: str) -> None:
         draw_label(img, area_id, lang)
 
 
-@cache
 def fields() -> Image.Image:
     """The map without names or marks (mode P): the crops draw those themselves at their zoom."""
+    return _fields(board_name())
+
+
+@cache
+def _fields(board: str) -> Image.Image:
     img = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
     _draw_fields(img)
     return img
@@ -66,18 +70,23 @@ def draw_label(img: Image.Image, area_id: str, lang: str, dx: int = 0, dy: int =
 
 def map_base(lang: str) -> Image.Image:
     """The static map (no panel), mode P; callers copy it before drawing."""
+    key = (board_name(), lang)
     with _lock:
-        got = _bases.get(lang)
+        got = _bases.get(key)
         if got is None:
             got = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
             _draw_map(got, lang)
-            _bases[lang] = got
+            _bases[key] = got
         return got
 
 
-@cache
 def sea_shades() -> dict[str, style.RGB]:
     """Neighbouring seas get different blues (greedy colouring of the sea/sea adjacency)."""
+    return _sea_shades(board_name())
+
+
+@cache
+def _sea_shades(board: str) -> dict[str, style.RGB]:
     seas = sorted(a.id for a in areas().values() if a.kind == "sea")
     out: dict[str, style.RGB] = {}
     for sea in seas:

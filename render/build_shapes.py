@@ -1,6 +1,6 @@
 """Build the renderer's area shapes once from ``data/layout-grid.png`` (run by hand; outputs are committed).
 
-    python -m render.build_shapes
+    python -m render.build_shapes [--board mother-of-dragons] [--place-only]
 
 Outputs, all at the final drawing scale (``style.SCALE`` x the 741 x 1378 layout frame):
 
@@ -28,7 +28,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import style
-from render.data import ASSET_DIR, DATA_DIR, Area, adjacency, area_by_index, areas, layout, rivers
+from render.data import BOARDS, DATA_DIR, Area, adjacency, area_by_index, areas, board_files, layout, rivers, use_board
 from render.marks import NameBlock, marks_size, wraps
 
 W, H = style.MAP_W, style.MAP_H
@@ -44,7 +44,7 @@ Rect = tuple[int, int, int, int]  # x, y, w, h
 
 def upscale_grid() -> Image.Image:
     """The label raster at final scale, nearest-neighbour (cell size 6 * SCALE px)."""
-    grid = Image.open(DATA_DIR / "layout-grid.png").convert("L")
+    grid = Image.open(DATA_DIR / board_files().grid).convert("L")
     cell = style.CELL * style.SCALE
     return grid.resize((round(grid.width * cell), round(grid.height * cell)), Image.Resampling.NEAREST).crop(
         (0, 0, W, H)
@@ -636,6 +636,7 @@ def preview_palette() -> list[int]:
 
 
 def build() -> None:
+    asset_dir = board_files().assets
     raw = upscale_grid()
     expected = expected_contacts()
     if set(contacts(raw.tobytes())) != expected:
@@ -650,36 +651,42 @@ def build() -> None:
     if any(n != 1 for n in pieces.values()) or len(pieces) != len(areas()):
         raise RuntimeError(f"areas not in one piece each: {pieces}")
     labels = Image.frombytes("L", (W, H), bytes(buf))
-    ASSET_DIR.mkdir(exist_ok=True)
+    asset_dir.mkdir(exist_ok=True)
     shapes = Image.frombytes("P", (W, H), bytes(buf))
     shapes.putpalette(preview_palette())
-    shapes.save(ASSET_DIR / "areas.png", optimize=True)
+    shapes.save(asset_dir / "areas.png", optimize=True)
     borders = Image.frombytes("P", (W, H), bytes(classify_borders(buf)))
     colours = [(255, 255, 255), style.BORDER_LAND, style.BORDER_COAST, style.BORDER_SEA, style.BORDER_SEA, style.RIVER]
     borders.putpalette([c for rgb in colours for c in rgb])
-    borders.save(ASSET_DIR / "borders.png", optimize=True)
+    borders.save(asset_dir / "borders.png", optimize=True)
     placements = place_all(labels)
     meta = {
-        "about": "Derived by render/build_shapes.py from data/layout-grid.png; coordinates in final map pixels.",
+        "about": f"Derived by render/build_shapes.py from data/{board_files().grid}; coordinates in final map pixels.",
         "scale": style.SCALE,
         "size": [W, H],
         "areas": placements,
     }
-    (ASSET_DIR / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print("wrote", ", ".join(p.name for p in sorted(ASSET_DIR.iterdir())))
+    (asset_dir / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print("wrote", ", ".join(p.name for p in sorted(asset_dir.iterdir())))
 
 
 def place_only() -> None:
     """Re-place the pieces and names on the committed shapes (after a change of sizes; the shapes stay)."""
-    meta = json.loads((ASSET_DIR / "areas.json").read_text(encoding="utf-8"))
-    with Image.open(ASSET_DIR / "areas.png") as im:
+    asset_dir = board_files().assets
+    meta = json.loads((asset_dir / "areas.json").read_text(encoding="utf-8"))
+    with Image.open(asset_dir / "areas.png") as im:
         labels = Image.frombytes("L", im.size, im.tobytes())
     meta["areas"] = place_all(labels)
-    (ASSET_DIR / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    (asset_dir / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print("wrote areas.json")
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    place_only() if "--place-only" in sys.argv else build()
+    parser = argparse.ArgumentParser(description="Build the renderer's area shapes for one board.")
+    parser.add_argument("--board", default="base", choices=sorted(BOARDS))
+    parser.add_argument("--place-only", action="store_true", help="re-place pieces and names; keep the shapes")
+    args = parser.parse_args()
+    use_board(args.board)
+    place_only() if args.place_only else build()

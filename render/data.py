@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -12,7 +15,62 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"
 ASSET_DIR = Path(__file__).resolve().parent / "assets"
 
-HOUSE_ORDER = ("stark", "greyjoy", "lannister", "baratheon", "tyrell", "martell")
+HOUSE_ORDER = ("stark", "greyjoy", "lannister", "baratheon", "tyrell", "martell", "arryn")
+
+
+@dataclass(frozen=True)
+class BoardFiles:
+    """Where one board's facts and the renderer's shapes for it live."""
+
+    board: str  # in data/
+    layout: str  # in data/
+    grid: str  # in data/
+    assets: Path
+
+
+# A game's ruleset names its board; the Mother of Dragons board for 7 houses is the base board with the Eyrie and
+# Bite overlays.
+BOARDS: dict[str, BoardFiles] = {
+    "base": BoardFiles("board.json", "layout.json", "layout-grid.png", ASSET_DIR),
+    "mother-of-dragons": BoardFiles(
+        "mother-of-dragons/board-westeros.json",
+        "mother-of-dragons/layout-westeros.json",
+        "mother-of-dragons/layout-grid-westeros.png",
+        ASSET_DIR / "mother-of-dragons",
+    ),
+}
+_BOARD: ContextVar[str] = ContextVar("render_board", default="base")
+
+
+def board_name() -> str:
+    """The board being drawn now (each render call sets it from its view; threads and tasks keep their own)."""
+    return _BOARD.get()
+
+
+def board_files() -> BoardFiles:
+    return BOARDS[board_name()]
+
+
+def board_of(view: Any) -> str:
+    """The board a view is played on: its ruleset's (a view without one is a base game's)."""
+    options = view.get("options") if isinstance(view, dict) else None
+    ruleset = options.get("ruleset", "base") if isinstance(options, dict) else "base"
+    return ruleset if ruleset in BOARDS else "base"
+
+
+def use_board(board: str) -> None:
+    """Draw on ``board`` from now on in this thread or task (``views.check`` calls it for every view it checks)."""
+    _BOARD.set(board)
+
+
+@contextmanager
+def drawing(board: str) -> Iterator[None]:
+    """Draw on ``board`` until the block ends."""
+    token = _BOARD.set(board)
+    try:
+        yield
+    finally:
+        _BOARD.reset(token)
 UNIT_TYPES = ("footman", "knight", "siege-engine", "ship")
 ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate")
 
@@ -42,9 +100,13 @@ class Area:
         return self.names.get(lang) or self.names["en"]
 
 
-@cache
 def areas() -> dict[str, Area]:
-    board = _load("board.json")
+    return areas_of(board_name())
+
+
+@cache
+def areas_of(name: str) -> dict[str, Area]:
+    board = _load(BOARDS[name].board)
     out: dict[str, Area] = {}
     for a in board["areas"]:
         out[a["id"]] = Area(
@@ -64,36 +126,54 @@ def areas() -> dict[str, Area]:
     return out
 
 
-@cache
 def area_by_index() -> dict[int, Area]:
-    return {a.index: a for a in areas().values()}
+    return area_by_index_of(board_name())
 
 
 @cache
+def area_by_index_of(name: str) -> dict[int, Area]:
+    return {a.index: a for a in areas_of(name).values()}
+
+
 def adjacency() -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(p) for p in _load("board.json")["adjacency"])
+    return adjacency_of(board_name())
 
 
 @cache
+def adjacency_of(name: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(p) for p in _load(BOARDS[name].board)["adjacency"])
+
+
 def rivers() -> frozenset[frozenset[str]]:
     """Pairs that touch on the board but are not adjacent (a river runs along their border)."""
-    return frozenset(frozenset(p) for p in _load("board.json")["rivers_not_adjacent"])
+    return rivers_of(board_name())
 
 
 @cache
+def rivers_of(name: str) -> frozenset[frozenset[str]]:
+    return frozenset(frozenset(p) for p in _load(BOARDS[name].board)["rivers_not_adjacent"])
+
+
 def layout() -> dict[str, Any]:
-    data: dict[str, Any] = _load("layout.json")
+    return layout_of(board_name())
+
+
+@cache
+def layout_of(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = _load(BOARDS[name].layout)
     return data
 
 
 @cache
 def houses() -> dict[str, dict[str, Any]]:
-    return {h["id"]: h for h in _load("houses.json")["houses"]}
+    files = ("houses.json", "mother-of-dragons/houses.json")
+    return {h["id"]: h for name in files for h in _load(name)["houses"]}
 
 
 @cache
 def house_cards() -> dict[str, dict[str, Any]]:
-    return {c["id"]: c for c in _load("house_cards.json")["cards"]}
+    files = ("house_cards.json", "mother-of-dragons/house_cards.json")
+    return {c["id"]: c for name in files for c in _load(name)["cards"]}
 
 
 @cache

@@ -1,6 +1,6 @@
 """The single 256-colour palette of every board image.
 
-Entries 1..58 belong to the areas (entry k is the area whose ``grid_value`` is k) and are set per render, so
+Entries 1..61 belong to the areas (entry k is the area whose ``grid_value`` is k) and are set per render, so
 colouring an area by its controller is a palette change. The other entries are fixed: plain colours plus a few
 blend ramps between colour pairs that meet at anti-aliased edges (text on its halo, a glyph on its chip), so that
 anti-aliased stamps survive being mapped to the palette.
@@ -15,7 +15,7 @@ from PIL import Image
 from render import style
 from render.style import RGB, mix
 
-AREA_ENTRIES = 58
+AREA_ENTRIES = 61  # the largest board drawn: Mother of Dragons' 7-house board
 FIRST_FIXED = AREA_ENTRIES + 1
 PLACEHOLDER: RGB = (255, 0, 255)  # never drawn: keeps stamps from mapping onto the area entries
 

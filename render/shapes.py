@@ -2,35 +2,39 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache, lru_cache
 from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from render.data import ASSET_DIR, areas
+from render.data import BOARDS, areas_of, board_name
 
 
-@cache
 def labels() -> Image.Image:
     """Mode L image: pixel value = the grid_value of the area drawn there."""
-    with Image.open(ASSET_DIR / "areas.png") as im:
-        im.load()
-        return Image.frombytes("L", im.size, im.tobytes())
+    return _image(board_name(), "areas.png")
 
 
-@cache
 def borders() -> Image.Image:
     """Mode L image: border class per pixel (see build_shapes)."""
-    with Image.open(ASSET_DIR / "borders.png") as im:
+    return _image(board_name(), "borders.png")
+
+
+@cache
+def _image(board: str, name: str) -> Image.Image:
+    with Image.open(BOARDS[board].assets / name) as im:
         im.load()
         return Image.frombytes("L", im.size, im.tobytes())
 
 
-@cache
 def meta() -> dict[str, Any]:
-    import json
+    return _meta(board_name())
 
-    data: dict[str, Any] = json.loads((ASSET_DIR / "areas.json").read_text(encoding="utf-8"))
+
+@cache
+def _meta(board: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((BOARDS[board].assets / "areas.json").read_text(encoding="utf-8"))
     return data
 
 
@@ -39,19 +43,27 @@ def area_meta(area_id: str) -> dict[str, Any]:
     return rec
 
 
-@lru_cache(maxsize=64)
 def area_mask(area_id: str) -> tuple[tuple[int, int, int, int], Image.Image]:
     """(bbox, mode L mask of the area within its bbox)."""
-    k = areas()[area_id].index
-    x0, y0, x1, y1 = area_meta(area_id)["bbox"]
-    crop = labels().crop((x0, y0, x1, y1))
+    return _area_mask(board_name(), area_id)
+
+
+@lru_cache(maxsize=64)
+def _area_mask(board: str, area_id: str) -> tuple[tuple[int, int, int, int], Image.Image]:
+    k = areas_of(board)[area_id].index
+    x0, y0, x1, y1 = _meta(board)["areas"][area_id]["bbox"]
+    crop = _image(board, "areas.png").crop((x0, y0, x1, y1))
     return (x0, y0, x1, y1), crop.point(lambda v: 255 if v == k else 0)
 
 
-@lru_cache(maxsize=64)
 def hatch_mask(area_id: str, spacing: int = 10, width: int = 2) -> tuple[tuple[int, int], Image.Image]:
     """Diagonal hatching clipped to an area: (top-left, mask)."""
-    box, mask = area_mask(area_id)
+    return _hatch_mask(board_name(), area_id, spacing, width)
+
+
+@lru_cache(maxsize=64)
+def _hatch_mask(board: str, area_id: str, spacing: int, width: int) -> tuple[tuple[int, int], Image.Image]:
+    box, mask = _area_mask(board, area_id)
     w, h = mask.size
     lines = Image.new("L", mask.size, 0)
     d = ImageDraw.Draw(lines)
@@ -60,10 +72,14 @@ def hatch_mask(area_id: str, spacing: int = 10, width: int = 2) -> tuple[tuple[i
     return (box[0], box[1]), ImageChops.darker(lines, mask)
 
 
-@lru_cache(maxsize=16)
 def outline_mask(area_id: str, thickness: int = 5) -> tuple[tuple[int, int], Image.Image]:
     """A band along the inside of an area's edge: (top-left, mask)."""
-    box, mask = area_mask(area_id)
+    return _outline_mask(board_name(), area_id, thickness)
+
+
+@lru_cache(maxsize=16)
+def _outline_mask(board: str, area_id: str, thickness: int) -> tuple[tuple[int, int], Image.Image]:
+    box, mask = _area_mask(board, area_id)
     pad = Image.new("L", (mask.width + 2, mask.height + 2), 0)
     pad.paste(mask, (1, 1))
     eroded = pad.filter(ImageFilter.MinFilter(2 * thickness + 1)).crop((1, 1, mask.width + 1, mask.height + 1))

@@ -200,7 +200,14 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left
     supply = view.get("supply") or {}
     victory = view.get("victory") or {}
     power = view.get("power") or {}
-    stars = kings_court_stars(len(players(view)))
+    table = kings_court_stars(len(players(view)))
+    houses_seen = view.get("houses") or {}
+    # The view says each house's allowance (a ruleset may have its own table); older views did not.
+    stars = {
+        h: houses_seen.get(h, {}).get("stars_allowed", table[pos - 1] if 0 < pos <= len(table) else 0)
+        for h in order
+        for pos in [(tracks.get("kings_court") or []).index(h) + 1 if h in (tracks.get("kings_court") or []) else 0]
+    }
     rows: list[tuple[str, Any]] = [("castles", None), *((f"track.{tr}", tr) for tr in TRACKS), ("supply", None),
                                    ("armies", None), ("power_col", None)]  # fmt: skip
     for n, (key, track) in enumerate(rows):
@@ -229,8 +236,8 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left
                     dom = (view.get("dominance") or {}).get(DOMINANCE[track]) or {}
                     _dominance_token(DOMINANCE[track], bool(dom.get("used"))).paste(img, tx, y + 2)
                     tx += 36
-                if track == "kings_court" and pos and pos <= len(stars) and stars[pos - 1]:
-                    _star_count(stars[pos - 1], bg).paste(img, tx, y + 5)
+                if track == "kings_court" and pos and stars.get(house):
+                    _star_count(stars[house], bg).paste(img, tx, y + 5)
             elif key == "supply":
                 sp = supply.get(house)
                 _label(str(sp) if isinstance(sp, int) else "?", 24, bg=bg).paste(img, x, y + 3)

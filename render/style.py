@@ -97,6 +97,8 @@ HOUSE_STYLES: dict[str, HouseStyle] = {
     "greyjoy": HouseStyle((34, 38, 44), (122, 123, 142), WHITE, "G", "Г"),
     "tyrell": HouseStyle((0, 128, 84), (79, 166, 132), WHITE, "T", "Т"),
     "martell": HouseStyle((232, 112, 0), (202, 126, 35), INK, "M", "М"),
+    # Mother of Dragons: violet, chosen with the same check against the six above (a light blue would read as sea).
+    "arryn": HouseStyle((150, 60, 250), (180, 116, 252), WHITE, "A", "А"),
 }
 
 UNKNOWN_HOUSE = HouseStyle((150, 150, 150), (200, 200, 200), INK, "?", "?")

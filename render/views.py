@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from render.data import ORDER_TYPES, UNIT_TYPES, areas
+from render.data import ORDER_TYPES, UNIT_TYPES, areas, board_of, use_board
 
 View = dict[str, Any]
 
@@ -18,8 +18,11 @@ class PrivateViewError(ViewError):
 
 
 def check(view: Any) -> View:
+    """A view that can be drawn; checking it also selects its board (every entry point checks its view before it
+    draws anything, so what follows is drawn on the board of the game the view shows)."""
     if not isinstance(view, dict) or not isinstance(view.get("areas"), dict):
         raise ViewError("not a view: expected a dict with an 'areas' mapping")
+    use_board(board_of(view))
     unknown = set(view["areas"]) - set(areas())
     if unknown:
         raise ViewError(f"unknown areas in view: {sorted(unknown)}")

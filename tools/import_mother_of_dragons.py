@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT.parent / "shared" / "reference" / "mother-of-dragons"
 BASE_DATA = ROOT / "data"
@@ -182,14 +184,43 @@ def setup() -> None:
     )
 
 
+WESTEROS_CELLS = 124  # the base layout's width in 6-px cells: the Westeros part of the combined board
+SPILL_SEA = "east-summer-sea"  # Essos cells left of that edge (a sliver of the Sea of Myrth) belong to it here
+
+
 def layout() -> None:
-    """The combined board's layout facts (75 areas; the 7-house board is its Westeros part) and label raster."""
+    """The combined board's layout facts (75 areas) and label raster, and the 7-house board cut from them.
+
+    The 7-house board is the combined board's Westeros part, as wide as the base layout (741 px). Its areas are
+    numbered as on the base board (1-58), the three the overlays add next (59-61), so that a renderer's palette
+    needs 61 area entries; ``board-westeros.json`` carries the same numbers.
+    """
     src = _load("layout.json")
     _write(
         "layout.json",
         {"frame": src["frame"], "grid": src["grid"], "areas_order": src["areas_order"], "areas": src["areas"]},
     )
     shutil.copyfile(REFERENCE / "layout-grid.png", OUT / "layout-grid.png")
+    board = json.loads((OUT / "board-westeros.json").read_text(encoding="utf-8"))
+    base_count = len(_base("board.json")["areas"])
+    kept = [a for a in src["areas_order"] if src["areas"][a]["board"] != "essos"]
+    added = [a for a in kept if src["areas"][a]["grid_value"] > base_count]
+    number = {a: src["areas"][a]["grid_value"] for a in kept}
+    number.update({a: base_count + 1 + i for i, a in enumerate(added)})
+    old_to_new = {src["areas"][a]["grid_value"]: n for a, n in number.items()}
+    spill = old_to_new[src["areas"][SPILL_SEA]["grid_value"]]
+    grid = Image.open(REFERENCE / "layout-grid.png").convert("L")
+    cut = grid.crop((0, 0, WESTEROS_CELLS, grid.height))
+    cut = cut.point(lambda v: old_to_new.get(v, spill))
+    cut.save(OUT / "layout-grid-westeros.png", optimize=True)
+    frame = {"width": WESTEROS_CELLS * 6 - 3, "height": src["frame"]["height"], "units": "px, as the base layout"}
+    grid_facts = {**src["grid"], "file": "layout-grid-westeros.png", "width_cells": WESTEROS_CELLS}
+    areas = {a: {**src["areas"][a], "grid_value": number[a]} for a in kept}
+    _write("layout-westeros.json", {"frame": frame, "grid": grid_facts, "areas": areas})
+    for area in board["areas"]:
+        area["grid_value"] = number[area["id"]]
+    board["areas"].sort(key=lambda a: a["grid_value"])
+    _write("board-westeros.json", board)
 
 
 def main() -> int:

@@ -87,3 +87,11 @@ async def test_a_seven_player_game_and_a_gift_of_power(table: Table) -> None:
     assert final.finished and (final.state.round == 10 or final.state.ended_reason == "seven-castles")
     assert final.version > 100  # every decision of the game came through the forms
     assert fake.failed_interactions == [] and fake.internal_errors == []
+    maps = [
+        a.data
+        for m in fake.visible_messages(table.moderator)
+        if m.channel_id == table.channel.id
+        for a in m.attachments
+        if a.filename.endswith(".png")
+    ]
+    assert maps and all(png.startswith(b"\x89PNG") for png in maps)  # the 7-house board is drawn and posted
