@@ -124,8 +124,15 @@ def houses() -> None:
     _write("houses.json", {"about": "Houses the expansion adds (Targaryen comes with Essos).", "houses": out})
 
 
+RUSSIAN = ROOT / "tools" / "mother_of_dragons_ru.json"
+
+
 def cards() -> None:
     src = _load("house-cards.json")
+    russian = json.loads(RUSSIAN.read_text(encoding="utf-8"))["cards"]
+    missing = sorted(c["id"] for c in src["cards"] if c["house"] == "arryn" and c["id"] not in russian)
+    if missing:
+        raise ValueError(f"{RUSSIAN.name}: no Russian name or text for {missing}")
     _write(
         "house_cards.json",
         {
@@ -134,12 +141,13 @@ def cards() -> None:
                 {
                     "id": c["id"],
                     "house": c["house"],
-                    "names": _names(c),
+                    "names": {**_names(c), "ru": russian[c["id"]]["name"]},
                     "strength": c["strength"],
                     "swords": c["swords"],
                     "fortifications": c["fortifications"],
                     "ability": c["id"] if c.get("ability") else None,
                     "text_en": c.get("ability"),
+                    "text_ru": russian[c["id"]]["text"],
                     "timing": c.get("ability_timing"),
                 }
                 for c in src["cards"]

@@ -151,3 +151,15 @@ def test_a_scenario_can_be_built_on_the_expansion_board() -> None:
     with pytest.raises(RuleError) as info:
         Game.from_scenario({"players": 6, "units": {"the-bite": "stark ship"}})
     assert info.value.code == "scenario"  # the base board has no Bite
+
+
+def test_M_ARRYN_02_arryns_cards_read_in_english_and_russian() -> None:
+    """M-ARRYN-02: Arryn's seven cards with their names, and the five texts paraphrased in English and Russian."""
+    cards = [c for c in data.house_cards().values() if c.house == "arryn"]
+    assert len(cards) == 7 and sum(1 for c in cards if c.ability) == 5
+    for card in cards:
+        assert card.names["ru"] != card.names["en"] and any("а" <= ch <= "я" for ch in card.names["ru"].lower())
+        if card.ability:
+            english, russian = card.text("en"), card.text("ru")
+            assert english and russian and russian != english
+            assert any("а" <= ch <= "я" for ch in russian)
