@@ -327,7 +327,7 @@ def test_B_COMBAT_14_B_HCARD_06_both_cards_go_to_the_discard_pile_and_cannot_be_
             "searoad-marches": "lannister knight",
             "riverrun": "stark footman",
         },
-        {"lannisport": "march0", "stoney-sept": "defense1", "searoad-marches": "march0", "riverrun": "defense1"},
+        {"lannisport": "march0", "stoney-sept": "defense1", "searoad-marches": "march-1", "riverrun": "defense1"},
     )
     march(g, "lannister", "lannisport", {"stoney-sept": ["knight"]})
     fight(g, cards={"lannister": "the-hound", "stark": "greatjon-umber"}, retreat={"stark": "blackwater"})
@@ -523,6 +523,8 @@ def test_known_edge_455_orders_removed_from_a_reconquered_capital() -> None:
         {"white-harbor": "stark knight knight", "winterfell": "greyjoy footman"} | KEEP,
         {"white-harbor": "march0", "winterfell": "support1*"} | KEEP_ORDER,
         power_tokens={"winterfell": "greyjoy"},
+        # Greyjoy 4th on the King's Court track: one special order
+        tracks=dict(TRACKS, kings_court=["lannister", "stark", "martell", "greyjoy", "baratheon", "tyrell"]),
     )
     march(g, "stark", "white-harbor", {"winterfell": ["knight", "knight"]})
     events = fight(g, cards={"stark": "greatjon-umber", "greyjoy": "dagmar-cleftjaw"}, retreat={"greyjoy": "karhold"})

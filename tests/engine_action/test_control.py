@@ -133,14 +133,14 @@ def test_B_CONTROL_12_a_house_controls_its_empty_home() -> None:
 def test_B_CONTROL_13_B_CONTROL_14_an_enemy_home_by_unit_or_token_else_it_reverts() -> None:
     g = action(
         {"lannisport": "stark knight", "riverrun": "stark footman"},
-        {"lannisport": "march0", "riverrun": "march0"},
+        {"lannisport": "march0", "riverrun": "march-1"},
     )
     assert rules.controller(g.s, "lannisport") == "stark"  # by a unit
     march(g, "stark", "lannisport", {"searoad-marches": ["knight"]}, leave_power=True)
     assert rules.controller(g.s, "lannisport") == "stark"  # by its token on Lannister's crest
     g = action(
         {"lannisport": "stark knight", "riverrun": "stark footman"},
-        {"lannisport": "march0", "riverrun": "march0"},
+        {"lannisport": "march0", "riverrun": "march-1"},
     )
     march(g, "stark", "lannisport", {"searoad-marches": ["knight"]})
     assert rules.controller(g.s, "lannisport") == "lannister"  # left without a token: back to Lannister
@@ -165,7 +165,7 @@ def test_B_CONTROL_16_seas_belong_to_the_ships_there_and_never_count_for_victory
             "port-of-lannisport": "lannister ship",
             "lannisport": "lannister footman",
         },
-        {"the-golden-sound": "defense1", "port-of-lannisport": "defense1", "lannisport": "defense1"},
+        {"the-golden-sound": "defense2*", "port-of-lannisport": "defense1", "lannisport": "defense1"},
     )
     assert rules.controller(g.s, "the-golden-sound") == "lannister"
     assert rules.controller(g.s, "sunset-sea") is None

@@ -186,7 +186,7 @@ def test_B_MARCH_11_chained_marches() -> None:
 def test_B_MARCH_12_the_order_is_removed_with_or_without_combat() -> None:
     g = action(
         {"lannisport": "lannister knight", "riverrun": "lannister footman", "stoney-sept": "stark footman"},
-        {"lannisport": "march0", "riverrun": "march0", "stoney-sept": "defense1"},
+        {"lannisport": "march0", "riverrun": "march-1", "stoney-sept": "defense1"},
     )
     march(g, "lannister", "riverrun", {"seagard": ["footman"]})
     assert "riverrun" not in g.s.orders
@@ -258,7 +258,7 @@ def test_B_OPEN_11_known_edge_140_a_split_march_is_checked_on_its_final_position
         "seagard": "lannister footman footman",
         "winterfell": "stark footman",
     }
-    orders = {"lannisport": "march0", "riverrun": "defense1", "stoney-sept": "defense1", "seagard": "defense1"}
+    orders = {"lannisport": "march0", "riverrun": "defense1", "stoney-sept": "defense1", "seagard": "defense2*"}
     orders["winterfell"] = "march0"
     g = action(spec, orders, supply={"lannister": 0})
     rejected(

@@ -149,6 +149,7 @@ def test_B_NEUTRAL_09_B_MARCH_18_a_neutral_attack_is_the_marchs_only_combat() ->
         {"yronwood": "tyrell knight knight knight footman", "the-boneway": "baratheon footman"},
         {"yronwood": "march0", "the-boneway": "defense1"},
         neutral={"sunspear": 5, "salt-shore": 3},
+        supply={"tyrell": 5},  # an army of 4
     )
     rejected(
         g,
@@ -168,10 +169,13 @@ def test_B_NEUTRAL_09_B_MARCH_18_a_neutral_attack_is_the_marchs_only_combat() ->
 def test_known_edge_1900_a_capital_held_by_a_neutral_force_has_no_garrison() -> None:
     g = new_game(5)
     assert "sunspear" not in g.s.garrisons and set(g.s.garrisons) == {data.houses()[h].home for h in g.s.players}
+    # The setup's neutral forces and garrisons, but Tyrell has taken Yronwood (its force is gone).
+    forces = {a: n for a, n in data.setups()["player_counts"]["5"]["neutral_forces"].items() if a != "yronwood"}
     g = Game.from_scenario(
         {
             "players": 5,
             "tracks": TRACKS_5,
+            "neutral": forces,
             "units": {"yronwood": "tyrell knight knight footman"},
             "orders": {"yronwood": "march0"},
             "start": "action",

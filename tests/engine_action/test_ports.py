@@ -15,7 +15,7 @@ TRACKS = {
     "kings_court": ["lannister", "stark", "martell", "baratheon", "tyrell", "greyjoy"],
 }
 KEEP = {"the-eyrie": "tyrell footman"}
-KEEP_ORDER = {"the-eyrie": "march0"}
+KEEP_ORDER = {"the-eyrie": "march-1"}  # never carried out with moves; Tyrell's March +0 stays free
 
 
 def action(unit_spec: dict[str, str], orders: dict[str, str], **extra: Any) -> Game:
@@ -42,7 +42,7 @@ def test_B_PORT_02_ships_in_a_port_are_an_army_for_supply() -> None:
         },
         {
             "lannisport": "defense1",
-            "port-of-lannisport": "defense1",
+            "port-of-lannisport": "defense2*",
             "the-golden-sound": "march0",
             "stoney-sept": "defense1",
         },
@@ -80,7 +80,7 @@ def test_B_PORT_13_B_MARCH_14_a_port_cannot_be_attacked() -> None:
             "port-of-lannisport": "lannister ship",
             "the-golden-sound": "greyjoy ship ship",
         },
-        {"lannisport": "defense1", "port-of-lannisport": "defense1", "the-golden-sound": "march1*"},
+        {"lannisport": "defense1", "port-of-lannisport": "defense1", "the-golden-sound": "march0"},
     )
     assert prompt(g, "greyjoy").choices["the-golden-sound"]["destinations"]["ship"] == ["ironmans-bay", "sunset-sea"]
     rejected(g, "greyjoy", march_answer("the-golden-sound", {"port-of-lannisport": ["ship", "ship"]}), "not-adjacent")

@@ -200,7 +200,8 @@ def test_B_RAID_05_special_orders_can_be_raided() -> None:
 
 def test_known_edge_109_raid_on_starred_consolidate_pillages() -> None:
     units = {"lannisport": "lannister footman", "searoad-marches": "tyrell footman"}
-    g = action(units, {"lannisport": "raid", "searoad-marches": "consolidate*"})
+    court = ["lannister", "stark", "tyrell", "martell", "baratheon", "greyjoy"]  # Tyrell 3rd: one special order
+    g = action(units, {"lannisport": "raid", "searoad-marches": "consolidate*"}, tracks={"kings_court": court})
     events = raid(g, "lannister", "lannisport", "searoad-marches")
     assert any(e["type"] == "pillage" for e in events)
     assert g.s.houses["lannister"].power == 6 and g.s.houses["tyrell"].power == 4

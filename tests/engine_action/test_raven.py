@@ -108,8 +108,11 @@ def test_B_RAVEN_04_used_raven_is_face_down_until_action_cleanup() -> None:
 
 
 def test_B_RAVEN_04_a_raven_already_used_is_not_offered() -> None:
+    # The Raven is face up at every Planning phase's start (turned up at the Action phase's end), so a scenario
+    # refuses raven_used there; what is tested is the engine's check of the flag, set on a legal position's state.
     units = {"lannisport": "lannister footman", "winterfell": "stark footman"}
-    g = make({"units": units, "tracks": TRACKS_6, "start": "planning", "raven_used": True})
+    legal = make({"units": units, "tracks": TRACKS_6, "start": "planning"})
+    g = Game.from_json({**legal.to_dict(), "raven_used": True})
     g.act("stark", {"orders": {"winterfell": "support0"}})
     g.act("lannister", {"orders": {"lannisport": "raid"}})
     assert prompt(g, "lannister").kind == "raid"  # straight into the Action phase

@@ -50,7 +50,7 @@ def test_rulebook_retreat_example() -> None:
         },
         {
             "kings-landing": "march0",
-            "the-boneway": "march0",
+            "the-boneway": "march-1",
             "kingswood": "consolidate",
             "storms-end": "defense1",
             "shipbreaker-bay": "consolidate",
@@ -176,7 +176,7 @@ def test_B_RETREAT_06_known_edge_103_retreat_must_keep_supply_when_it_can() -> N
             "harrenhal": "stark footman footman",
             "winterfell": "stark footman footman",
         },
-        {"riverrun": "march0", "stoney-sept": "defense1", "harrenhal": "defense1", "winterfell": "defense1"},
+        {"riverrun": "march0", "stoney-sept": "defense1", "harrenhal": "defense1", "winterfell": "defense2*"},
         supply={"stark": 0},
     )
     march(g, "lannister", "riverrun", {"stoney-sept": ["knight", "knight", "knight"]})
@@ -201,7 +201,7 @@ def test_B_RETREAT_06_if_only_a_supply_breaking_area_is_left_enough_units_die_fi
         },
         {
             "white-harbor": "defense1",
-            "karhold": "defense1",
+            "karhold": "defense2*",
             "winterfell": "defense1",
             "moat-cailin": "march0",
             "widows-watch": "defense1",
@@ -339,12 +339,12 @@ def test_B_RETREAT_14_routed_units_count_for_supply_but_not_in_combat() -> None:
             "harrenhal": "stark footman footman",
             "winterfell": "stark footman footman",
         },
-        {"lannisport": "march0", "stoney-sept": "defense1", "harrenhal": "defense1", "winterfell": "defense1"},
-        supply={"stark": 1},
+        {"lannisport": "march0", "stoney-sept": "defense1", "harrenhal": "defense1", "winterfell": "defense2*"},
+        supply={"stark": 2},
     )
     from engine import rules
 
-    # Supply 1 (armies 3 and 2) with an army of three that is mostly routed: still an army of three.
+    # Supply 2 (armies 3, 2 and 2) filled by an army of three that is mostly routed: still an army of three.
     assert rules.army_sizes(g.s, "stark") == [3, 2, 2]
     march(g, "lannister", "lannisport", {"stoney-sept": ["knight"]})
     events = fight(g, cards={"lannister": "the-hound", "stark": "greatjon-umber"})

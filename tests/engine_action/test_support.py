@@ -14,7 +14,7 @@ TRACKS = {
     "kings_court": ["lannister", "stark", "martell", "baratheon", "tyrell", "greyjoy"],
 }
 KEEP = {"the-eyrie": "greyjoy footman"}  # Greyjoy's March order keeps the Action phase open after the combat
-KEEP_ORDER = {"the-eyrie": "march0"}
+KEEP_ORDER = {"the-eyrie": "march-1"}  # never carried out with moves; Greyjoy's March +0 stays free
 
 
 def action(unit_spec: dict[str, str], orders: dict[str, str], **extra: Any) -> Game:
@@ -38,6 +38,8 @@ def book_position() -> Game:
             "stoney-sept": "support0",
             "harrenhal": "support0",
         },
+        # Tyrell 3rd on the King's Court track: one special order (its March +1)
+        tracks=dict(TRACKS, kings_court=["lannister", "stark", "tyrell", "martell", "baratheon", "greyjoy"]),
     )
 
 
@@ -166,7 +168,7 @@ def test_B_SUPPORT_07_a_support_order_stays_and_helps_in_several_combats() -> No
         },
         {
             "lannisport": "march0",
-            "searoad-marches": "march0",
+            "searoad-marches": "march-1",
             "stoney-sept": "defense1",
             "blackwater": "defense1",
             "harrenhal": "support0",

@@ -79,7 +79,8 @@ def test_B_TERM_07_available_power_and_the_pool() -> None:
 
 def test_B_TERM_08_destroyed_units_return_to_supply() -> None:
     """B-TERM-08, B-COMP-04: a destroyed unit leaves the board and can be mustered again."""
-    g = scenario(units={"winterfell": "stark knight knight knight knight knight"})
+    # All five of Stark's knights, in armies of 3 and 2 (its supply level 1 allows no bigger army).
+    g = scenario(units={"winterfell": "stark knight knight knight", "white-harbor": "stark knight knight"})
     assert rules.units_available(g.state, "stark", "knight") == 0
     destroy_units(g, "winterfell", g.state.units["winterfell"][:2], "test")
     assert rules.units_available(g.state, "stark", "knight") == 2
