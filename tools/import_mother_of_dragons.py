@@ -162,6 +162,31 @@ def _order_type(text: str) -> str:
     return "iron-bank" if text.startswith("iron bank") else text
 
 
+def targaryen_cards() -> None:
+    """Targaryen's two sets as facts only: the engine plays them with Targaryen, in a later issue."""
+    src = _load("house-cards.json")
+    _write(
+        "house_cards_targaryen.json",
+        {
+            "about": "Targaryen's sets A and B (data only until Targaryen plays).",
+            "cards": [
+                {
+                    "id": c["id"],
+                    "house": c["house"],
+                    "set": c["set"],
+                    "names": _names(c),
+                    "strength": c["strength"],
+                    "swords": c["swords"],
+                    "fortifications": c["fortifications"],
+                    "text_en": c.get("ability"),
+                }
+                for c in src["cards"]
+                if c["house"] == "targaryen"
+            ],
+        },
+    )
+
+
 def setup() -> None:
     houses_src = _load("houses.json")
     other = _load("other.json")
@@ -239,6 +264,7 @@ def main() -> int:
     boards()
     houses()
     cards()
+    targaryen_cards()
     setup()
     layout()
     print(f"wrote {sorted(p.name for p in OUT.iterdir())}")

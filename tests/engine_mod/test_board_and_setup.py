@@ -163,3 +163,17 @@ def test_M_ARRYN_02_arryns_cards_read_in_english_and_russian() -> None:
             english, russian = card.text("en"), card.text("ru")
             assert english and russian and russian != english
             assert any("а" <= ch <= "я" for ch in russian)
+
+
+def test_M_COMP_03_the_expansion_brings_21_house_cards_in_three_sets() -> None:
+    """M-COMP-03: 7 Arryn cards (played now), Targaryen's sets A and B (kept as data until Targaryen plays); every
+    set has the strengths 4, 3, 2, 2, 1, 1, 0, like the base sets."""
+    arryn = [c.strength for c in data.house_cards().values() if c.house == "arryn"]
+    targaryen = data.read("mother-of-dragons/house_cards_targaryen.json")["cards"]
+    sets = {
+        s: sorted((c["strength"] for c in targaryen if c["set"] == s), reverse=True)
+        for s in {c["set"] for c in targaryen}
+    }
+    assert len(arryn) + len(targaryen) == 21 and len(sets) == 2
+    for strengths in [sorted(arryn, reverse=True), *sets.values()]:
+        assert strengths == [4, 3, 2, 2, 1, 1, 0]
