@@ -109,6 +109,16 @@ def turn_order(s: GameState) -> list[str]:
     return list(s.tracks["iron_throne"])
 
 
+def commander(s: GameState, house: str) -> str:
+    """The house whose player answers ``house``'s prompts (itself, unless it is a vassal)."""
+    return ruleset(s).commander(s, house)
+
+
+def player_houses(s: GameState) -> list[str]:
+    """The houses in play that players hold (every house in play, until vassals exist), in turn order."""
+    return [h for h in turn_order(s) if commander(s, h) == h]
+
+
 def holder(s: GameState, track: str) -> str:
     """Who holds the track's dominance token: the first house on the track that may hold one (B-INFL-07; in
     Mother of Dragons a vassal never does)."""

@@ -80,21 +80,8 @@ class Start:
     clash: str | None = None
 
 
-# Unit limits, supply limits, order tokens within each house's tokens and King's Court stars, deck card copies,
-# routed units and face-down dominance tokens only in the Action phase, no units on a neutral force, garrisons only
-# under their house's control, ships in a port only of the house holding its land: rules that positions built by
-# tests in tests/engine_action, engine_cards, engine_westeros and engine_core still break. Checked when True.
-STRICT = False
-
-
 def fail(message: str, **params: Any) -> NoReturn:
     raise RuleError("scenario", message, **params)
-
-
-def strict_fail(message: str, **params: Any) -> None:
-    """Refuse a position that breaks one of the rules ``STRICT`` turns on."""
-    if STRICT:
-        fail(message, **params)
 
 
 # ----- shapes -----
@@ -272,7 +259,7 @@ def _units(s: GameState, area_id: str, raw: Any, start: Start) -> list[Unit]:
             where = "seas and ports" if kind == "ship" else "land areas"
             fail(f"units in {area_id}: a {kind} stands only in {where}", area=area_id, unit=kind)
         if routed and start.phase != "action":
-            strict_fail(f"units in {area_id}: routed units rally at the end of the Action phase", area=area_id)
+            fail(f"units in {area_id}: routed units rally at the end of the Action phase", area=area_id)
         out.append(Unit(house, kind, routed))
     capacity: int = data.setups()["port_capacity"]
     if area.is_port and len(out) > capacity:
@@ -290,7 +277,7 @@ def _set_units(s: GameState, spec: dict[str, Any], start: Start) -> None:
         for kind, limit in ruleset(s).houses()[house].unit_limits.items():
             n = rules.units_on_board(s, house, kind)
             if n > limit:
-                strict_fail(f"{house} has {n} {kind} units on the board; it owns only {limit}", house=house, unit=kind)
+                fail(f"{house} has {n} {kind} units on the board; it owns only {limit}", house=house, unit=kind)
 
 
 def _set_garrisons(s: GameState, raw: Any) -> None:
@@ -393,7 +380,7 @@ def _copies(cards: list[str], copies: dict[str, int], what: str) -> list[str]:
         if card not in copies:
             fail(f"{what}: unknown card {card!r} (known: {', '.join(copies)})", card=card)
         if n > copies[card]:
-            strict_fail(f"{what}: the game has only {copies[card]} of {card}", card=card)
+            fail(f"{what}: the game has only {copies[card]} of {card}", card=card)
     return list(cards)
 
 
@@ -418,11 +405,11 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
         used = Counter(o.token for o in s.orders.values() if o.house == house)
         for token_id, n in used.items():
             if n > token(token_id).copies:
-                strict_fail(f"{house} owns only {token(token_id).copies} {token_id} order", house=house)
+                fail(f"{house} owns only {token(token_id).copies} {token_id} order", house=house)
         stars = sum(n for t, n in used.items() if token(t).star)
         allowed = rules.stars_allowed(s, house)
         if stars > allowed:
-            strict_fail(
+            fail(
                 f"{house} placed {stars} special orders; its King's Court position allows {allowed}",
                 house=house,
                 allowed=allowed,
@@ -442,23 +429,21 @@ def _check_board(s: GameState) -> None:
         if area_id in s.units and s.neutral[area_id] is None:
             fail(f"units in {area_id}: the area is impassable", area=area_id)
         if area_id in s.units:
-            strict_fail(f"neutral: {area_id} holds a neutral force and units", area=area_id)
+            fail(f"neutral: {area_id} holds a neutral force and units", area=area_id)
     for area_id in s.garrisons:
         home = board.areas[area_id].home_of
         if rules.controller(s, area_id) != home:
-            strict_fail(f"garrisons: {area_id} is held by another house; its garrison would be gone", area=area_id)
+            fail(f"garrisons: {area_id} is held by another house; its garrison would be gone", area=area_id)
     for area_id, units in s.units.items():
         area = board.areas[area_id]
         if area.is_port:
             assert area.port_of is not None
             holder = rules.controller(s, area.port_of)
             if holder != units[0].house:
-                strict_fail(
-                    f"{area_id}: ships in a port belong to the house that controls {area.port_of}", area=area_id
-                )
+                fail(f"{area_id}: ships in a port belong to the house that controls {area.port_of}", area=area_id)
     for house in s.players:
         if not rules.supply_ok(s, house):
-            strict_fail(
+            fail(
                 f"{house}'s armies exceed its supply level {s.houses[house].supply}",
                 house=house,
                 armies=rules.army_sizes(s, house),
@@ -502,7 +487,7 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     for flag in ("blade_used", "raven_used"):
         used = _bool(spec.get(flag, False), flag)
         if used and start.phase != "action":
-            strict_fail(f"{flag}: the dominance tokens are turned face up at the end of the Action phase")
+            fail(f"{flag}: the dominance tokens are turned face up at the end of the Action phase")
         setattr(s, flag, used)
     threat = _int(spec.get("wildling_threat", s.wildling_threat), "wildling_threat", 0, THREAT_MAX - THREAT_STEP)
     if threat % THREAT_STEP:

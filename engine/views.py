@@ -96,6 +96,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         "houses": houses,
         "battle": _battle_view(g, viewer),
         "awaiting": g.awaiting(),
+        "commanders": {h: rules.commander(s, h) for h in s.players},  # whose player decides for each house
         "winner": s.winner,
         "options": {"tides_of_battle": bool(s.options.get("tides_of_battle")), "ruleset": ruleset(s).name},
     }

@@ -49,6 +49,11 @@ class Ruleset:
         """Whether this house may hold a track's dominance token when it stands first there."""
         return True
 
+    def commander(self, s: GameState, house: str) -> str:
+        """The house whose player decides for ``house``: itself, unless ``house`` is a vassal (Mother of Dragons, a
+        later issue), whose commander changes only between rounds. Prompts always name ``house`` itself."""
+        return house
+
     def orders_settled(self, g: Game) -> None:
         """Called once the Messenger Raven has been used or declined, before any order resolves."""
 

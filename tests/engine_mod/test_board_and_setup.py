@@ -177,3 +177,14 @@ def test_M_COMP_03_the_expansion_brings_21_house_cards_in_three_sets() -> None:
     assert len(arryn) + len(targaryen) == 21 and len(sets) == 2
     for strengths in [sorted(arryn, reverse=True), *sets.values()]:
         assert strengths == [4, 3, 2, 2, 1, 1, 0]
+
+
+@pytest.mark.parametrize("options", [{}, MOD])
+def test_every_house_commands_itself_until_vassals_exist(options: dict[str, str]) -> None:
+    """Houses in play, the houses players hold, and each house's commander (whose player answers its prompts) are
+    kept apart, so that vassals (a later issue) only change ``commander``: today every house commands itself, and
+    every prompt names the house it is for."""
+    g = new_game(7 if options else 6, seed=4, options=options)
+    assert rules.player_houses(g.s) == rules.turn_order(g.s)
+    assert g.view(None)["commanders"] == {h: h for h in g.s.players}
+    assert {p.house for p in g.prompts()} == set(g.s.players)
