@@ -87,17 +87,27 @@ TEXT: dict[str, dict[str, str]] = {
     "b.none": {"en": "none", "ru": "нет"},
 }
 
+# Every step a view may name (engine/views.py: the top frame's type, or the Action phase's stage). A step that says
+# nothing more than its phase ("planning" in the Planning phase) is left out by phase_line.
 STEP_NAMES: dict[str, dict[str, str]] = {
-    "assign-orders": {"en": "assign orders", "ru": "отдача приказов"},
-    "messenger-raven": {"en": "messenger raven", "ru": "посыльный ворон"},
+    "planning": {"en": "assign orders", "ru": "отдача приказов"},
+    "raven": {"en": "messenger raven", "ru": "посыльный ворон"},
     "raid": {"en": "raids", "ru": "набеги"},
     "march": {"en": "marches", "ru": "походы"},
     "combat": {"en": "combat", "ru": "битва"},
+    "card-ability": {"en": "combat", "ru": "битва"},
     "consolidate": {"en": "consolidate power", "ru": "сбор власти"},
+    "consolidate-choice": {"en": "consolidate power", "ru": "сбор власти"},
+    "cleanup": {"en": "clean-up", "ru": "завершение"},
     "bidding": {"en": "bidding", "ru": "торги"},
-    "mustering": {"en": "mustering", "ru": "сбор войск"},
-    "supply": {"en": "supply", "ru": "снабжение"},
+    "clash": {"en": "clash of kings", "ru": "битва королей"},
+    "muster": {"en": "mustering", "ru": "сбор войск"},
+    "reconcile": {"en": "supply", "ru": "снабжение"},
+    "westeros": {"en": "Westeros cards", "ru": "карты Вестероса"},
+    "westeros-choice": {"en": "Westeros cards", "ru": "карты Вестероса"},
     "wildlings": {"en": "wildling attack", "ru": "нашествие одичалых"},
+    "wildling-choice": {"en": "wildling attack", "ru": "нашествие одичалых"},
+    "wildling-units": {"en": "wildling attack", "ru": "нашествие одичалых"},
 }
 
 # Russian titles of the Westeros cards the data files give only in English.
@@ -129,8 +139,9 @@ def house_name(house: str, lang: str) -> str:
 
 
 def step_name(step: str, lang: str) -> str:
+    """The step in the reader's language; an unknown step is not shown at all (never its id)."""
     entry = STEP_NAMES.get(step)
-    return (entry.get(lang) or entry["en"]) if entry else step.replace("-", " ")
+    return (entry.get(lang) or entry["en"]) if entry else ""
 
 
 def westeros_card_name(card: str, lang: str) -> str:

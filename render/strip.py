@@ -55,9 +55,9 @@ def phase_line(view: View, lang: str) -> str:
     if phase in ("westeros", "planning", "action", "ended"):
         text = t(f"phase.{phase}", lang)
         step = view.get("step")
-        if step and phase != "ended":
+        if step and phase != "ended" and step != phase:
             name = step_name(str(step), lang)
-            if name.split()[0].lower() not in text.lower():
+            if name and name.split()[0].lower() not in text.lower():
                 text += ": " + name
         line += " · " + text
     return line
@@ -188,14 +188,20 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left
     label_w = 196
     col_w = (right - left - label_w) / max(len(order), 1)
     ended = bool(view.get("winner") or view.get("phase") == "ended")
-    # Header: crest and name (a rank at the end of the game).
+    # Header: crest and name (a rank at the end of the game); with many houses the names go under the crests, so
+    # that no name runs into the next column.
+    names = [(f"{i + 1}. " if ended else "") + house_name(house, lang) for i, house in enumerate(order)]
+    beside = col_w - 36 - 12
+    stacked = any(_label(name, 22, max_w=beside).width > beside for name in names)
     for i, house in enumerate(order):
         x = left + label_w + i * col_w
         c = crest(house, lang, 36)
         c.paste(img, x + 4, y)
-        name = (f"{i + 1}. " if ended else "") + house_name(house, lang)
-        _label(name, 22, max_w=col_w - c.width - 12).paste(img, x + c.width + 8, y + 6)
-    y += 44
+        if stacked:
+            _label(names[i], 22, max_w=col_w - 8).paste(img, x + 4, y + 42)
+        else:
+            _label(names[i], 22, max_w=beside).paste(img, x + c.width + 8, y + 6)
+    y += 76 if stacked else 44
     tracks = view.get("tracks") or {}
     supply = view.get("supply") or {}
     victory = view.get("victory") or {}
