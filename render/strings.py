@@ -98,7 +98,7 @@ STEP_NAMES: dict[str, dict[str, str]] = {
     "card-ability": {"en": "combat", "ru": "битва"},
     "consolidate": {"en": "consolidate power", "ru": "сбор власти"},
     "consolidate-choice": {"en": "consolidate power", "ru": "сбор власти"},
-    "cleanup": {"en": "clean-up", "ru": "завершение"},
+    "cleanup": {"en": "end of the phase", "ru": "завершение"},
     "bidding": {"en": "bidding", "ru": "торги"},
     "clash": {"en": "clash of kings", "ru": "битва королей"},
     "muster": {"en": "mustering", "ru": "сбор войск"},
