@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine import gifts, rules, scenario
@@ -101,20 +101,8 @@ class Game:
             raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
         if prompt_id is not None and prompt_id != prompt.id:
             raise RuleError("stale-prompt", "That decision is closed; a newer one is open.", prompt=prompt_id)
-        snapshot = self.state.to_dict()
-        self._events = []
-        try:
-            top = self.state.stack[-1]
-            STEPS[top["type"]].answer(self, top, house, answer)
-            self.state.version += 1
-            self.run()
-        except BaseException:
-            self.state = GameState.from_dict(snapshot)
-            self._rng = None
-            self._events = []
-            raise
-        events, self._events = self._events, []
-        return events
+        top = self.state.stack[-1]
+        return self._change_then_run(lambda: STEPS[top["type"]].answer(self, top, house, answer))
 
     def set_seat(self, house: str, seat: str | None, *, autopilot: bool = False) -> list[dict[str, Any]]:
         """Change who plays ``house`` (a replacement, or autopilot on/off). Valid in every state.
@@ -137,13 +125,22 @@ class Game:
         called, and never leaving a recorded bid above what the giver keeps); otherwise a RuleError and no change.
         """
         gifts.check_gift(self.state, giver, receiver, amount)
+
+        def give() -> None:
+            gifts.give(self.state, giver, receiver, amount)
+            self.emit("power-given", house=giver, receiver=receiver, amount=amount)
+
+        # A house left without Power no longer bids: the bid it was the last to owe may now be complete.
+        return self._change_then_run(give)
+
+    def _change_then_run(self, change: Callable[[], None]) -> list[dict[str, Any]]:
+        """Apply ``change``, count a new version and run on to the next decision; return the events. On any failure
+        the state is left exactly as it was."""
         snapshot = self.state.to_dict()
         self._events = []
         try:
-            gifts.give(self.state, giver, receiver, amount)
-            self.emit("power-given", house=giver, receiver=receiver, amount=amount)
+            change()
             self.state.version += 1
-            # A house left without Power no longer bids: the bid it was the last to owe may now be complete.
             self.run()
         except BaseException:
             self.state = GameState.from_dict(snapshot)

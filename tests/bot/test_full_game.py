@@ -68,9 +68,18 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
 
 async def play_to_the_end(table: Table, players: int, seed: int) -> None:
     fake = table.fake
-    rnd = random.Random(seed)
     game_id = await start_game(table, players)
-    seated = table.players[:players]
+    await answer_every_decision(table, game_id, table.players[:players], seed)
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    assert any("The game is over" in line for line in channel)
+    assert_orders_hidden_until_revealed(channel)
+    assert fake.failed_interactions == []
+    assert fake.unsupported_requests == [] and fake.internal_errors == []
+
+
+async def answer_every_decision(table: Table, game_id: int, seated: list[Any], seed: int) -> None:
+    """Each seated player in turn opens and submits what it owes, until the game ends."""
+    rnd = random.Random(seed)
     for _ in range(MAX_ROUNDS_OF_POLLING):
         if (await table.service.row(game_id)).status == "ended":
             break
@@ -84,11 +93,6 @@ async def play_to_the_end(table: Table, players: int, seed: int) -> None:
         assert progressed, "nobody owed a decision, but the game has not ended"
     else:  # pragma: no cover
         raise AssertionError("the game did not end")
-    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
-    assert any("The game is over" in line for line in channel)
-    assert_orders_hidden_until_revealed(channel)
-    assert fake.failed_interactions == []
-    assert fake.unsupported_requests == [] and fake.internal_errors == []
 
 
 def assert_orders_hidden_until_revealed(channel: list[str]) -> None:

@@ -5,18 +5,15 @@ Other player counts with the expansion are refused with a clear sentence until v
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 
 from engine import rules
 from tests.bot.conftest import Table
-from tests.bot.test_full_game import answer_once
+from tests.bot.test_full_game import answer_every_decision
 
 pytestmark = pytest.mark.slow
-
-MAX_POLLS = 3000
 
 
 async def seven_player_game(table: Table) -> tuple[int, list[Any]]:
@@ -67,20 +64,7 @@ async def test_a_seven_player_game_and_a_gift_of_power(table: Table) -> None:
     assert (game.state.houses["arryn"].power, game.state.houses["stark"].power) == (5, 9)
 
     # Then the whole game, every decision taken from the forms.
-    rnd = random.Random(7)
-    for _ in range(MAX_POLLS):
-        if (await table.service.row(game_id)).status == "ended":
-            break
-        progressed = False
-        for player in players:
-            result = await answer_once(table, player, rnd, use_defaults=False)
-            if result == "refused":
-                result = await answer_once(table, player, rnd, use_defaults=True)
-                assert result != "refused", "the preselected answer was refused"
-            progressed |= result == "ok"
-        assert progressed, "nobody owed a decision, but the game has not ended"
-    else:  # pragma: no cover
-        raise AssertionError("the game did not end")
+    await answer_every_decision(table, game_id, players, seed=7)
     channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
     assert any("The game is over" in line for line in channel)
     final = await table.service.load(game_id)
