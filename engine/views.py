@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 
 def _order_view(house: str, token_id: str) -> dict[str, Any]:
     t = token(token_id)
-    return {"house": house, "type": t.type, "star": t.star, "bonus": t.bonus, "token": token_id}
+    view = {"house": house, "type": t.type, "star": t.star, "bonus": t.bonus, "token": token_id}
+    if t.kind == "sea":  # Mother of Dragons' sea orders (the key is absent from every other order)
+        view["sea"] = True
+    return view
 
 
 def build_view(g: Game, viewer: str | None) -> dict[str, Any]:

@@ -93,7 +93,9 @@ def area_pieces(
             stamp = tokens.order_token(str(order["house"]), None, False, 0, size)
         else:
             bonus = _int(order.get("bonus")) or 0
-            stamp = tokens.order_token(str(order["house"]), str(order["type"]), bool(order.get("star")), bonus, size)
+            stamp = tokens.order_token(
+                str(order["house"]), str(order["type"]), bool(order.get("star")), bonus, size, bool(order.get("sea"))
+            )
         placed = _at("order", area_id, stamp, ox, oy, size)
         if any(_overlap(placed.box, o.box) for o in _name_of(area_id, lang, z, origin) + out):
             placed = _at("order", area_id, stamp, *_centre(rec["order"], z, origin), size)  # the reserved spot

@@ -37,6 +37,7 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
         out.append((tokens.order_token(demo, kind, False, 0), t(f"order.{kind}", lang)))
     out.append((tokens.order_token(demo, "march", True, 1), t("star", lang)))
     out.append((tokens.order_token(demo, None, False, 0), t("hidden_order", lang)))
+    out.append((tokens.order_token(demo, "support", False, 0, sea=True), t("sea_order", lang)))
     out.append((tokens.power_token(demo, lang), t("power_token", lang)))
     out.append((tokens.garrison_token(2, demo), t("garrison", lang)))
     out.append((tokens.neutral_token(5), t("neutral", lang)))

@@ -48,6 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
     "legend": {"en": "Legend", "ru": "Обозначения"},
     "routed": {"en": "routed (lying down)", "ru": "разбит (лежит)"},
     "hidden_order": {"en": "order, face down", "ru": "скрытый приказ"},
+    "sea_order": {"en": "sea order (Mother of Dragons)", "ru": "морской приказ («Мать драконов»)"},
     "power_token": {"en": "power token", "ru": "жетон власти"},
     "garrison": {"en": "garrison", "ru": "гарнизон"},
     "neutral": {"en": "neutral force", "ru": "нейтральное войско"},

@@ -102,9 +102,12 @@ def _star(c: Canvas, cx: float, cy: float, r: float) -> None:
 
 
 @lru_cache(maxsize=512)
-def order_token(house: str, kind: str | None, star: bool, bonus: int, size: int = style.ORDER_SIZE) -> Stamp:
+def order_token(
+    house: str, kind: str | None, star: bool, bonus: int, size: int = style.ORDER_SIZE, sea: bool = False
+) -> Stamp:
     """A round order token (``size`` px across) ringed in the house colour. ``kind`` None is a face-down (hidden)
-    order. The stamp is ``size * 1.2`` square: the star and the bonus badge stick out of the disc."""
+    order; ``sea`` a sea order (Mother of Dragons), on a blue face as printed. The stamp is ``size * 1.2`` square:
+    the star and the bonus badge stick out of the disc."""
     hs = house_style(house)
     k = size / 40
     extra = round(style.ORDER_EXTRA * k)
@@ -120,7 +123,7 @@ def order_token(house: str, kind: str | None, star: bool, bonus: int, size: int 
         c.ellipse(inner, NEUTRAL_FORCE)
         c.text((o + size / 2, o + size / 2 + k), "?", "bold", 20 * k, WHITE)
         return c.finish()
-    c.ellipse(inner, WHITE)
+    c.ellipse(inner, style.PORT_FILL if sea else WHITE)
     g = 3 * k
     c.icon(kind, (inner[0] + g, inner[1] + g, inner[2] - g, inner[3] - g), INK)
     if star:
