@@ -60,6 +60,8 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "ruleset": tuple(rulesets.RULESETS),
 }
 IMPASSABLE = ("~", "impassable")
+# The house card whose combat ability moves the opponent to the last place of a track, mid-Action phase.
+DORAN = "doran-martell"
 ROMAN = ("I", "II", "III")
 MAX_SEED = 2**64 - 1
 
@@ -408,12 +410,32 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
                 fail(f"{house} owns only {token(token_id).copies} {token_id} order", house=house)
         stars = sum(n for t, n in used.items() if token(t).star)
         allowed = rules.stars_allowed(s, house)
+        if _moved_down_by_doran(s, house, start):
+            allowed = max(ruleset(s).stars_allowed(p, len(s.players)) for p in range(len(s.players)))
         if stars > allowed:
             fail(
                 f"{house} placed {stars} special orders; its King's Court position allows {allowed}",
                 house=house,
                 allowed=allowed,
             )
+
+
+def _moved_down_by_doran(s: GameState, house: str, start: Start) -> bool:
+    """Whether ``house`` may hold more special orders than its King's Court position allows.
+
+    Doran Martell, played in a combat of the March step, moves its opponent to the last place of a track; the
+    orders that opponent placed under its old position stay on the board. So once marches may have been fought
+    (a ``march`` or ``consolidate`` start), a house last on King's Court, facing a Martell in play, may hold as
+    many special orders as any position allows.
+    """
+    doran = data.house_cards().get(DORAN)
+    return (
+        start.stage in ("march", "consolidate")
+        and doran is not None
+        and doran.house in s.players
+        and doran.house != house
+        and s.tracks["kings_court"][-1] == house
+    )
 
 
 def _check_board(s: GameState) -> None:

