@@ -1,23 +1,33 @@
 """Bot benchmark: many 6-player games on the local fake Discord, every player answering at once.
 
-    python bench/bot.py [--games 50] [--runs 1] [--json]
+    python bench/bot.py [--tables 50] [--runs 1] [--games-ended 0] [--json]
 
-Measures how fast the bot acknowledges interactions (Discord allows 3 s), how many answers per
-second it records, and whether any acknowledged answer was lost or recorded twice. Loopback only,
-bounded in count and time.
+Measures how fast the bot acknowledges interactions (Discord allows 3 s), how soon the player sees the
+receipt of an answer, how many answers per second it records, the bot's CPU time per answer, its memory,
+and whether any acknowledged answer was lost or recorded twice. Loopback only, bounded in count and time.
+
+``receipt_p50_ms``/``receipt_p99_ms``: from the Submit click (the fake builds the interaction) to the moment
+the fake stores the edit that says "Recorded". ``cpu_ms_per_answer``: the CPU time (user + system) of the
+bot process *and its children* (the image pool's workers) over the burst, divided by the answers recorded.
+``rss_mb``: the bot process's resident memory after the burst (``rss_children_mb``: its workers').
+``--games-ended N`` first creates, starts and ends N 3-player games through Discord, and reports the
+bot's memory before and after (``ended_rss_growth_mb``) and how many snapshots other than a game's first
+and last remain in the database for ended games (``ended_intermediate_snapshots``, expected 0).
 
 An acknowledgement is timed as Discord times it: from the event's frame being written to the bot's
 socket to the callback's bytes arriving back (the fake's own queues are not the bot's);
 ``ack_p99_from_click_ms`` also counts the fake's time to build and send the event. Every player
 clicks Decide at the same instant, then Submit as soon as the form arrives: the open figures are the
 harder burst. With ``--runs N`` the whole benchmark is repeated on fresh processes and the top-level
-figures are the worst of the runs (latency and memory highest, throughput lowest, losses summed).
+figures are the medians of the runs, ``spread`` giving each figure's lowest and highest (losses are summed);
+``--worst`` reports the worst of the runs instead (latency and memory highest, throughput lowest).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import os
@@ -52,12 +62,79 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def descendants(pid: int) -> list[int]:
+    """Every live process below ``pid`` (the image pool's workers)."""
+    out: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*/children"):
+            try:
+                kids = [int(k) for k in task.read_text().split()]
+            except OSError:
+                continue
+            out.extend(kids)
+            todo.extend(kids)
+    return out
+
+
+def tree_cpu_seconds(pid: int) -> dict[int, float]:
+    """CPU time so far of a process and of each of its live descendants, by pid."""
+    out = {pid: cpu_seconds(pid)}
+    for child in descendants(pid):
+        with contextlib.suppress(OSError):  # ended meanwhile
+            out[child] = cpu_seconds(child)
+    return out
+
+
+def rss_of(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def children_rss_mb(bot: BotProcess) -> float:
+    assert bot.proc is not None
+    total = 0.0
+    for child in descendants(bot.proc.pid):
+        with contextlib.suppress(OSError):
+            total += rss_of(child)
+    return round(total, 1)
+
+
+async def end_games(fake: Any, guild: Any, moderator: Any, count: int) -> None:
+    """Create, start and end ``count`` 3-player games in one channel, one after another, through Discord."""
+    channel = fake.add_text_channel(guild, "ended-games")
+    players = [fake.add_member(guild, f"ended-p{i}") for i in range(3)]
+    for _ in range(count):
+        lobby = await (await fake.slash(moderator, channel, "game new", players=3)).wait_response(timeout=30)
+        game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+        for p in players:
+            await (await fake.click(p, lobby, f"lobby:{game_id}:join")).wait_response(timeout=30)
+        await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response(timeout=30)
+        await (await fake.slash(moderator, channel, "mod end")).wait_reply(timeout=30)
+        fake.world.messages.clear()  # the harness's own transcript is not the bot's memory
+
+
+async def intermediate_snapshots_of_ended_games(store: Store) -> int:
+    """Snapshots of ended games other than each game's first and last (the start, and the final state)."""
+    async with store.db.execute(
+        "SELECT COUNT(*) FROM snapshots s JOIN games g ON g.id = s.game_id WHERE g.status = 'ended'"
+        " AND s.version > (SELECT MIN(version) FROM snapshots WHERE game_id = s.game_id)"
+        " AND s.version < g.version"
+        " AND s.version NOT IN (SELECT version FROM answers a WHERE a.game_id = s.game_id AND a.prompt_id = 'repair')"
+    ) as cur:
+        row = await cur.fetchone()
+    return int(row[0]) if row else 0
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
+async def run(games: int, profile: Path | None = None, games_ended: int = 0) -> dict[str, Any]:
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Bench", locale="en-US")
@@ -71,7 +148,22 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
         await bot.sync_commands()
         await bot.start()
         store = await Store.open(db)
+        ended: dict[str, Any] = {}
         try:
+            if games_ended:
+                await fake.wait_idle(quiet=1.0, timeout=60)
+                rss_start = bot_rss_mb(bot)
+                started = time.perf_counter()
+                await end_games(fake, guild, moderator, games_ended)
+                await fake.wait_idle(quiet=2.0, timeout=120)
+                ended = {
+                    "games_ended": games_ended,
+                    "ended_s": round(time.perf_counter() - started, 1),
+                    "ended_rss_start_mb": rss_start,
+                    "ended_rss_end_mb": bot_rss_mb(bot),
+                    "ended_rss_growth_mb": round(bot_rss_mb(bot) - rss_start, 1),
+                    "ended_intermediate_snapshots": await intermediate_snapshots_of_ended_games(store),
+                }
             # Lobbies: create, join, start (not measured: set-up).
             game_ids = []
             for channel, players in tables:
@@ -92,6 +184,7 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
             # Let the set-up's own traffic (status messages, pins) finish: the burst is measured on its own.
             await fake.wait_idle(quiet=3.0, timeout=60)
             acks_by_kind: dict[str, list[float]] = {"open": [], "submit": []}
+            receipts: list[float] = []
             from_click: list[float] = []  # including the fake's own time to build and send the event
 
             def record(kind: str, interaction: Any) -> None:
@@ -108,11 +201,23 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
                 submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
                 await submitted.wait_ack(timeout=10)
                 record("submit", submitted)
-                receipt = await submitted.wait_response(timeout=20)
-                return "Recorded" in receipt.content
+                seen: list[float] = []
+
+                def recorded() -> bool:
+                    message = submitted.response
+                    if submitted.failed or bool(message and "Recorded" in message.content):
+                        seen.append(time.monotonic())  # when the fake stored it, not when this task wakes
+                        return True
+                    return False
+
+                await fake.world.wait_until(recorded, 20, f"the receipt of {submitted!r}")
+                if submitted.failed:
+                    return False
+                receipts.append((seen[0] - submitted.created_at) * 1000)
+                return True
 
             assert bot.proc is not None
-            cpu_before, own_before = cpu_seconds(bot.proc.pid), time.process_time()
+            cpu_before, own_before = tree_cpu_seconds(bot.proc.pid), time.process_time()
             # The harness's own garbage collection would pause the fake mid-burst (20-40 ms full passes were
             # seen) and be counted against the bot: as timeit does, collect first and pause it for the burst.
             gc.collect()
@@ -124,7 +229,11 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
             finally:
                 gc.enable()
             acks = acks_by_kind["open"] + acks_by_kind["submit"]
-            bot_cpu = cpu_seconds(bot.proc.pid) - cpu_before
+            # Let the burst's own after-work (channel posts, images) finish: it is the answers' CPU too.
+            await fake.wait_idle(quiet=2.5, timeout=60)
+            cpu_after = tree_cpu_seconds(bot.proc.pid)
+            bot_cpu = sum(cpu_after.values()) - sum(cpu_before.get(pid, 0.0) for pid in cpu_after)
+            loop_cpu = cpu_after[bot.proc.pid] - cpu_before[bot.proc.pid]
             harness_cpu = time.process_time() - own_before
             acknowledged = sum(results)
             # What the database holds: every acknowledged answer exactly once.
@@ -137,6 +246,7 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
             duplicated = sum(n - 1 for n in recorded.values() if n > 1)
             failed = len(fake.failed_interactions)
             rss_mb = bot_rss_mb(bot)
+            rss_children = children_rss_mb(bot)
         finally:
             await store.close()
             await bot.stop()
@@ -150,18 +260,25 @@ async def run(games: int, profile: Path | None = None) -> dict[str, Any]:
         "ack_p99_open_ms": round(percentile(acks_by_kind["open"], 0.99), 2),
         "ack_p99_submit_ms": round(percentile(acks_by_kind["submit"], 0.99), 2),
         "ack_p99_from_click_ms": round(percentile(from_click, 0.99), 2),
+        "receipt_p50_ms": round(statistics.median(receipts), 2) if receipts else None,
+        "receipt_p99_ms": round(percentile(receipts, 0.99), 2),
         "answers_per_s": round(acknowledged / elapsed, 1),
         "burst_s": round(elapsed, 2),
         "bot_cpu_s": round(bot_cpu, 2),
+        "bot_main_cpu_s": round(loop_cpu, 2),
+        "cpu_ms_per_answer": round(bot_cpu * 1000 / max(1, acknowledged), 2),
         "harness_cpu_s": round(harness_cpu, 2),
         "lost": lost,
         "duplicated": duplicated,
         "failed_interactions": failed,
         "rss_mb": rss_mb,
+        "rss_children_mb": rss_children,
+        **ended,
     }
 
 
 WORST = {"answers_per_s": min, "answers": min, "lost": sum, "duplicated": sum, "failed_interactions": sum}
+SUMMED = {"lost", "duplicated", "failed_interactions"}
 
 
 def worst_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -175,23 +292,52 @@ def worst_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
+def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One figure per key, the median across runs (losses summed), with each figure's spread (min, max)."""
+    out: dict[str, Any] = {}
+    spread: dict[str, list[float]] = {}
+    for key, value in runs[0].items():
+        values = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
+        if not isinstance(value, (int, float)) or len(values) != len(runs):
+            out[key] = value
+        elif key in SUMMED:
+            out[key] = sum(values)
+        else:
+            out[key] = round(statistics.median(values), 2)
+            if len(runs) > 1:
+                spread[key] = [min(values), max(values)]
+    if len(runs) > 1:
+        out["spread"] = spread
+        out["runs"] = runs
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--runs", type=int, default=1, help="repeat on fresh processes; report the worst figures")
+    parser.add_argument("--tables", "--games", dest="tables", type=int, default=50, help="6-player tables")
+    parser.add_argument("--runs", type=int, default=1, help="repeat on fresh processes")
+    parser.add_argument("--worst", action="store_true", help="report the worst of the runs instead of the median")
+    parser.add_argument("--games-ended", type=int, default=0, help="create and end this many games first")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the bot process to this file")
     args = parser.parse_args(argv)
-    runs = [asyncio.run(asyncio.wait_for(run(args.games, args.profile), timeout=600)) for _ in range(args.runs)]
-    figures = worst_of(runs)
+    limit = 600 + 2 * args.games_ended
+    runs = [
+        asyncio.run(asyncio.wait_for(run(args.tables, args.profile, args.games_ended), timeout=limit))
+        for _ in range(args.runs)
+    ]
+    figures = worst_of(runs) if args.worst else median_of(runs)
     if args.json:
         print(json.dumps(figures))
     else:
         for key, value in figures.items():
-            if key != "runs":
+            if key not in ("runs", "spread"):
                 print(f"{key:>20}: {value}")
         for number, run_figures in enumerate(figures.get("runs", []), start=1):
-            print(f"run {number}: ack p50 {run_figures['ack_p50_ms']} ms, p99 {run_figures['ack_p99_ms']} ms")
+            print(
+                f"run {number}: ack p50 {run_figures['ack_p50_ms']} ms, p99 {run_figures['ack_p99_ms']} ms,"
+                f" receipt p99 {run_figures['receipt_p99_ms']} ms, {run_figures['cpu_ms_per_answer']} ms CPU/answer"
+            )
     return 0
 
 
