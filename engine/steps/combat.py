@@ -149,6 +149,13 @@ def resolve_neutral(g: Game, f: CombatFrame) -> None:
         del s.neutral[f["area"]]
         moved = take_units(s, f["origin"], f["attacker"], f["units"])
         place_units(s, f["area"], moved)
+    else:
+        # The march's other moves were made (and its supply checked) with these units in the neutral force's area;
+        # staying home, those that do not fit are destroyed, the strongest kept, as for a beaten attacker (B-OPEN-05).
+        units = combat_units(s, f, "attacker")
+        staying = len(s.units.get(f["origin"], [])) - len(units)
+        fit = fit_supply(s, f["attacker"], f["origin"], units, staying=staying)
+        destroy_fighting(g, f, "attacker", [u for u in units if all(u is not k for k in fit)], "retreat-supply")
     s.orders.pop(f["origin"], None)
     end_combat(g, f)
 

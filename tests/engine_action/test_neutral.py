@@ -268,3 +268,32 @@ def test_B_OPEN_01_support_counted_for_a_neutral_march_is_only_what_could_arrive
     err = rejected(g, "lannister", answer, "neutral-too-strong")
     assert (err.params["needed"], err.params["best"]) == (5, 4)
     assert units(g, "the-reach") == ["lannister footman", "lannister footman", "lannister knight"]
+
+
+def test_B_OPEN_01_B_OPEN_05_a_cancelled_neutral_attack_keeps_supply() -> None:
+    """B-OPEN-01, B-OPEN-05: the march's other moves are made with the attackers counted in the neutral force's area;
+    when the attack is cancelled they stay home, and those that would break supply there are destroyed, the
+    strongest kept, as for a beaten attacker. Lannister at supply 5 (armies of 4, 3, 2, 2) sends a footman to
+    Blackwater (an army of 3) and two knights on King's Landing, leaving a footman in the Reach; without its
+    support the attack (4) falls short of 5, and three armies of 3 would not fit: one knight is lost."""
+    g = make(
+        {
+            "units": {
+                "the-reach": "lannister knight knight footman footman",
+                "blackwater": "lannister footman footman",
+                "riverrun": "lannister footman footman footman",
+            },
+            "orders": {"the-reach": "march0", "blackwater": "support0"},
+            "neutral": {"kings-landing": 5},
+            "supply": {"lannister": 5},
+            "start": "action",
+        }
+    )
+    march(g, "lannister", "the-reach", {"kings-landing": ["knight", "knight"], "blackwater": ["footman"]})
+    events = g.act("lannister", "none")
+    attack = event(events, "neutral-attack")
+    assert (attack["strength"], attack["won"]) == (4, False)
+    lost = event(events, "units-destroyed")
+    assert (lost["area"], lost["units"], lost["reason"]) == ("the-reach", ["knight"], "retreat-supply")
+    assert units(g, "the-reach") == ["lannister footman", "lannister knight"]
+    assert rules.supply_ok(g.s, "lannister")
