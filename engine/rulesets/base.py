@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, setup
@@ -19,7 +20,7 @@ class Ruleset:
     board_file: ClassVar[str] = "board.json"
     allows_gifts: ClassVar[bool] = False  # Power changes hands only by the rules (B-DIPLO-03)
 
-    @property
+    @cached_property
     def board(self) -> data.Board:
         return data.board(self.board_file)
 
