@@ -6,25 +6,26 @@ version), and an answer is committed to the database before anyone is told it wa
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
 import random
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.lru import Bounded, KeyedLocks
 from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
 from engine import Game, Prompt, RuleError, new_game, rulesets
 from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
 
-SNAPSHOT_EVERY = 25  # answers between state snapshots (undo replays at most this many)
+SNAPSHOT_EVERY = 25  # answers between state snapshots of a running game (undo replays at most this many)
+PARSED_GAMES = 256  # parsed games kept in memory (the most recently used; ended games leave at once)
 
 Listener = Callable[["Applied"], Awaitable[None]]
+EndListener = Callable[[int], None]
 Announce = Callable[[Game, dict[str, int]], Awaitable[None]]
 
 
@@ -46,6 +47,12 @@ class Applied:
     version_before: int
     game: Game
     events: list[dict[str, Any]]
+    before: Game | None = None  # the shared game the answer was applied to (None: a start or a new position)
+
+    def views(self) -> tuple[dict[str, Any] | None, dict[str, Any]]:
+        """The public views before and after this step, each worked out once for every reader of its version
+        (``before`` is None at the start of a game and after a repair: the whole board is new)."""
+        return (self.before.view(None) if self.before is not None else None), self.game.view(None)
 
 
 @dataclass(frozen=True)
@@ -123,11 +130,32 @@ class SharedGame(Game):
     def __init__(self, state: GameState) -> None:
         super().__init__(state)
         self._prompts: list[Prompt] | None = None
+        self._prompt_for: dict[str, Prompt | None] = {}
+        self._awaiting: list[str] | None = None
+        self._views: dict[str | None, dict[str, Any]] = {}
 
     def prompts(self) -> list[Prompt]:
         if self._prompts is None:
             self._prompts = super().prompts()
         return list(self._prompts)
+
+    def prompt_for(self, house: str) -> Prompt | None:
+        if house not in self._prompt_for:
+            self._prompt_for[house] = super().prompt_for(house)
+        return self._prompt_for[house]
+
+    def awaiting(self) -> list[str]:
+        if self._awaiting is None:
+            self._awaiting = super().awaiting()
+        return list(self._awaiting)
+
+    def view(self, house: str | None = None) -> dict[str, Any]:
+        """The view for ``house`` (None: the public one), worked out once and then shared by every reader of
+        this version: treat it as read-only."""
+        got = self._views.get(house)
+        if got is None:
+            got = self._views[house] = super().view(house)
+        return got
 
     def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
         raise TypeError("a shared game is read-only: answers go through GameService.answer")
@@ -214,14 +242,30 @@ class GameService:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._channel_locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._locks = KeyedLocks()
+        self._channel_locks = KeyedLocks()
         self._deadlines = DeadlineStore(store)
         self._listeners: list[Listener] = []
-        self._parsed: dict[int, tuple[str, Game]] = {}  # game -> (its stored JSON, that JSON parsed)
+        self._end_listeners: list[EndListener] = []
+        # game -> (its stored JSON, that JSON parsed): the most recently used games only
+        self._parsed: Bounded[int, tuple[str, SharedGame]] = Bounded(PARSED_GAMES)
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def subscribe_end(self, listener: EndListener) -> None:
+        """``listener(game_id)`` once a game has ended (its last answer, or a moderator's end): drop what is
+        kept in memory for it."""
+        self._end_listeners.append(listener)
+
+    def _ended(self, game_id: int) -> None:
+        self._parsed.pop(game_id, None)
+        self.store.forget(game_id)
+        for listener in self._end_listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("an end listener failed for game %s", game_id)
 
     async def _notify(self, applied: Applied) -> None:
         for listener in self._listeners:
@@ -230,8 +274,9 @@ class GameService:
             except Exception:
                 log.exception("a listener failed after game %s version %s", applied.game_id, applied.game.version)
 
-    def lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks[game_id]
+    def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
+        """One game's answers one at a time (the lock leaves memory when nobody holds or awaits it)."""
+        return self._locks.hold(game_id)
 
     # ----- lobby -----
 
@@ -243,7 +288,7 @@ class GameService:
                 "unknown-ruleset", "No such ruleset.", ruleset=settings.ruleset, known=sorted(rulesets.RULESETS)
             )
         rulesets.named(settings.ruleset).houses_for(settings.players)  # validates the count
-        async with self._channel_locks[channel_id]:
+        async with self._channel_locks.hold(channel_id):
             existing = await self.store.games_in_channel(channel_id)
             if existing:
                 raise ServiceError(
@@ -312,31 +357,41 @@ class GameService:
             seats = dict(zip(houses, players, strict=True))
             for house, user in seats.items():
                 game.state.houses[house].seat = str(user)
-            await self.store.start_game(game_id, game.to_json(), game.version, dict(seats))
+            state = game.to_json()
+            await self.store.start_game(game_id, state, game.version, dict(seats))
+            shared = SharedGame(game.state)  # readers share it from now on
+            self._parsed[game_id] = (state, shared)
         if announce is not None:
             try:
-                await announce(game, seats)
+                await announce(shared, seats)
             except Exception:
                 log.exception("could not announce the start of game %s", game_id)
-        started = Applied(game_id, "", "start", game.version, game, [])
+        started = Applied(game_id, "", "start", game.version, shared, [])
         await self._notify(started)
-        await self.answer_forced(game_id, game)
-        return game
+        await self.answer_forced(game_id, shared)
+        return shared
 
     # ----- play -----
 
-    async def load(self, game_id: int) -> Game:
+    async def load(self, game_id: int) -> SharedGame:
         """The game as stored now. The object is shared between readers, so treat it as read-only: everything
         that changes a game goes through this service, which works on a copy of its own."""
-        row = await self.row(game_id)
+        return self._shared(game_id, await self.row(game_id))
+
+    def _shared(self, game_id: int, row: GameRow) -> SharedGame:
         if row.state is None:
             raise ServiceError("not-started", "The game has not started yet.")
         cached = self._parsed.get(game_id)
         if cached is not None and (cached[0] is row.state or cached[0] == row.state):
             return cached[1]
         game = SharedGame(Game.from_json(row.state).state)
-        self._parsed[game_id] = (row.state, game)
+        if row.status != "ended":  # an ended game is read rarely: it does not take a place in memory
+            self._parsed[game_id] = (row.state, game)
         return game
+
+    async def count_running(self) -> int:
+        """Games running or paused, counted by the database (nothing is loaded)."""
+        return await self.store.count_active()
 
     # ----- what the Discord layer reads (it goes through the service, never to the store) -----
 
@@ -414,12 +469,13 @@ class GameService:
                 if seats.get(house) != user_id:
                     raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
             assert row.state is not None
-            game = Game.from_json(row.state)
-            prompt = game.prompt_for(house)
+            shared_before = self._shared(game_id, row)
+            prompt = shared_before.prompt_for(house)
             if prompt is None:
                 raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
             if only_if_unanswered and prompt.answered:
                 raise ServiceError("already-answered", f"{house} has already answered.")
+            game = Game.from_json(row.state)  # the answer works on its own copy
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
             state = game.to_json()
@@ -439,8 +495,11 @@ class GameService:
             )
             shared = SharedGame(game.state)  # from now on readers share it: nothing changes it again
             self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, house, source, before, shared, events)
+        applied = Applied(game_id, house, source, before, shared, events, shared_before)
         await self._notify(applied)
+        if shared.finished:
+            self._ended(game_id)
+            return applied
         await self.answer_forced(game_id, shared)
         return applied
 
@@ -454,6 +513,7 @@ class GameService:
             if row.status != "running" or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             house = await self.house_of(game_id, user_id)
+            shared_before = self._shared(game_id, row)
             game = Game.from_json(row.state)
             before = game.version
             events = game.gift(house, to, amount)
@@ -474,8 +534,11 @@ class GameService:
             )
             shared = SharedGame(game.state)
             self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, house, "player", before, shared, events)
+        applied = Applied(game_id, house, "player", before, shared, events, shared_before)
         await self._notify(applied)
+        if shared.finished:
+            self._ended(game_id)
+            return applied
         await self.answer_forced(game_id, shared)
         return applied
 
@@ -577,16 +640,18 @@ class GameService:
             held = [h for h, u in seats.items() if u is not None and u == user_id and (new or h != house)]
             if held:
                 raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
+            shared_before = self._shared(game_id, row)
             game = Game.from_json(row.state)
             before = game.version
             seat = str(user_id) if user_id is not None else None
             answer: dict[str, Any] = {"seat": seat, "autopilot": autopilot}
             events = game.set_seat(house, seat, autopilot=autopilot)
+            state = game.to_json()
             await self.store.commit_answer(
                 game_id,
                 expected_version=before,
                 new_version=game.version,
-                new_state=game.to_json(),
+                new_state=state,
                 house=house,
                 user_id=moderator,
                 prompt_id=SEAT_CHANGE,
@@ -594,7 +659,9 @@ class GameService:
                 source="moderator",
             )
             await self.store.set_seat(game_id, house, user_id)
-        applied = Applied(game_id, house, "moderator", before, game, events)
+            shared = SharedGame(game.state)
+            self._parsed[game_id] = (state, shared)
+        applied = Applied(game_id, house, "moderator", before, shared, events, shared_before)
         await self._notify(applied)
         return applied
 
@@ -646,9 +713,11 @@ class GameService:
         return game
 
     async def end(self, game_id: int) -> None:
+        """End the game now: its log and last state stay, its intermediate snapshots go (see docs/bot.md)."""
         async with self.lock(game_id):
             await self.row(game_id)
             await self.store.set_status(game_id, "ended")
+        self._ended(game_id)
 
     async def seated(self, game_id: int, user_id: int | None) -> bool:
         """Whether ``user_id`` holds a house in this game (a player first, whatever else they are)."""

@@ -18,6 +18,8 @@ from typing import Any
 
 import aiosqlite
 
+from app.lru import Bounded
+
 MIGRATIONS: list[str] = [
     # 1: the first schema
     """
@@ -116,6 +118,19 @@ SET_SEAT = (
 )
 
 
+CACHED_GAMES = 1024  # rows of the games most recently read or written (ended games leave at once)
+CACHED_USERS = 4096  # DM status of the users most recently seen
+
+# When a game ends, the snapshots between its first and its last go: the first (and any repair's) and the answer
+# log replay every point, and the final state stays in the games row (see docs/bot.md, "What the bot keeps").
+PRUNE_ENDED_SNAPSHOTS = """
+DELETE FROM snapshots WHERE game_id = :game
+  AND version > (SELECT MIN(version) FROM snapshots WHERE game_id = :game)
+  AND version < (SELECT version FROM games WHERE id = :game)
+  AND version NOT IN (SELECT version FROM answers WHERE game_id = :game AND prompt_id = 'repair')
+"""
+
+
 class VersionConflict(Exception):
     """The game changed since it was read: another answer won the race."""
 
@@ -152,15 +167,20 @@ class Store:
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in
     memory and replaced by every write that changes them, after it commits. That is exact because this
     store is the only writer of its database: one bot process owns the file (other connections may read).
+    Every cache is bounded (the most recently used games and users), and an ended game leaves them.
     """
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
         self.write_lock = asyncio.Lock()
-        self._games: dict[int, GameRow] = {}
-        self._seats: dict[int, dict[str, int | None]] = {}
-        self._dm_closed: dict[int, bool] = {}
-        self.deadline_cache: dict[int, DeadlineRow | None] = {}
+        self._games: Bounded[int, GameRow] = Bounded(CACHED_GAMES)
+        self._seats: Bounded[int, dict[str, int | None]] = Bounded(CACHED_GAMES)
+        self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
+        self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
+
+    def cached_games(self) -> int:
+        """How many games have something cached here (for tests and the benchmark)."""
+        return len(set(self._games) | set(self._seats) | set(self.deadline_cache))
 
     def forget(self, game_id: int) -> None:
         """Drop what is cached of a game (after a write whose outcome is not known here)."""
@@ -239,7 +259,9 @@ class Store:
             row = await cur.fetchone()
         if row is None:
             return None
-        game = self._games[game_id] = _game_row(row)
+        game = _game_row(row)
+        if game.status != "ended":  # an ended game is read rarely: it does not take a place in memory
+            self._games[game_id] = game
         return game
 
     def _changed_game(self, game_id: int, **fields: Any) -> None:
@@ -256,12 +278,26 @@ class Store:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
 
+    async def count_active(self) -> int:
+        """Games running or paused, counted by the database (no state is read)."""
+        async with self.db.execute("SELECT COUNT(*) FROM games WHERE status IN ('running', 'paused')") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
     async def active_games(self) -> list[GameRow]:
         async with self.db.execute("SELECT * FROM games WHERE status IN ('running', 'paused') ORDER BY id") as cur:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
 
     async def set_status(self, game_id: int, status: str) -> None:
+        if status == "ended":
+            async with self.transaction() as db:
+                await db.execute(
+                    "UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id)
+                )
+                await db.execute(PRUNE_ENDED_SNAPSHOTS, {"game": game_id})
+            self.forget(game_id)
+            return
         await self.write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id))
         self._changed_game(game_id, status=status)
 
@@ -391,9 +427,14 @@ class Store:
                     )
                 if source == "player":
                     await db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
+                if status == "ended":
+                    await db.execute(PRUNE_ENDED_SNAPSHOTS, {"game": game_id})
         except BaseException:
             self.forget(game_id)  # a conflict means the cached row was not the stored one
             raise
+        if status == "ended":
+            self.forget(game_id)
+            return
         changed: dict[str, Any] = {"state": new_state, "version": new_version}
         if status is not None:
             changed["status"] = status
@@ -428,6 +469,12 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return {int(r[0]): json.loads(r[1]) for r in rows}
+
+    async def snapshot_versions(self, game_id: int) -> list[int]:
+        async with self.db.execute(
+            "SELECT version FROM snapshots WHERE game_id = ? ORDER BY version", (game_id,)
+        ) as cur:
+            return [int(r[0]) for r in await cur.fetchall()]
 
     async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
         async with self.db.execute(
