@@ -28,10 +28,23 @@ class Config:
     api_base: str | None = None  # points discord.py at another API (the local fake in tests)
     gateway_url: str | None = None
     moderator_role: str | None = None
+    image_workers: int = 2  # processes drawing images (IMAGE_WORKERS)
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
         return f"Config(token={'set' if self.token else 'missing'}, database={str(self.database)!r})"
+
+
+def default_image_workers() -> int:
+    """Two drawing processes, or one on a single core (they run at a lower priority than the bot anyway)."""
+    return max(1, min(2, os.cpu_count() or 1))
+
+
+def _workers(raw: str | None) -> int:
+    try:
+        return max(1, min(8, int(raw))) if raw else default_image_workers()
+    except ValueError:
+        return default_image_workers()
 
 
 def load_config(root: Path | None = None, environ: dict[str, str] | None = None) -> Config:
@@ -43,6 +56,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None)
         api_base=env.get("DISCORD_API_BASE") or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         moderator_role=env.get("MODERATOR_ROLE") or None,
+        image_workers=_workers(env.get("IMAGE_WORKERS")),
     )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 import signal
@@ -14,7 +15,7 @@ import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from discord.ext import commands
 
-from app.background import Background
+from app.background import ImagePool
 from app.config import Config
 from app.deadlines import Deadlines
 from app.service import GameService
@@ -33,6 +34,13 @@ def load_renderer() -> Any:
     except ImportError:
         return None
     return render_board
+
+
+def warm_renderer() -> None:
+    """Run in each image worker as it starts: the renderer's static layers, fonts and stamps, built once."""
+    from render import warm_up
+
+    warm_up()
 
 
 class WesterosBot(commands.Bot):
@@ -59,7 +67,16 @@ class WesterosBot(commands.Bot):
         self.service = service
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
-        self.background = Background()  # map drawing, at a lower CPU priority than the event loop
+        # Images are drawn in worker processes at a lower CPU priority, each warmed up as it starts: the event
+        # loop's process never draws (a drawing thread would hold the interpreter lock the loop needs).
+        renderer = load_renderer()
+        self.renderer = renderer
+        self.background = ImagePool(
+            config.image_workers,
+            initializer=warm_renderer if renderer else None,
+            preload=("render",) if renderer else (),
+        )
+        self._warming: asyncio.Future[list[int]] | None = None
 
     async def setup_hook(self) -> None:
         from cogs.gifts import Gifts
@@ -73,7 +90,9 @@ class WesterosBot(commands.Bot):
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
         self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)
-        self.play = Play(self, self.service, load_renderer())
+        # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
+        self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
+        self.play = Play(self, self.service, self.renderer)
         await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role))
@@ -90,13 +109,19 @@ class WesterosBot(commands.Bot):
         await self.play.on_deadline_notice(kind, game_id, **data)
 
     async def on_ready(self) -> None:
-        log.info("logged in as %s (%s games running)", self.user, len(await self.service.active_games()))
+        log.info("logged in as %s (%s games running)", self.user, await self.service.count_running())
 
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        play = getattr(self, "play", None)
+        if play is not None:  # the posts of answers already committed go out first, if they can in time
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(play.settled(), timeout=5)
         self.background.close()
         await super().close()
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
