@@ -7,9 +7,11 @@ and what the channel sees is built only from the public view and public events.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import io
 import logging
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,7 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.background import Background
+from app.background import Background, ImagePool, PoolBusy
 from app.decisions import (
     Form,
     area_label,
@@ -28,6 +30,7 @@ from app.decisions import (
     token_label,
 )
 from app.i18n import t
+from app.lru import Bounded
 from app.narration import narrate_all
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
@@ -39,19 +42,8 @@ from engine import Game, Prompt
 log = logging.getLogger("westeros.play")
 
 DM_CLOSED = 50007
-BOARD_EVENTS = {
-    "orders-revealed",
-    "march",
-    "combat-ended",
-    "retreat",
-    "units-destroyed",
-    "consolidate",
-    "round-started",
-    "raid",
-    "neutral-attack",
-    "power-token-placed",
-    "game-over",
-}
+FILES_PER_MESSAGE = 10  # Discord's limit
+MEMORY_GAMES = 1024  # games whose drafts, notices and status text are kept (ended games leave at once)
 
 
 @dataclass
@@ -144,16 +136,19 @@ class Play(commands.Cog):
         self.bot = bot
         self.service = service
         self.renderer = renderer
-        self.background: Background = getattr(bot, "background", None) or Background()
-        self.drafts: dict[tuple[int, str], Draft] = {}
-        self.prompts_seen: dict[tuple[int, str], Prompt] = {}
-        self.notified: set[tuple[int, str, str, int | None]] = set()
-        self.status_text: dict[int, str] = {}
+        # Images are drawn in the bot's image pool (worker processes); a bare cog falls back to threads.
+        self.background: Background | ImagePool = getattr(bot, "background", None) or Background()
+        self.drafts: dict[tuple[int, str], Draft] = Bounded(MEMORY_GAMES * 7)
+        self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
+        self.notified: set[tuple[int, str, str, int | None]] = set()  # pruned to the open prompts of each game
+        self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
+        self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.status_tasks: set[asyncio.Task[None]] = set()
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
         service.subscribe(self.on_applied)
+        service.subscribe_end(self.forget_game)
 
     async def _acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
         """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
@@ -170,22 +165,103 @@ class Play(commands.Cog):
             if e["type"] == "seat-changed":  # a new player must hear of the decision already open
                 self.notified = {k for k in self.notified if not (k[0] == applied.game_id and k[1] == e["house"])}
                 self.drafts.pop((applied.game_id, e["house"]), None)  # the old player's form is no longer theirs
+        # The answer is committed: its player's receipt must not wait for the channel post, the images or the
+        # next decisions' DMs. They run after it, one step after another for each game.
+        self.after_answer(applied.game_id, lambda: self.publish(applied))
+
+    def after_answer(self, game_id: int, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work()`` once the game's earlier posts are done (posts of one game keep their order)."""
+        previous = self.posting.get(game_id)
+
+        async def in_turn() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            await work()
+
+        # A fresh context: the work takes its own slot (cogs/acks.py) instead of the answering click's.
+        task = asyncio.get_running_loop().create_task(in_turn(), context=contextvars.Context())
+        self.posting[game_id] = task
+
+        def finished(done: asyncio.Task[None]) -> None:
+            if self.posting.get(game_id) is done:
+                del self.posting[game_id]
+
+        task.add_done_callback(finished)
+
+    async def settled(self) -> None:
+        """Wait until every post that answers have started is done (tests, shutdown)."""
+        while self.posting:
+            await asyncio.wait(list(self.posting.values()))
+
+    async def publish(self, applied: Applied) -> None:
         try:
-            await self.post_to_channel(applied.game_id, applied.game, applied.events)
-            await self.notify_prompts(applied.game_id, applied.game)
+            view_before, view_after = applied.views()
+            images = await self.step_images(applied.game_id, view_before, view_after, applied.events)
+            async with self.order.working():
+                await self.post_to_channel(applied.game_id, applied.game, applied.events, images)
+                await self.notify_prompts(applied.game_id, applied.game)
             self.schedule_status(applied.game_id)
         except discord.HTTPException:
             log.exception("could not post the result of an answer in game %s", applied.game_id)
+        except Exception:
+            log.exception("could not publish the result of an answer in game %s", applied.game_id)
 
-    async def post_to_channel(self, game_id: int, game: Game, events: list[dict[str, Any]]) -> None:
+    async def step_images(
+        self,
+        game_id: int,
+        view_before: dict[str, Any] | None,
+        view_after: dict[str, Any],
+        events: list[dict[str, Any]],
+    ) -> list[tuple[str, bytes, str]]:
+        """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
+        first, then a crop of what changed or the whole board; [] when nothing visible changed."""
+        if self.renderer is None:
+            return []
+        from render import images_for_step
+
+        lang = (await self.service.row(game_id)).settings.get("language", "en")
+        public = [e for e in events if "private_to" not in e]
+        try:
+            return await self.background.run(images_for_step, view_before, view_after, public, lang)
+        except PoolBusy:
+            log.warning("the image queue is full: game %s's step is posted without its images", game_id)
+        except Exception:
+            log.exception("could not draw the images of game %s's step", game_id)
+        return []
+
+    async def post_to_channel(
+        self,
+        game_id: int,
+        game: Game,
+        events: list[dict[str, Any]],
+        images: list[tuple[str, bytes, str]] | None = None,
+    ) -> None:
+        """The step's narration, with its images attached to the last of its messages (in their order)."""
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
-        lines = narrate_all(events, lang)
-        for chunk in split(lines):
-            await channel.send(chunk)
-        if any(e["type"] in BOARD_EVENTS for e in events):
-            await self.post_map(channel, shown(row.name, NAME_LIMIT), game, lang)
+        chunks = split(narrate_all(events, lang))
+        files = [discord.File(io.BytesIO(png), filename=name) for name, png, _ in images or []]
+        if files and not chunks:
+            view = game.view(None)
+            name = shown(row.name, NAME_LIMIT)
+            chunks = [t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))]
+        for i, chunk in enumerate(chunks):
+            if i < len(chunks) - 1 or not files:
+                await channel.send(chunk)
+                continue
+            for start in range(0, len(files), FILES_PER_MESSAGE):
+                batch = files[start : start + FILES_PER_MESSAGE]
+                await channel.send(chunk if start == 0 else None, files=batch)
+
+    def forget_game(self, game_id: int) -> None:
+        """An ended game leaves every in-memory table (its last posts still go out, in order)."""
+        self.notified = {k for k in self.notified if k[0] != game_id}
+        for key in [k for k in self.drafts if k[0] == game_id]:
+            del self.drafts[key]
+        for key in [k for k in self.prompts_seen if k[0] == game_id]:
+            del self.prompts_seen[key]
+        self.status_text.pop(game_id, None)
 
     def schedule_status(self, game_id: int) -> None:
         """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
@@ -250,12 +326,14 @@ class Play(commands.Cog):
         if self.renderer is None:
             return
         view = game.view(None)  # the channel only ever sees the public view
-        png = await self.background.run(self.renderer, view, lang)
+        png = await self.background.run(self.renderer, view, lang)  # in the image pool's worker processes
         caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
         await channel.send(caption, file=discord.File(io.BytesIO(png), filename="map.png"))
 
     async def notify_prompts(self, game_id: int, game: Game) -> None:
         row = await self.service.row(game_id)
+        current = {p.id for p in game.prompts()}  # marks of this game's closed prompts go (the set stays bounded)
+        self.notified = {k for k in self.notified if k[0] != game_id or k[2] in current}
         for prompt in game.prompts():
             if prompt.answered:
                 continue
