@@ -1,16 +1,24 @@
 """Player-facing text from gettext catalogs (``locales/<lang>/LC_MESSAGES/bot.po``), read with Babel.
 
-Each interaction answers in the user's Discord locale; channel posts use the game's language. Message ids
+Each interaction answers in the user's Discord locale; a DM to a player uses the locale of their last
+interaction with the bot, else the game's language; channel posts use the game's language. Message ids
 are stable keys (``lobby.joined``); the English catalog holds the English text, so a missing translation
 falls back to English, never to the key.
+
+Counts go through gettext plural forms: a plural entry (``msgid_plural``) holds one form per plural class of
+its language (``Plural-Forms`` in the catalog header: two in English, three in Russian — "1 очко, 2 очка,
+5 очков"), and ``tn`` picks the form with ``ngettext`` from the catalog compiled in memory.
 """
 
 from __future__ import annotations
 
+import gettext
+import io
 from functools import cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
@@ -24,6 +32,15 @@ def catalog(lang: str) -> Catalog:
         return read_po(fh, locale=lang)
 
 
+@cache
+def translations(lang: str) -> gettext.GNUTranslations:
+    """The catalog as GNU gettext reads it (compiled to .mo in memory), for ``ngettext``'s plural forms."""
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog(lang))
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
+
+
 def language_of(locale: str | None) -> str:
     """Map a Discord locale ("ru", "en-US", "bg") to a catalog language."""
     if locale:
@@ -33,10 +50,27 @@ def language_of(locale: str | None) -> str:
     return "en"
 
 
+def has(key: str, lang: str = "en") -> bool:
+    """Whether the catalogs hold a text for ``key`` (in ``lang`` or in English)."""
+    return any(catalog(c).get(key) is not None for c in (language_of(lang), "en"))
+
+
 def t(key: str, lang: str = "en", **params: object) -> str:
     for candidate in (language_of(lang), "en"):
         message = catalog(candidate).get(key)
         if message is not None and message.string:
+            if message.pluralizable:  # a count-dependent text read without a count: its "many" form
+                return tn(key, 5, lang, **params)
             text = str(message.string)
             return text.format(**params)  # a missing parameter raises KeyError: callers fall back
     raise KeyError(f"no text for {key!r}")
+
+
+def tn(key: str, count: int, lang: str = "en", **params: object) -> str:
+    """The form of a plural entry for ``count`` (also passed to the text as ``{count}``)."""
+    for candidate in (language_of(lang), "en"):
+        message = catalog(candidate).get(key)
+        if message is not None and message.pluralizable and isinstance(message.string, tuple) and all(message.string):
+            text = translations(candidate).ngettext(key, key, int(count))
+            return text.format(count=count, **params)
+    raise KeyError(f"no plural text for {key!r}")

@@ -1,59 +1,474 @@
 """Channel narrative: one short line per public event, in the game's language.
 
-Only public events are narrated: an event with ``private_to`` is never turned into channel text. Events
-without a catalog entry are skipped rather than shown raw.
+Only public events are narrated: an event with ``private_to`` is never turned into channel text. Every
+public event the engine emits has a line here or is deliberately quiet (``QUIET``); every value in a line is
+a name from the catalogs or the data (``app.labels``), never an id. A line that cannot be built is skipped
+(and logged) rather than shown raw.
+
+``narrate_all`` puts a phase header (``— Round 3 · Action phase —``) before the first event of a new phase,
+so the headers follow the events rather than the state the game has reached once they are over.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
-from app.decisions import area_label, card_label, token_label, unit_label
-from app.i18n import catalog, language_of, t
+from app.i18n import has, language_of, t, tn
+from app.labels import (
+    area_label,
+    card_label,
+    card_name,
+    house_name,
+    strength_text,
+    tides_label,
+    token_label,
+    track_label,
+    track_order,
+    unit_label,
+    units_text,
+    westeros_name,
+    wildling_name,
+)
+
+__all__ = ["PHASE_OF_EVENT", "QUIET", "house_label", "narrate", "narrate_all", "phase_header", "units_label"]
 
 log = logging.getLogger("westeros.narration")
 
-QUIET = {"orders-submitted", "house-card-chosen", "action-cleanup", "combat-ended"}
+# Public events that say nothing a player needs in the channel (a house answered, the clean-up) — or whose
+# news another line carries (the card of a Tides draw is in the combat result).
+QUIET = {"orders-submitted", "house-card-chosen", "action-cleanup", "combat-ended", "bid-submitted"}
 
-
-HOUSE_FIELDS = ("house", "attacker", "defender", "victim", "winner", "receiver")
+# The phase an event belongs to; events that happen in several phases (power gained, units destroyed, a
+# track moved) have none and never open a header.
+PHASE_OF_EVENT: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "round-started",
+            "westeros-cards",
+            "wildling-threat",
+            "winter-is-coming",
+            "westeros-card",
+            "nothing-happens",
+            "restriction",
+            "westeros-choice",
+            "supply-adjusted",
+            "supply-reconciled",
+            "clash-of-kings",
+            "bids-revealed",
+            "track-set",
+            "wildlings-attack",
+            "wildlings-result",
+            "wildling-card",
+            "tie-broken",
+            "wildling-bidder",
+            "wildling-effect",
+        ],
+        "westeros",
+    ),
+    **dict.fromkeys(["orders-revealed", "raven-declined", "raven-swapped", "raven-peeked"], "planning"),
+    **dict.fromkeys(
+        [
+            "raid",
+            "pillage",
+            "march",
+            "power-token-placed",
+            "consolidate",
+            "consolidate-muster",
+            "combat-started",
+            "support-declared",
+            "support-refused",
+            "neutral-attack",
+            "house-cards-revealed",
+            "house-card-ability",
+            "house-card-cancelled",
+            "house-card-revealed",
+            "house-card-swapped",
+            "house-card-discarded",
+            "house-cards-removed",
+            "no-house-card",
+            "ability-declined",
+            "ability-prevented",
+            "tides-drawn",
+            "tides-redrawn",
+            "tides-revealed",
+            "blade-used",
+            "combat-result",
+            "garrison-removed",
+            "retreat",
+            "port-captured",
+            "hand-returned",
+            "attack-held",
+            "unit-upgraded",
+            "order-moved",
+        ],
+        "action",
+    ),
+}
 
 
 def house_label(house: str | None, lang: str) -> str:
     """A house, or a side that is not a house (the neutral force, the Night's Watch, the wildlings)."""
-    if house is None:
-        return "—"
-    if house == "neutral":
-        return t("decision.neutral", lang)
-    if catalog(language_of(lang)).get(f"house.{house}") is None and catalog("en").get(f"house.{house}") is None:
-        return house
-    return t(f"house.{house}", lang)
+    if house in ("nights-watch", "wildlings"):
+        return t(f"house.{house}", lang)
+    return house_name(house, lang)
 
 
 def units_label(units: list[str], lang: str) -> str:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u] = counts.get(u, 0) + 1
-    return ", ".join(f"{n}× {unit_label(k, lang)}" if n > 1 else unit_label(k, lang) for k, n in counts.items())
+    return units_text(units, lang)
+
+
+def phase_header(round_: int, phase: str, lang: str) -> str:
+    return t("event.header", lang, round=round_, phase=t(f"phase.{phase}", lang))
+
+
+HOUSE_FIELDS = (
+    "house",
+    "attacker",
+    "defender",
+    "victim",
+    "winner",
+    "receiver",
+    "by",
+    "supporter",
+    "chosen",
+    "loser",
+    "tie_broken_by",
+    "holder",
+)
 
 
 def _params(event: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Every field named for a reader: houses, areas, units, orders, cards, tracks."""
     out: dict[str, Any] = {}
     for key, value in event.items():
-        if key in ("house", "attacker", "defender", "victim", "winner", "receiver") and (
-            value is None or isinstance(value, str)
-        ):
-            out[key] = house_label(value, lang)
-        elif key in ("area", "origin", "to", "target") and isinstance(value, str):
+        if key in HOUSE_FIELDS:
+            out[key] = house_label(value, lang) if value is None or isinstance(value, str) else value
+        elif key in ("area", "origin", "to", "target", "port") and isinstance(value, str):
             out[key] = area_label(value, lang)
         elif key == "units" and isinstance(value, list):
-            out[key] = units_label(value, lang)
-        elif key in ("old", "new", "order") and isinstance(value, str):
+            out[key] = units_text(value, lang)
+        elif key in ("old", "new", "order", "token") and isinstance(value, str):
             out[key] = token_label(value, lang)
+        elif key == "track" and isinstance(value, str):
+            out[key] = track_label(value, lang)
+        elif key == "unit" and isinstance(value, str):
+            out[key] = unit_label(value, lang)
         else:
             out[key] = value
     return out
+
+
+def _cards(cards: list[Any], lang: str) -> str:
+    return ", ".join(card_name(c, lang) for c in cards if c) or t("event.no-cards", lang)
+
+
+def _areas(areas: list[str], lang: str) -> str:
+    counts: dict[str, int] = {}
+    for a in areas:
+        counts[a] = counts.get(a, 0) + 1
+    return ", ".join(area_label(a, lang) + (f" ×{n}" if n > 1 else "") for a, n in counts.items()) or "—"
+
+
+def _bids(bids: dict[str, int], lang: str) -> str:
+    ranked = sorted(bids.items(), key=lambda kv: -kv[1])
+    return ", ".join(f"{house_label(h, lang)} {n}" for h, n in ranked)
+
+
+def _reason(key: str, reason: str | None, lang: str) -> str:
+    if not reason:
+        return ""
+    if reason.startswith("wildlings:"):
+        return t("reason.wildlings", lang, card=wildling_name(reason.split(":", 1)[1], lang))
+    if has(f"{key}.{reason}", lang):
+        return t(f"{key}.{reason}", lang)
+    return t("reason.card", lang, card=card_name(reason, lang))
+
+
+def _plan(plan: dict[str, list[dict[str, str]]], lang: str) -> str:
+    parts = []
+    for area, actions in sorted(plan.items()):
+        words = []
+        for a in actions:
+            if "upgrade" in a:
+                words.append(t("event.mustered.upgrade", lang, unit=unit_label(a["upgrade"], lang)))
+            elif a.get("recruit") == "ship":
+                words.append(t("event.mustered.ship", lang, to=area_label(a.get("to", area), lang)))
+            else:
+                words.append(unit_label(a.get("recruit", ""), lang))
+        parts.append(f"{area_label(area, lang)}: {', '.join(words)}")
+    return "; ".join(parts)
+
+
+# ----- the events whose line needs more than its fields named -----
+
+Special = Callable[[dict[str, Any], dict[str, Any], str], str | None]
+
+
+def _raid(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.raid" if e.get("target") else "event.raid-none", lang, **p)
+
+
+def _house_cards_revealed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["attacker"] = card_label(e["attacker"], lang) if e.get("attacker") else t("event.no-card", lang)
+    p["defender"] = card_label(e["defender"], lang) if e.get("defender") else t("event.no-card", lang)
+    return t("event.house-cards-revealed", lang, **p)
+
+
+def _combat_result(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    s = e["strength"]
+    p["a"] = strength_text(s["attacker"], lang)
+    p["d"] = strength_text(s["defender"], lang)
+    p["tie"] = t("event.tie-fiefdoms", lang) if e.get("tie_broken_by_fiefdoms") else ""
+    return t("event.combat-result", lang, **p)
+
+
+def _neutral(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["result"] = t("event.neutral-won" if e["won"] else "event.neutral-lost", lang)
+    return t("event.neutral-attack", lang, **p)
+
+
+def _bids_revealed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["bids"] = _bids(e["bids"], lang)
+    p["total"] = sum(e["bids"].values())
+    if e.get("purpose") == "wildlings":
+        return t("event.bids-revealed.wildlings", lang, **p)
+    return t("event.bids-revealed.track", lang, **p)
+
+
+def _track_set(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["order"] = track_order(e["order"], lang)
+    if e.get("tie_broken_by"):
+        return t("event.track-set.tie", lang, **p)
+    return t("event.track-set", lang, **p)
+
+
+def _westeros(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if isinstance(e.get("card"), str):
+        p["card"] = westeros_name(e["card"], lang)
+    if e["type"] == "westeros-choice":
+        p["chosen"] = t(f"choice.{e['chosen']}", lang) if has(f"choice.{e['chosen']}", lang) else "—"
+    if e["type"] == "restriction":
+        p["restriction"] = t(f"restriction.{e['restriction']}", lang)
+    return t(f"event.{e['type']}", lang, **p)
+
+
+def _westeros_cards(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["cards"] = ", ".join(westeros_name(c, lang) for c in e["cards"])
+    return t("event.westeros-cards", lang, **p)
+
+
+def _winter(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["card"] = westeros_name(e["card"], lang)
+    return t("event.winter-is-coming", lang, **p)
+
+
+def _wildling_card(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["card"] = wildling_name(e["card"], lang)
+    return t(f"event.wildling-card.{e.get('winner')}", lang, **p)
+
+
+def _wildlings_attack(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["houses"] = ", ".join(house_label(h, lang) for h in e.get("houses", []))
+    return t(f"event.wildlings-attack.{e.get('reason', 'threat')}", lang, **p)
+
+
+def _wildlings_result(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["winner"] = house_label(e.get("winner"), lang)
+    return t(f"event.wildlings-result.{e['winner']}", lang, **p)
+
+
+def _wildling_bidder(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["card"] = wildling_name(e["card"], lang)
+    return t(f"event.wildling-bidder.{e['role']}", lang, **p)
+
+
+def _wildling_effect(e: dict[str, Any], p: dict[str, Any], lang: str) -> str | None:
+    p["card"] = wildling_name(e["card"], lang)
+    effect = e["effect"]
+    if "cards" in e:
+        p["cards"] = _cards(list(e["cards"]), lang)
+    if effect == "units-destroyed":
+        p["units"] = "; ".join(f"{area_label(a, lang)}: {units_text(u, lang)}" for a, u in e["units"].items())
+    if "areas" in e:
+        p["areas"] = _areas(list(e["areas"]), lang)
+        p["count"] = len(e["areas"])
+    if "lost" in e:
+        p["lost"] = _areas(list(e["lost"]), lang) if e["lost"] else t("event.none", lang)
+    if effect in ("bid-returned", "power-lost"):
+        return tn(f"event.wildling-effect.{effect}", int(e.get("power", 0)), lang, **p)
+    return t(f"event.wildling-effect.{effect}", lang, **p)
+
+
+def _track_moved(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if "by" in e:  # Doran Martell
+        return t("event.track-moved.doran", lang, **p)
+    p["order"] = track_order(e.get("order", []), lang)
+    p["reason"] = wildling_name(str(e.get("reason", "")), lang)
+    return t("event.track-moved", lang, **p)
+
+
+def _units_destroyed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["reason"] = _reason("reason", e.get("reason"), lang)
+    return t("event.units-destroyed", lang, **p)
+
+
+def _order_removed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    reason = str(e.get("reason", ""))
+    key = f"event.order-removed.{reason}"
+    return t(key if has(key, lang) else "event.order-removed", lang, **p)
+
+
+def _power_gained(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    reason = str(e.get("reason", ""))
+    if reason == "game-of-thrones":
+        return tn("event.power-gained.game-of-thrones", int(e["gained"]), lang, **p)
+    p["card"] = card_name(reason, lang)
+    return tn("event.power-gained.card", int(e["gained"]), lang, **p)
+
+
+def _supply_adjusted(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if e.get("reason"):
+        p["reason"] = wildling_name(str(e["reason"]), lang)
+        return t("event.supply-adjusted.card", lang, **p)
+    return t("event.supply-adjusted", lang, **p)
+
+
+def _supply_reconciled(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.supply-reconciled", lang, **p)
+
+
+def _mustered(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    plan = e.get("plan") or {}
+    if not plan:
+        return t("event.mustered.nothing", lang, **p)
+    p["plan"] = _plan(plan, lang)
+    return t("event.mustered", lang, **p)
+
+
+def _card_event(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    for key in ("card", "to"):
+        if isinstance(e.get(key), str):
+            p[key] = card_name(e[key], lang)
+    if e["type"] == "house-card-ability":
+        p["window"] = t(f"window.{e.get('window')}", lang) if has(f"window.{e.get('window')}", lang) else ""
+    return t(f"event.{e['type']}", lang, **p)
+
+
+def _hand_returned(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if "cards" in e:
+        p["cards"] = _cards(list(e["cards"]), lang)
+        p["card"] = card_name(str(e.get("reason", "")), lang)
+        return t("event.hand-returned.card", lang, **p)
+    return t("event.hand-returned", lang, **p)
+
+
+def _cards_removed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["cards"] = "; ".join(f"{house_label(h, lang)}: {_cards(list(c), lang)}" for h, c in e["cards"].items())
+    return t("event.house-cards-removed", lang, **p)
+
+
+def _tides(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["attacker"] = tides_label(e["attacker"], lang) if e.get("attacker") else "—"
+    p["defender"] = tides_label(e["defender"], lang) if e.get("defender") else "—"
+    return t(f"event.{e['type']}", lang, **p)
+
+
+def _tides_redrawn(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.tides-redrawn", lang, **p)
+
+
+def _blade(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.blade-used.redraw" if e.get("use") == "redraw" else "event.blade-used", lang, **p)
+
+
+def _support(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t(f"event.support-declared.{e['side']}", lang, **p)
+
+
+def _orders_revealed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return tn("event.orders-revealed", len(e["orders"]), lang)
+
+
+def _pillage(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.pillage", lang, **p)
+
+
+def _port_captured(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return tn("event.port-captured", int(e["ships"]), lang, **p)
+
+
+def _consolidate(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return tn("event.consolidate", int(e["gained"]), lang, **p)
+
+
+def _power_given(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return tn("event.power-given", int(e["amount"]), lang, **p)
+
+
+def _seat_changed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.seat-changed.autopilot" if e.get("autopilot") else "event.seat-changed", lang, **p)
+
+
+def _tie_broken(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["among"] = ", ".join(house_label(h, lang) for h in e.get("among", []))
+    return t(f"event.tie-broken.{e.get('role', 'highest')}", lang, **p)
+
+
+def _threat(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.wildling-threat", lang, **p)
+
+
+SPECIAL: dict[str, Special] = {
+    "raid": _raid,
+    "house-cards-revealed": _house_cards_revealed,
+    "combat-result": _combat_result,
+    "neutral-attack": _neutral,
+    "bids-revealed": _bids_revealed,
+    "track-set": _track_set,
+    "westeros-card": _westeros,
+    "nothing-happens": _westeros,
+    "restriction": _westeros,
+    "westeros-choice": _westeros,
+    "westeros-cards": _westeros_cards,
+    "winter-is-coming": _winter,
+    "wildling-card": _wildling_card,
+    "wildlings-attack": _wildlings_attack,
+    "wildlings-result": _wildlings_result,
+    "wildling-bidder": _wildling_bidder,
+    "wildling-effect": _wildling_effect,
+    "track-moved": _track_moved,
+    "units-destroyed": _units_destroyed,
+    "order-removed": _order_removed,
+    "power-gained": _power_gained,
+    "supply-adjusted": _supply_adjusted,
+    "supply-reconciled": _supply_reconciled,
+    "mustered": _mustered,
+    "house-card-cancelled": _card_event,
+    "house-card-swapped": _card_event,
+    "house-card-discarded": _card_event,
+    "house-card-revealed": _card_event,
+    "house-card-ability": _card_event,
+    "ability-declined": _card_event,
+    "ability-prevented": _card_event,
+    "unit-upgraded": _card_event,
+    "hand-returned": _hand_returned,
+    "house-cards-removed": _cards_removed,
+    "tides-drawn": _tides,
+    "tides-revealed": _tides,
+    "tides-redrawn": _tides_redrawn,
+    "blade-used": _blade,
+    "support-declared": _support,
+    "orders-revealed": _orders_revealed,
+    "pillage": _pillage,
+    "port-captured": _port_captured,
+    "consolidate": _consolidate,
+    "power-given": _power_given,
+    "seat-changed": _seat_changed,
+    "tie-broken": _tie_broken,
+    "wildling-threat": _threat,
+}
 
 
 def narrate(event: dict[str, Any], lang: str) -> str | None:
@@ -62,77 +477,53 @@ def narrate(event: dict[str, Any], lang: str) -> str | None:
     kind = event["type"]
     lang = language_of(lang)
     params = _params(event, lang)
-    if kind == "raid" and event.get("target") is None:
-        kind = "raid-none"
-    if kind == "house-cards-revealed":
-        params["attacker"] = card_label(event["attacker"], lang) if event.get("attacker") else "—"
-        params["defender"] = card_label(event["defender"], lang) if event.get("defender") else "—"
-    if kind == "combat-result":
-        s = event["strength"]
-        params["a"] = s["attacker"]["total"]
-        params["d"] = s["defender"]["total"]
-        params["tie"] = t("event.tie-fiefdoms", lang) if event.get("tie_broken_by_fiefdoms") else ""
-    if kind == "orders-revealed":
-        params["count"] = len(event["orders"])
-    if kind == "neutral-attack":
-        params["result"] = t("event.neutral-won" if event["won"] else "event.neutral-lost", lang)
-    if kind == "bids-revealed":
-        ranked = sorted(event["bids"].items(), key=lambda kv: -kv[1])
-        params["bids"] = ", ".join(f"{house_label(h, lang)} {n}" for h, n in ranked)
-        params["total"] = sum(event["bids"].values())
-    if kind in ("westeros-card", "nothing-happens", "restriction", "westeros-choice"):
-        card = event.get("card")
-        params["card"] = _westeros_card(card, lang) if isinstance(card, str) else card
-    if kind == "wildling-card":
-        params["card"] = _wildling_card(event["card"], lang)
-    if kind in ("house-card-cancelled", "house-card-swapped", "house-card-discarded", "house-card-revealed"):
-        for key in ("card", "to"):
-            if isinstance(event.get(key), str):
-                params[key] = card_label(event[key], lang)
-    if kind == "track-moved":
-        params["track"] = t(f"track.{event['track']}", lang)
-    if kind == "units-destroyed":
-        params["reason"] = (
-            t(f"reason.{event['reason']}", lang) if catalog(lang).get(f"reason.{event['reason']}") else ""
-        )
+    special = SPECIAL.get(kind)
+    if special is not None:
+        return special(event, params, lang)
     key = f"event.{kind}"
-    if catalog(lang).get(key) is None and catalog("en").get(key) is None:
+    if not has(key, lang):
         return None
-    try:
-        return t(key, lang, **params)
-    except (KeyError, IndexError):
-        return None
+    return t(key, lang, **params)
 
 
-def _westeros_card(card_id: str, lang: str) -> str:
-    from engine import data
+def narrate_all(
+    events: list[dict[str, Any]],
+    lang: str,
+    *,
+    round_: int | None = None,
+    phase: str | None = None,
+) -> list[str]:
+    """Lines for the channel. An event that cannot be phrased is skipped (and logged), never raised.
 
-    for card in data.westeros_cards().values():
-        if card["id"] == card_id:
-            names: dict[str, str] = card["names"]
-            return names.get(language_of(lang)) or names["en"]
-    return card_id
-
-
-def _wildling_card(card_id: str, lang: str) -> str:
-    from engine import data
-
-    card = data.wildling_cards().get(card_id)
-    if card is None:
-        return card_id
-    names: dict[str, str] = card["names"]
-    return names.get(language_of(lang)) or names["en"]
-
-
-def narrate_all(events: list[dict[str, Any]], lang: str) -> list[str]:
-    """Lines for the channel. An event that cannot be phrased is skipped (and logged), never raised."""
+    With ``round_`` (the round the events happen in) a header opens each new phase: ``phase`` is the phase the
+    channel last had a header for (None: open one at the first event that belongs to a phase)."""
     lines = []
+    current = phase
     for e in events:
+        if e.get("type") == "round-started":
+            round_ = int(e["round"])
+        event_phase = PHASE_OF_EVENT.get(str(e.get("type")))
+        if (
+            round_ is not None
+            and event_phase is not None
+            and "private_to" not in e
+            and (event_phase != current or e.get("type") == "round-started")
+        ):
+            lines.append(phase_header(round_, event_phase, lang))
+            current = event_phase
         try:
             line = narrate(e, lang)
-        except (KeyError, ValueError, TypeError, IndexError):
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             log.exception("could not narrate %s", e.get("type"))
             continue
         if line:
             lines.append(line)
     return lines
+
+
+def last_phase(events: list[dict[str, Any]], phase: str | None) -> str | None:
+    """The phase of the last event that belongs to one (else ``phase``)."""
+    for e in reversed(events):
+        if "private_to" not in e and str(e.get("type")) in PHASE_OF_EVENT:
+            return PHASE_OF_EVENT[str(e["type"])]
+    return phase

@@ -13,7 +13,7 @@ def test_march_and_battle_lines_in_both_languages() -> None:
         "to": "moat-cailin",
         "units": ["footman", "footman"],
     }
-    assert narrate(march, "en") == "Stark marches 2× footman from Winterfell to Moat Cailin."
+    assert narrate(march, "en") == "Stark marches 2 footmen from Winterfell to Moat Cailin."  # plural forms (issue J)
     assert narrate(march, "ru") is not None and "Винтерфелл" in narrate(march, "ru")  # type: ignore[operator]
     result = {
         "type": "combat-result",

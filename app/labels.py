@@ -1,0 +1,191 @@
+"""How the game's things are named to a player, in the player's language: houses (with their colour mark),
+areas, orders, units, tracks, house cards, Westeros and wildling cards, and strengths by source.
+
+Every name comes from the data files (the Russian rulebook's names) or the catalogs; an id is never shown.
+The card texts are read through ``card_text``/``westeros_text``/``wildling_text`` here, so where the texts
+come from can change in one place.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from app.i18n import has, language_of, t, tn
+from engine import data
+from engine.orders import ALL_TOKENS
+
+# A colour mark per house, close to the colour the map draws it in.
+HOUSE_MARKS = {
+    "stark": "⬜",
+    "lannister": "🟥",
+    "baratheon": "🟨",
+    "greyjoy": "⬛",
+    "tyrell": "🟩",
+    "martell": "🟧",
+    "arryn": "🟦",
+    "targaryen": "🟪",
+}
+
+STRENGTH_SOURCES = ("units", "support", "march", "defense", "garrison", "neutral", "card", "blade", "tides")
+
+
+def house_name(house: str | None, lang: str) -> str:
+    """A house, or a side that is not a house (the neutral force, the Night's Watch, the wildlings)."""
+    if house is None:
+        return "—"
+    if house == "neutral":
+        return t("decision.neutral", lang)
+    if has(f"house.{house}", lang):
+        return t(f"house.{house}", lang)
+    info = _all_houses().get(house)
+    return info.names.get(language_of(lang)) or info.names["en"] if info else t("house.unknown", lang)
+
+
+def house_mark(house: str | None, lang: str) -> str:
+    """A house with its colour mark: ``🟥 Lannister``."""
+    mark = HOUSE_MARKS.get(house or "")
+    return f"{mark} {house_name(house, lang)}" if mark else house_name(house, lang)
+
+
+def _all_houses() -> dict[str, Any]:
+    out = dict(data.houses())
+    with contextlib.suppress(OSError, KeyError):  # the expansion's data is part of the repository
+        out.update(data.houses("mother-of-dragons/houses.json"))
+    return out
+
+
+def area_label(area_id: str, lang: str) -> str:
+    area = data.all_areas().get(area_id)
+    return area.name(language_of(lang)) if area is not None else t("area.unknown", lang)
+
+
+def token_label(token_id: str, lang: str) -> str:
+    return t(f"order.{token_id}", lang) if has(f"order.{token_id}", lang) else t("order.unknown", lang)
+
+
+def order_type_label(order_type: str, lang: str) -> str:
+    """An order's type without its bonus (``march`` → "March")."""
+    return t(f"order-type.{order_type}", lang)
+
+
+def is_star(token_id: str) -> bool:
+    token = ALL_TOKENS.get(token_id)
+    return bool(token and token.star)
+
+
+def unit_label(unit_type: str, lang: str) -> str:
+    return t(f"unit.{unit_type}", lang)
+
+
+def units_count(unit_type: str, n: int, lang: str) -> str:
+    """``2 footmen``, ``1 рыцарь``, ``5 кораблей``: a number of units of one type, in the right plural form."""
+    return tn(f"units.{unit_type}", n, lang)
+
+
+def units_text(types: list[str], lang: str) -> str:
+    """A list of unit types as counted groups: ``2 footmen, 1 knight``."""
+    counts: dict[str, int] = {}
+    for u in types:
+        counts[u] = counts.get(u, 0) + 1
+    return ", ".join(units_count(u, n, lang) for u, n in counts.items()) or t("units.none", lang)
+
+
+def track_label(track: str, lang: str) -> str:
+    return t(f"track.{track}", lang)
+
+
+def track_order(order: list[str], lang: str) -> str:
+    """``1. Baratheon · 2. Lannister · 3. Stark``."""
+    return " · ".join(f"{i}. {house_name(h, lang)}" for i, h in enumerate(order, start=1))
+
+
+def card_name(card_id: str, lang: str) -> str:
+    card = data.house_cards().get(card_id)
+    if card is None:
+        return t("card.unknown", lang)
+    return card.names.get(language_of(lang)) or card.names["en"]
+
+
+def card_label(card_id: str, lang: str) -> str:
+    """A house card's name with its strength and icons: ``Tywin Lannister (4 ⚔)``."""
+    card = data.house_cards().get(card_id)
+    if card is None:
+        return t("card.unknown", lang)
+    icons = "⚔" * card.swords + "🛡" * card.fortifications
+    return f"{card_name(card_id, lang)} ({card.strength}{' ' + icons if icons else ''})"
+
+
+def card_text(card_id: str, lang: str) -> str:
+    """A house card's full text in ``lang`` (English when the card has no text in it), or "no text ability"."""
+    card = data.house_cards().get(card_id)
+    text = card.text(language_of(lang)) if card is not None else None
+    return text or t("decision.card.no_text", lang)
+
+
+def card_line(card_id: str, lang: str) -> str:
+    """``**Tywin Lannister** (4 ⚔): If you win this combat, gain two Power tokens.``"""
+    return f"**{card_label(card_id, lang)}**: {card_text(card_id, lang)}"
+
+
+def westeros_card(card_id: str) -> dict[str, Any] | None:
+    for card in data.westeros_cards().values():
+        if card["id"] == card_id:
+            return dict(card)
+    return None
+
+
+def westeros_name(card_id: str, lang: str) -> str:
+    card = westeros_card(card_id)
+    if card is None:
+        return t("card.unknown", lang)
+    names: dict[str, str] = card["names"]
+    return names.get(language_of(lang)) or names["en"]
+
+
+def westeros_text(card_id: str, lang: str) -> str:
+    card = westeros_card(card_id)
+    return data.card_text(card, language_of(lang)) if card is not None else ""
+
+
+def wildling_name(card_id: str, lang: str) -> str:
+    card = data.wildling_cards().get(card_id)
+    if card is None:
+        return t("card.unknown", lang)
+    names: dict[str, str] = card["names"]
+    return names.get(language_of(lang)) or names["en"]
+
+
+def wildling_text(card_id: str, outcome: str, lang: str) -> str:
+    """One outcome of a wildling card (``nights_watch_victory``, ``lowest_bidder``, ``everyone_else``)."""
+    card = data.wildling_cards().get(card_id)
+    return data.card_text(card, language_of(lang), outcome) if card is not None else ""
+
+
+def wildling_lines(card_id: str, lang: str) -> list[str]:
+    """The card's name and its three outcomes, one line each."""
+    lines = [f"**{wildling_name(card_id, lang)}**"]
+    for outcome in data.WILDLING_OUTCOMES:
+        lines.append(f"• {t(f'wildling.{outcome}', lang)}: {wildling_text(card_id, outcome, lang)}")
+    return lines
+
+
+def tides_label(card_id: str, lang: str) -> str:
+    card = data.tides_cards().get(card_id)
+    if card is None:
+        return t("card.unknown", lang)
+    icons = (
+        "💀" * int(card.get("skulls", 0)) + "⚔" * int(card.get("swords", 0)) + "🛡" * int(card.get("fortifications", 0))
+    )
+    return t("tides.card", lang, strength=card.get("value", 0), icons=f" {icons}" if icons else "")
+
+
+def strength_text(parts: dict[str, Any], lang: str) -> str:
+    """Strength by source: ``units 6 + Defense 1 = 7``."""
+    shown = [
+        f"{t(f'strength.{k}', lang)} {parts[k]}"
+        for k in STRENGTH_SOURCES
+        if isinstance(parts.get(k), int) and (parts[k] != 0 or k == "units")
+    ]
+    total = parts.get("total", sum(v for k, v in parts.items() if k in STRENGTH_SOURCES and isinstance(v, int)))
+    return f"{' + '.join(shown)} = {total}" if shown else str(total)
