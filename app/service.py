@@ -431,6 +431,17 @@ class GameService:
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         await self.store.set_dm_closed(user_id, closed)
 
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """The Discord locale a user last interacted in (DMs the bot sends them are written in it)."""
+        await self.store.set_locale(user_id, locale)
+
+    async def language_for(self, user_id: int | None, game_id: int) -> str:
+        """The language to write to a player in: their locale from their last interaction, else the game's."""
+        locale = await self.store.locale(user_id) if user_id is not None else None
+        if locale:
+            return locale
+        return str((await self.row(game_id)).settings.get("language", "en"))
+
     async def deadline(self, game_id: int) -> DeadlineRow | None:
         """The open deadline of a game, if it has one."""
         return await self._deadlines.get(game_id)

@@ -109,6 +109,14 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, house)
     );
     """,
+    # 6: each user's Discord locale at their last interaction, for the DMs the bot sends them unasked
+    """
+    CREATE TABLE user_locales (
+        user_id INTEGER PRIMARY KEY,
+        locale TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
 ]
 
 
@@ -176,6 +184,7 @@ class Store:
         self._games: Bounded[int, GameRow] = Bounded(CACHED_GAMES)
         self._seats: Bounded[int, dict[str, int | None]] = Bounded(CACHED_GAMES)
         self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
+        self._locales: Bounded[int, str | None] = Bounded(CACHED_USERS)
         self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
 
     def cached_games(self) -> int:
@@ -511,6 +520,27 @@ class Store:
                 row = await cur.fetchone()
             self._dm_closed[user_id] = bool(row[0]) if row else False
         return self._dm_closed[user_id]
+
+    # ----- locales -----
+
+    async def set_locale(self, user_id: int, locale: str) -> None:
+        """Remember a user's Discord locale; written only when it changed."""
+        if await self.locale(user_id) == locale:
+            return
+        await self.write(
+            "INSERT INTO user_locales (user_id, locale, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET locale = excluded.locale, updated_at = excluded.updated_at",
+            (user_id, locale, time.time()),
+        )
+        self._locales[user_id] = locale
+
+    async def locale(self, user_id: int) -> str | None:
+        """The user's Discord locale at their last interaction, or None if they never used the bot."""
+        if user_id not in self._locales:
+            async with self.db.execute("SELECT locale FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
+                row = await cur.fetchone()
+            self._locales[user_id] = str(row[0]) if row else None
+        return self._locales[user_id]
 
 
 @dataclass(frozen=True)
