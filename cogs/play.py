@@ -13,6 +13,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -22,16 +23,18 @@ from discord.ext import commands
 from app.background import Background, ImagePool, PoolBusy
 from app.decisions import (
     Form,
+    answer_text,
     area_label,
     build_form,
     march_unit_fields,
     orders_summary,
+    refresh_orders,
     to_answer,
-    token_label,
 )
-from app.i18n import t
+from app.i18n import t, tn
+from app.labels import house_mark, house_name
 from app.lru import Bounded
-from app.narration import narrate_all
+from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError
 from cogs.acks import AckFirst
@@ -125,6 +128,16 @@ class FormButton(
         )
 
 
+def deadline_stamp(due_at: float) -> str:
+    """A deadline as Discord timestamps: the date and time, and how far off (``in 11 hours``)."""
+    when = datetime.fromtimestamp(due_at, UTC)
+    return f"{discord.utils.format_dt(when, 'f')} ({discord.utils.format_dt(when, 'R')})"
+
+
+def _channel_link(guild_id: int, channel_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
 def _play(interaction: discord.Interaction[Any]) -> Play:
     cog = interaction.client.get_cog("Play")
     assert isinstance(cog, Play)
@@ -142,6 +155,7 @@ class Play(commands.Cog):
         self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
         self.notified: set[tuple[int, str, str, int | None]] = set()  # pruned to the open prompts of each game
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
+        self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
@@ -157,6 +171,14 @@ class Play(commands.Cog):
         if not interaction.response.is_done():
             async with self.order.acknowledging():
                 await interaction.response.defer(ephemeral=True, thinking=thinking)
+
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember the locale of the user's last interaction: DMs the bot sends unasked are written in it."""
+        try:
+            await self.service.remember_locale(interaction.user.id, str(interaction.locale))
+        except Exception:  # never let bookkeeping fail an interaction
+            log.exception("could not remember the locale of user %s", interaction.user.id)
 
     # ----- after every accepted answer -----
 
@@ -218,9 +240,12 @@ class Play(commands.Cog):
         if self.renderer is None:
             return []
         from render import images_for_step
+        from render.aio import step_shows_something
 
-        lang = (await self.service.row(game_id)).settings.get("language", "en")
         public = [e for e in events if "private_to" not in e]
+        if not step_shows_something(view_before, view_after, public):
+            return []  # most answers change nothing visible: the workers are not asked at all
+        lang = (await self.service.row(game_id)).settings.get("language", "en")
         try:
             return await self.background.run(images_for_step, view_before, view_after, public, lang)
         except PoolBusy:
@@ -240,7 +265,7 @@ class Play(commands.Cog):
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
-        chunks = split(narrate_all(events, lang))
+        chunks = split(self.narration(game_id, game, events, lang))
         files = [discord.File(io.BytesIO(png), filename=name) for name, png, _ in images or []]
         if files and not chunks:
             view = game.view(None)
@@ -254,6 +279,21 @@ class Play(commands.Cog):
                 batch = files[start : start + FILES_PER_MESSAGE]
                 await channel.send(chunk if start == 0 else None, files=batch)
 
+    def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
+        """The step's lines, a header opening each new phase: the events say when a phase begins, and the
+        game's phase afterwards opens the one that starts without an event (planning after Westeros)."""
+        round_ = game.state.round - (1 if any(e["type"] == "round-started" for e in events) else 0)
+        seen = self.phase_shown.get(game_id)
+        lines = narrate_all(events, lang, round_=round_, phase=seen)
+        seen = last_phase(events, seen)
+        now = game.view(None)["phase"]
+        if not game.finished and lines and now != seen:
+            lines.append(phase_header(game.state.round, now, lang))
+            seen = now
+        if seen is not None:
+            self.phase_shown[game_id] = seen
+        return lines
+
     def forget_game(self, game_id: int) -> None:
         """An ended game leaves every in-memory table (its last posts still go out, in order)."""
         self.notified = {k for k in self.notified if k[0] != game_id}
@@ -262,6 +302,7 @@ class Play(commands.Cog):
         for key in [k for k in self.prompts_seen if k[0] == game_id]:
             del self.prompts_seen[key]
         self.status_text.pop(game_id, None)
+        self.phase_shown.pop(game_id, None)
 
     def schedule_status(self, game_id: int) -> None:
         """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
@@ -291,10 +332,10 @@ class Play(commands.Cog):
                 "status.pinned.over",
                 lang,
                 name=shown(row.name, NAME_LIMIT),
-                winner=t(f"house.{game.state.winner}", lang),
+                winner=house_mark(game.state.winner, lang),
             )
         else:
-            awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
+            awaiting = ", ".join(house_mark(h, lang) for h in view["awaiting"]) or "—"
             text = t(
                 "status.pinned",
                 lang,
@@ -345,13 +386,30 @@ class Play(commands.Cog):
             self.notified.add(key)
             await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
 
+    async def decision_text(self, game_id: int, name: str, game: Game, prompt: Prompt, lang: str) -> str:
+        """The decision DM: the game, the house (name and colour mark), round and phase, what is asked in one
+        line, the deadline as Discord timestamps (each reader sees their own time zone), the game channel."""
+        row = await self.service.row(game_id)
+        form = build_form(prompt, game.view(prompt.house), lang)
+        return t(
+            "dm.decision",
+            lang,
+            game=name,
+            house=house_mark(prompt.house, lang),
+            round=game.state.round,
+            phase=t(f"phase.{game.view(None)['phase']}", lang),
+            title=form.title,
+            ask=form.ask,
+            deadline=await self._deadline_text(game_id, lang),
+            channel=_channel_link(row.guild_id, row.channel_id),
+        )
+
     async def send_decision_notice(
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
     ) -> None:
-        lang = "en"
-        deadline = await self._deadline_text(game_id, lang)
+        lang = await self.service.language_for(user_id, game_id)
+        text = await self.decision_text(game_id, name, game, prompt, lang)
         title = build_form(prompt, game.view(prompt.house), lang).title
-        text = t("dm.decision", lang, game=name, round=game.state.round, title=title, deadline=deadline)
         view = discord.ui.View(timeout=None)
         view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
         if not await self.service.dm_closed(user_id):
@@ -365,12 +423,12 @@ class Play(commands.Cog):
                 # Remember it: retrying closed DMs counts toward Discord's invalid-request limit.
                 await self.service.set_dm_closed(user_id, True)
         channel = await self._channel(channel_id)
-        ping = t("channel.dm_closed", lang, user=f"<@{user_id}>", title=title)
+        ping = t("channel.dm_closed", lang, user=f"<@{user_id}>", title=title, house=house_mark(prompt.house, lang))
         await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
         row = await self.service.deadline(game_id)
-        return f"<t:{int(row.due_at)}:R>" if row else t("dm.no_deadline", lang)
+        return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
 
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
@@ -383,11 +441,11 @@ class Play(commands.Cog):
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
         if kind == "deadline-passed":
-            houses = ", ".join(t(f"house.{h}", lang) for h in data["houses"])
+            houses = ", ".join(house_mark(h, lang) for h in data["houses"])
             await channel.send(t(f"deadline.passed.{data.get('autopilot', 'defaults')}", lang, houses=houses))
         elif kind == "absent-player":
-            house = t(f"house.{data['house']}", lang)
-            await channel.send(t("deadline.absent", lang, house=house, misses=data["misses"]))
+            house = house_name(data["house"], lang)
+            await channel.send(tn("deadline.absent", int(data["misses"]), lang, house=house))
         elif kind == "reminder":
             seats = await self.service.seats(game_id)
             game = await self.service.load(game_id)
@@ -396,10 +454,17 @@ class Play(commands.Cog):
                 prompt = game.prompt_for(house)
                 if user_id is None or prompt is None or await self.service.dm_closed(user_id):
                     continue
+                user_lang = await self.service.language_for(user_id, game_id)
                 view = discord.ui.View(timeout=None)
-                view.add_item(DecideButton(game_id, house, t("button.decide", "en")))
+                view.add_item(DecideButton(game_id, house, t("button.decide", user_lang)))
                 text = t(
-                    "deadline.reminder", "en", game=shown(row.name, NAME_LIMIT), deadline=f"<t:{int(data['due_at'])}:R>"
+                    "deadline.reminder",
+                    user_lang,
+                    game=shown(row.name, NAME_LIMIT),
+                    house=house_mark(house, user_lang),
+                    ask=build_form(prompt, game.view(house), user_lang).ask,
+                    deadline=deadline_stamp(float(data["due_at"])),
+                    channel=_channel_link(row.guild_id, row.channel_id),
                 )
                 try:
                     dm = await self.bot.create_dm(discord.Object(user_id))
@@ -441,10 +506,11 @@ class Play(commands.Cog):
     ) -> tuple[str, discord.ui.View]:
         pages = draft.form.pages()
         page = pages[min(draft.page, len(pages) - 1)]
-        lines = [f"**{draft.form.title}**", *draft.form.lines]
+        lines = [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask, *draft.form.lines]
         if draft.form.kind == "orders":
             prompt = self.prompts_seen.get((game_id, house))
             if prompt is not None and prompt.id == draft.prompt_id:
+                refresh_orders(draft.form, prompt, draft.picks, lang)  # only tokens that can still be legal
                 lines.append(orders_summary(prompt, draft.picks, lang))
         if len(pages) > 1:
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
@@ -474,7 +540,7 @@ class Play(commands.Cog):
             view.add_item(FormButton(game_id, house, "prev", t("button.prev", lang)))
             view.add_item(FormButton(game_id, house, "next", t("button.next", lang)))
         view.add_item(FormButton(game_id, house, "submit", t("button.submit", lang)))
-        return "\n".join(lines)[:2000], view
+        return fit("\n".join(lines)), view
 
     async def _owned_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
         """After the click is acknowledged: refuse anyone but the member seated for the house now; then the
@@ -563,7 +629,7 @@ class Play(commands.Cog):
             await self.service.answer(
                 game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
             )
-        summary = self.summary(prompt, draft, answer, lang)
+        summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
         if prompt.secret:
             lines.append(t("decision.changeable", lang))
@@ -572,21 +638,6 @@ class Play(commands.Cog):
             await interaction.edit_original_response(content=fit("\n".join(lines)), view=None)
         else:
             await interaction.followup.send(fit("\n".join(lines)), ephemeral=True)
-
-    def summary(self, prompt: Prompt, draft: Draft | None, answer: Any, lang: str) -> str:
-        if draft is None:
-            if prompt.kind == "orders":
-                orders = answer["orders"]
-                return "; ".join(f"{area_label(a, lang)}: {token_label(orders[a], lang)}" for a in sorted(orders))
-            return str(answer)
-        parts = []
-        for f in draft.form.fields:
-            labels = [o.label for o in f.options if o.value in draft.picks.get(f.key, [])]
-            if prompt.kind == "orders":
-                parts.append(f"{f.label.split(' — ')[0]}: {', '.join(labels)}")
-            elif labels:
-                parts.append(", ".join(labels))
-        return "; ".join(parts)[:1800]
 
     # ----- slash commands -----
 

@@ -12,9 +12,28 @@ from concurrent.futures import Executor
 from typing import Any
 
 from render.api import render_battle, render_board, render_private_board
+from render.changes import changed_areas
 from render.views import View, require_private, require_public
 
 CacheKey = tuple[Any, Any, str, str, str]
+
+# The steps :func:`render.step.images_for_step` always posts an image for (a battle, or the whole board).
+ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", "action-cleanup", "game-over"})
+
+
+def step_shows_something(view_before: View | None, view_after: View, events: list[dict[str, Any]]) -> bool:
+    """Whether :func:`render.step.images_for_step` would return any image for this step, worked out without
+    drawing (a few dict comparisons), so that the bot sends a step to its image workers only when it must:
+    most answers (an order recorded, a bid) change nothing visible."""
+    after = require_public(view_after)  # also selects the view's board
+    if view_before is None:
+        return True
+    public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
+    if any(e.get("type") in ALWAYS_DRAWN for e in public):
+        return True
+    if view_before.get("areas") == after.get("areas") and not any(e.get("type") == "mustered" for e in public):
+        return bool(changed_areas(public, None, after).areas)  # only the areas events name
+    return bool(changed_areas(public, view_before, after).areas)
 
 
 def view_digest(view: View) -> str:
