@@ -17,11 +17,15 @@ from discord.ext import commands
 from app.background import Background
 from app.decisions import card_label
 from app.i18n import t
+from app.labels import house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from cogs.replies import guarded, say
-from cogs.text import NAME_LIMIT, fit, shown
+from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
+
+LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
+HELP_PARTS = ("help.text", "help.commands", "help.orders", "help.defaults", "help.absent", "help.status")
 
 
 def is_moderator(member: discord.abc.User, creator_id: int, moderator_role: str | None) -> bool:
@@ -88,7 +92,7 @@ class Lobby(commands.Cog):
                     players=settings.players,
                     tides=t("yes" if settings.tides_of_battle else "no", lang),
                     assignment=t(f"assignment.{settings.assignment}", lang),
-                    language=settings.language,
+                    language=LANGUAGE_NAMES.get(settings.language, settings.language),
                 ),
                 t("lobby.seats", lang, taken=len(players), players=settings.players, names=names),
             ]
@@ -278,8 +282,12 @@ class Lobby(commands.Cog):
     @game.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         lang = str(interaction.locale)
-        text = "\n\n".join(t(key, lang) for key in ("help.text", "help.commands", "help.defaults"))
-        await interaction.response.send_message(fit(text), ephemeral=True)  # the reply itself: nothing to wait for
+        parts = [t(key, lang) for key in HELP_PARTS]
+        # The reply itself (nothing to wait for), then the rest as followups: each part under Discord's limit.
+        messages = split(parts)
+        await interaction.response.send_message(messages[0], ephemeral=True)
+        for message in messages[1:]:
+            await interaction.followup.send(message, ephemeral=True)
 
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
         """Join, Leave, Start. The click is acknowledged first, then the lobby message is edited in place; Start
@@ -293,7 +301,7 @@ class Lobby(commands.Cog):
                 raise ServiceError("start-refused", "Only the game's creator or a moderator can start the game.")
 
             async def announce(game: Game, seats: dict[str, int]) -> None:
-                houses = ", ".join(f"{t(f'house.{h}', game_lang)} <@{seats[h]}>" for h in game.state.players)
+                houses = ", ".join(f"{house_mark(h, game_lang)} <@{seats[h]}>" for h in game.state.players)
                 await interaction.edit_original_response(content=t("lobby.started", game_lang, seats=houses), view=None)
 
             await self.service.start(game_id, announce=announce)

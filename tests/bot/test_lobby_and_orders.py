@@ -46,14 +46,29 @@ async def test_three_players_give_orders_by_dm_and_see_the_reveal(table: Table) 
     assert fake.unsupported_requests == [] and fake.internal_errors == []
 
 
+async def help_text(table: Table, member: object) -> str:
+    """/game help's whole answer: the reply and its followups (the help is longer than one message), all ephemeral."""
+    asked = await table.fake.slash(member, table.channel, "game help")
+    await asked.wait_response()
+    await table.fake.wait_until(lambda: len(asked.followups) >= 1, timeout=5)
+    await table.fake.wait_idle()
+    messages = [asked.response, *asked.followups]
+    assert all(m.flags & 64 for m in messages)
+    return "\n".join(m.content for m in messages)
+
+
 async def test_help_explains_commands_and_deadline_defaults_in_the_users_language(table: Table) -> None:
     fake = table.fake
-    reply = await (await fake.slash(table.players[0], table.channel, "game help")).wait_response()
-    assert "/decide" in reply.content and "never March or Raid" in reply.content
-    assert reply.flags & 64
+    text = await help_text(table, table.players[0])
+    assert "/decide" in text and "never March or Raid" in text
+    # Issue J: every command, the /orders grammar with examples, deadline defaults, absent players, the pinned status
+    for command in ("/game map", "/game hand", "/game log", "/game vacation", "/game status", "/orders", "/mod undo"):
+        assert command.split()[-1] in text, command
+    assert "Winterfell march+1, White Harbor defense" in text and "orders 24 h" in text
+    assert "three missed deadlines" in text and "pinned" in text
     russian = fake.add_member(table.guild, "ru-player", locale="ru")
-    reply_ru = await (await fake.slash(russian, table.channel, "game help")).wait_response()
-    assert "никогда поход или набег" in reply_ru.content
+    text_ru = await help_text(table, russian)
+    assert "никогда поход или набег" in text_ru and "Винтерфелл поход +1" in text_ru and "закреплённое" in text_ru.lower()
 
 
 async def test_typed_orders_are_read_and_problems_explained(table: Table) -> None:
