@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from render.api import render_battle, render_board, render_private_board
-from render.changes import changed_areas
+from render.changes import COMPARED, changed_areas
 from render.views import View, require_private, require_public
 
 CacheKey = tuple[Any, Any, str, str, str]
@@ -23,17 +23,29 @@ ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", "action-cleanup", "
 
 def step_shows_something(view_before: View | None, view_after: View, events: list[dict[str, Any]]) -> bool:
     """Whether :func:`render.step.images_for_step` would return any image for this step, worked out without
-    drawing (a few dict comparisons), so that the bot sends a step to its image workers only when it must:
-    most answers (an order recorded, a bid) change nothing visible."""
+    drawing (dict comparisons), so that the bot sends a step to its image workers only when it must: most
+    answers (an order recorded, a bid) change nothing visible. Never False where images_for_step draws."""
     after = require_public(view_after)  # also selects the view's board
     if view_before is None:
         return True
     public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
     if any(e.get("type") in ALWAYS_DRAWN for e in public):
         return True
-    if view_before.get("areas") == after.get("areas") and not any(e.get("type") == "mustered" for e in public):
-        return bool(changed_areas(public, None, after).areas)  # only the areas events name
-    return bool(changed_areas(public, view_before, after).areas)
+    if changed_areas(public, None, after).areas:  # the areas the events name
+        return True
+    old, new = view_before.get("areas") or {}, after.get("areas") or {}
+    return any(_differs_beyond_order(old.get(a) or {}, state or {}) for a, state in new.items() if old.get(a) != state)
+
+
+def _differs_beyond_order(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """As render.changes compares an area: anything but its order differs (lists in any order)."""
+    for key in COMPARED:
+        x, y = a.get(key), b.get(key)
+        if key == "order" or x == y:
+            continue
+        if not (isinstance(x, list) and isinstance(y, list) and sorted(map(repr, x)) == sorted(map(repr, y))):
+            return True
+    return False
 
 
 def view_digest(view: View) -> str:
