@@ -1,0 +1,445 @@
+"""Issue J: every decision explains itself, in the player's language.
+
+For every prompt kind the engine raises (docs/engine.md and docs/westeros.md list them), a real position is
+reached by playing seeded games (random answers, the Raven always peeking) or, for the rarest, built as a
+scenario; the form is built from the prompt and the house's own view, in English and in Russian, and checked
+for the context the issue asks for. No form shows an id, and a Russian form holds no Latin word.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from app.decisions import Form, answer_text, build_form, to_answer
+from app.labels import (
+    area_label,
+    card_name,
+    card_text,
+    house_name,
+    track_label,
+    units_text,
+    westeros_name,
+    wildling_name,
+    wildling_text,
+)
+from engine import Game, Prompt, new_game
+from engine.agents import RandomAgent
+from tests.engine_action.helpers import march, prompt
+
+KINDS = [
+    "orders", "raven", "raven-wildling", "raid", "march", "consolidate", "support", "support-refusal", "house-card",
+    "tyrion-cancel", "doran-track", "aeron-swap", "mace-footman", "queen-of-thorns", "blade", "renly-knight",
+    "cersei-order", "casualties", "retreat", "port-capture", "patchface-discard", "lysa-keep", "robert-remove",
+    "westeros-choice", "reconcile", "muster", "bid", "tie-order", "wildling-tie", "preemptive-raid", "track",
+    "discard-house-card", "return-house-card", "wildling-destroy", "wildling-upgrade", "wildling-downgrade",
+]  # fmt: skip
+
+CONFIGS: list[tuple[int, dict[str, Any]]] = [
+    (3, {}),
+    (4, {}),
+    (5, {}),
+    (6, {}),
+    (7, {"ruleset": "mother-of-dragons"}),
+    (6, {"tides_of_battle": True}),
+]
+
+LATIN = re.compile(r"[A-Za-z]{2,}")
+
+
+def _ids() -> frozenset[str]:
+    """Every id a player must never see: those that are no plain word (with a hyphen, an underscore, a digit or
+    a star), and the houses' ids in lower case."""
+    from engine import data
+    from engine.orders import ALL_TOKENS
+
+    names = [*data.all_areas(), *data.house_cards(), *data.wildling_cards(), *ALL_TOKENS, *data.TRACKS]
+    names += [c["id"] for c in data.westeros_cards().values()] + list(data.tides_cards()) + KINDS
+    plain = {n for n in names if re.fullmatch(r"[a-z]+", n)}
+    return frozenset(n for n in names if n not in plain) | {
+        "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn", "targaryen",
+    }  # fmt: skip
+
+
+def raw_ids(text: str) -> list[str]:
+    """The ids that appear in ``text`` as whole words, or a dict/list shown raw."""
+    words = re.findall(r"[a-z0-9_*+-]+", text)
+    return [w for w in words if w in ID_SET] + re.findall(r"[{}\[\]]", text)
+
+
+Position = tuple[Game, Prompt]
+
+
+def _mace_position() -> Position:
+    from tests.engine_cards.helpers import battle
+
+    g = battle(
+        {"searoad-marches": "tyrell knight", "stoney-sept": "lannister footman routed-footman"},
+        {"searoad-marches": "march0", "stoney-sept": "defense1"},
+    )
+    march(g, "tyrell", "searoad-marches", {"stoney-sept": ["knight"]})
+    g.act("tyrell", "mace-tyrell")
+    g.act("lannister", "the-hound")
+    return g, prompt(g, "tyrell")
+
+
+def _queen_position() -> Position:
+    from tests.engine_cards.helpers import battle
+
+    g = battle(
+        {
+            "searoad-marches": "tyrell knight knight",
+            "stoney-sept": "lannister footman",
+            "harrenhal": "lannister footman",
+            "blackwater": "lannister footman",
+            "lannisport": "lannister footman",
+        },
+        {
+            "searoad-marches": "march0",
+            "stoney-sept": "defense1",
+            "harrenhal": "support0",
+            "blackwater": "consolidate",
+            "lannisport": "defense1",
+        },
+    )
+    march(g, "tyrell", "searoad-marches", {"stoney-sept": ["knight", "knight"]})
+    g.act("lannister", "defender")  # support
+    g.act("tyrell", "queen-of-thorns")
+    g.act("lannister", "ser-jaime-lannister")
+    return g, prompt(g, "tyrell")
+
+
+ID_SET = _ids()
+
+
+@pytest.fixture(scope="module")
+def positions() -> dict[str, Position]:
+    """The first position of each kind met in seeded games (answered at random; the Raven peeks)."""
+    found: dict[str, Position] = {"mace-footman": _mace_position(), "queen-of-thorns": _queen_position()}
+    for seed in range(24):
+        for players, options in CONFIGS:
+            if len(found) == len(KINDS):
+                return found
+            g = new_game(players, seed=seed, options=options)
+            agents = {h: RandomAgent(seed * 7 + i) for i, h in enumerate(g.state.players)}
+            while not g.finished:
+                p = next(p for p in g.prompts() if not p.answered)
+                if p.kind not in found:
+                    found[p.kind] = (Game.from_json(g.to_json()), p)
+                answer: Any = agents[p.house].answer(p, g.view(p.house))
+                if p.kind == "raven" and p.choices.get("peek") and "raven-wildling" not in found:
+                    answer = {"action": "peek"}
+                try:
+                    g.act(p.house, answer)
+                except Exception:
+                    g.act(p.house, p.default)
+    return found
+
+
+def text_of(form: Form) -> str:
+    return "\n".join([form.ask, *form.lines])
+
+
+def shown_strings(form: Form) -> list[str]:
+    out = [form.title, form.ask, *form.lines]
+    for f in form.fields:
+        out.append(f.label)
+        out += [o.label for o in f.options] + [o.description or "" for o in f.options]
+    return out
+
+
+def _battle(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    b = v["battle"]
+    text = text_of(f)
+    assert area_label(b["area"], lang) in text
+    assert house_name(b["attacker"], lang) in text and house_name(b["defender"], lang) in text
+    assert text.count("=") >= 2  # each side's strength by source, summed
+
+
+def _card_state(card: str) -> Callable[[Prompt, dict[str, Any], Form, str], None]:
+    def check(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+        _battle(p, v, f, lang)
+        assert card_text(card, lang) in text_of(f)
+
+    return check
+
+
+def c_orders(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert str(len(p.choices["areas"])) in f.ask and "★" in text_of(f)
+    for field in f.fields:
+        assert area_label(field.key, lang) in field.label and units_text([], lang) not in field.label
+        assert len({o.value for o in field.options}) == len(field.options)
+
+
+def c_raven(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert any(area_label(a, lang) in text_of(f) for a in p.choices["swap"])
+
+
+def c_raven_wildling(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    card = p.info["card"]
+    assert wildling_name(card, lang) in f.ask  # the peeked card is shown before top/bottom
+    for outcome in ("nights_watch_victory", "lowest_bidder", "everyone_else"):
+        assert wildling_text(card, outcome, lang) in text_of(f)
+
+
+def c_raid(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert all(area_label(a, lang) in text_of(f) for a in p.choices)
+
+
+def c_march(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    for a, option in p.choices.items():
+        assert area_label(a, lang) in text_of(f)
+        units = [u for u, n in option["units"].items() for _ in range(n)]
+        assert units_text(units, lang) in text_of(f)
+
+
+def c_consolidate(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert area_label(p.info["area"], lang) in f.ask
+    assert str(p.info["power"]) in f.fields[0].options[0].label or p.choices[0] != "power"
+
+
+def c_support(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert all(area_label(a, lang) in f.ask for a in p.info["from"])
+
+
+def c_support_refusal(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert house_name(p.info["supporter"], lang) in f.ask and area_label(p.info["from"], lang) in f.ask
+
+
+def c_house_card(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert house_name(p.info["opponent"], lang) in f.ask and area_label(p.info["area"], lang) in f.ask
+    for c in p.choices:  # every card's full text in the message body, in the player's language
+        assert card_text(c, lang) in "\n".join(f.lines)
+
+
+def c_tyrion(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert card_name(p.info["target"], lang) in f.ask and card_text(p.info["target"], lang) in text_of(f)
+
+
+def c_doran(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert house_name(p.info["opponent"], lang) in f.ask
+    for track, pos in p.info["positions"].items():
+        assert any(track_label(track, lang) in o.label and str(pos) in o.label for o in f.fields[0].options)
+
+
+def c_aeron(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert str(p.info["power"]) in f.ask
+    assert all(card_text(c, lang) in text_of(f) for c in p.choices if c != "keep")
+
+
+def c_queen(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _card_state("queen-of-thorns")(p, v, f, lang)
+    assert all(area_label(a, lang) in o.label for a, o in zip(p.choices, f.fields[0].options, strict=True))
+
+
+def c_blade(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+
+
+def c_cersei(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _card_state("cersei-lannister")(p, v, f, lang)
+    assert house_name(p.info["loser"], lang) in f.ask
+
+
+def c_casualties(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert str(p.choices["count"]) in f.ask
+    text = text_of(f)
+    if p.info.get("reason") == "lost":
+        assert house_name(p.info["winner"], lang) in text and "⚔" in text and "🛡" in text
+    else:
+        assert house_name(p.info["loser"], lang) in text
+
+
+def c_retreat(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert area_label(p.info["area"], lang) in f.ask and units_text(p.info["units"], lang) in f.ask
+    assert [o.label.split(" — ")[0] for o in f.fields[0].options] == [area_label(a, lang) for a in p.choices]
+
+
+def c_port(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert area_label(p.info["port"], lang) in f.ask and str(p.info["enemy_ships"]) in f.ask
+
+
+def c_patchface(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert house_name(p.info["opponent"], lang) in f.ask
+    assert all(card_text(c, lang) in text_of(f) for c in p.choices if c)
+
+
+def c_lysa(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _card_state(p.info["card"])(p, v, f, lang)
+
+
+def c_robert(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert house_name(p.info["opponent"], lang) in f.ask and card_text(p.info["card"], lang) in text_of(f)
+    assert all(card_name(c, lang) in text_of(f) for c in p.choices if c)
+
+
+def c_westeros_choice(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert westeros_name(p.info["card"], lang) in f.ask
+    assert len(f.lines) == 1 + len(p.choices)  # the card's text, then what each option does
+
+
+def c_reconcile(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert str(p.choices["supply"]) in f.ask
+    assert all(str(n) in f.ask for n in p.choices["limits"])
+
+
+def c_muster(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    for a, option in p.choices["areas"].items():
+        assert f"{area_label(a, lang)} {option['points']}" in text_of(f)  # points per castle
+    for field in f.fields:
+        labels = [o.label for o in field.options]
+        assert len(labels) == len(set(labels))  # each option once
+
+
+def c_bid(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert str(p.choices["max"]) in text_of(f)  # the player's available power
+    if p.info["purpose"] == "wildlings":
+        assert str(p.info["strength"]) in f.ask
+    else:
+        track = p.info["track"]
+        assert track_label(track, lang) in f.ask
+        assert all(house_name(h, lang) in text_of(f) for h in v["tracks"][track])  # the track's current order
+
+
+def c_tie_order(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert track_label(p.choices["track"], lang) in f.ask
+    assert all(house_name(h, lang) in text_of(f) for h in p.choices["bids"])
+
+
+def c_wildling_card(outcome: str | None) -> Callable[[Prompt, dict[str, Any], Form, str], None]:
+    def check(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+        card = p.info["card"]
+        assert wildling_name(card, lang) in text_of(f)
+        if outcome is not None:
+            assert wildling_text(card, outcome, lang) in text_of(f)
+
+    return check
+
+
+def c_discard(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    c_wildling_card("everyone_else")(p, v, f, lang)
+    assert all(card_text(c, lang) in text_of(f) for c in p.choices)
+
+
+def c_count(key: str) -> Callable[[Prompt, dict[str, Any], Form, str], None]:
+    def check(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+        c_wildling_card(None)(p, v, f, lang)
+        assert str(p.choices[key]) in f.ask
+
+    return check
+
+
+CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
+    "orders": c_orders,
+    "raven": c_raven,
+    "raven-wildling": c_raven_wildling,
+    "raid": c_raid,
+    "march": c_march,
+    "consolidate": c_consolidate,
+    "support": c_support,
+    "support-refusal": c_support_refusal,
+    "house-card": c_house_card,
+    "tyrion-cancel": c_tyrion,
+    "doran-track": c_doran,
+    "aeron-swap": c_aeron,
+    "mace-footman": _card_state("mace-tyrell"),
+    "queen-of-thorns": c_queen,
+    "blade": c_blade,
+    "renly-knight": _card_state("renly-baratheon"),
+    "cersei-order": c_cersei,
+    "casualties": c_casualties,
+    "retreat": c_retreat,
+    "port-capture": c_port,
+    "patchface-discard": c_patchface,
+    "lysa-keep": c_lysa,
+    "robert-remove": c_robert,
+    "westeros-choice": c_westeros_choice,
+    "reconcile": c_reconcile,
+    "muster": c_muster,
+    "bid": c_bid,
+    "tie-order": c_tie_order,
+    "wildling-tie": c_wildling_card(None),
+    "preemptive-raid": c_wildling_card("lowest_bidder"),
+    "track": c_wildling_card(None),
+    "discard-house-card": c_discard,
+    "return-house-card": c_wildling_card("nights_watch_victory"),
+    "wildling-destroy": c_count("count"),
+    "wildling-upgrade": c_count("max"),
+    "wildling-downgrade": c_count("count"),
+}
+
+
+def test_every_prompt_kind_has_a_form_and_a_check() -> None:
+    from app.decisions import BUILDERS
+
+    assert set(BUILDERS) == set(KINDS) == set(CHECKS)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_form_of_every_prompt_kind_explains_itself(positions: dict[str, Position], kind: str, lang: str) -> None:
+    assert kind in positions, f"no position reached a {kind} prompt"
+    g, p = positions[kind]
+    view = g.view(p.house)  # the house's own view: never another house's secrets
+    form = build_form(p, view, lang)
+    assert form.ask and form.ask != form.title
+    CHECKS[kind](p, view, form, lang)
+    for text in shown_strings(form):
+        assert not raw_ids(text), (kind, text)
+        if lang == "ru":
+            assert not LATIN.findall(text), (kind, text)
+    # The preselected answer is one the engine takes, and its receipt is words, not ids.
+    answer = to_answer(p, {f.key: list(f.selected) for f in form.fields})
+    receipt = answer_text(p.kind, answer, lang, prompt=p)
+    assert not raw_ids(receipt), (kind, receipt)
+    if lang == "ru":
+        assert not LATIN.findall(receipt), (kind, receipt)
+    Game.from_json(g.to_json()).act(p.house, answer)
+
+
+def test_the_orders_form_drops_tokens_that_can_no_longer_be_legal() -> None:
+    from app.decisions import orders_options
+
+    g = new_game(3, seed=1)
+    p = g.prompt_for("stark")
+    assert p is not None and p.choices["stars"] == 2
+    picks = {"winterfell": ["march1*"], "white-harbor": ["raid*"], "the-shivering-sea": ["support0"]}
+    sea = {o.value for o in orders_options(p, picks, "the-shivering-sea", "en")}
+    assert not {"defense2*", "support1*", "consolidate*"} & sea  # both stars are used elsewhere
+    assert "march1*" not in sea and "raid*" not in sea  # one copy each, used elsewhere
+    assert "support0" in sea and "raid" in sea  # its own pick stays; other plain orders too
+    own = {o.value for o in orders_options(p, picks, "winterfell", "en")}
+    assert "march1*" in own and "defense2*" in own  # one star is used elsewhere, one is left
+    rnd = random.Random(2)
+    for _ in range(30):  # whatever is picked, the options offered never exceed the copies or the stars
+        chosen: dict[str, list[str]] = {}
+        for area in p.choices["areas"]:
+            options = orders_options(p, chosen, area, "en")
+            chosen[area] = [rnd.choice(options).value]
+        g2 = Game.from_json(g.to_json())
+        g2.act("stark", to_answer(p, chosen))
+
+
+def test_receipts_name_every_area_and_order_in_full() -> None:
+    g = new_game(3, seed=1)
+    p = g.prompt_for("stark")
+    assert p is not None
+    text = answer_text("orders", p.default, "ru", prompt=p)
+    assert all(area_label(a, "ru") in text for a in p.choices["areas"])
+    march_text = answer_text(
+        "march",
+        {"from": "lannisport", "moves": [{"to": "riverrun", "units": ["knight", "knight", "footman"]}]},
+        "en",
+    )
+    assert march_text == "March from Lannisport: 2 knights, 1 footman → Riverrun."
+    assert answer_text("muster", {}, "en") == "nothing mustered"
+    assert answer_text("muster", {}, "ru") == "ничего не собрано"
