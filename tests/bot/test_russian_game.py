@@ -1,0 +1,156 @@
+"""Issue J: a Russian player's whole game shows no English sentence — through the fake Discord.
+
+Three players whose Discord is in Russian play a Russian game from the lobby to the winner, only by /decide,
+select menus and Submit. Everything each of them sees — decision DMs, forms (text, menu labels, options,
+buttons), receipts, reminders and deadline notices, channel posts — is checked for Latin words, once links,
+mentions and Discord timestamps are set aside.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+import pytest
+
+from app.i18n import t
+from tests.bot.conftest import Table
+
+pytestmark = pytest.mark.slow
+
+ASIDE = re.compile(r"https?://\S+|<[@#]!?\d+>|<t:\d+(?::[a-zA-Z])?>|`[^`]*`")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+MAX_POLLS = 3000
+
+
+def english_in(text: str) -> list[str]:
+    return LATIN_WORD.findall(ASIDE.sub(" ", text))
+
+
+def component_texts(components: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+
+    def walk(items: list[dict[str, Any]]) -> None:
+        for c in items:
+            for key in ("label", "placeholder"):
+                if c.get(key):
+                    out.append(str(c[key]))
+            for option in c.get("options", []):
+                out.extend([str(option.get("label", "")), str(option.get("description") or "")])
+            walk(c.get("components", []))
+
+    walk(components)
+    return out
+
+
+def seen_text(message: Any) -> list[str]:
+    return [message.content, *component_texts(message.components)]
+
+
+def assert_russian(texts: list[str], where: str) -> None:
+    for text in texts:
+        assert not english_in(text), f"English in {where}: {text!r}"
+
+
+def selects(message: Any) -> list[dict[str, Any]]:
+    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+
+
+def submit_id(message: Any) -> str | None:
+    for row in message.components:
+        for c in row.get("components", []):
+            if str(c.get("custom_id", "")).endswith(":submit"):
+                return str(c["custom_id"])
+    return None
+
+
+async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
+    fake = table.fake
+    opened = await fake.slash(player, table.channel, "decide")
+    form = await opened.wait_response(timeout=10)
+    if form.content == t("decision.none_open", "ru"):
+        return "none"
+    assert_russian(seen_text(form), "a form")
+    index = 0
+    while not use_defaults and index < len(selects(form)):
+        select = selects(form)[index]
+        index += 1
+        options = [o["value"] for o in select["options"]]
+        low, high = select.get("min_values", 1), select.get("max_values", 1)
+        chosen = rnd.sample(options, k=rnd.randint(low, max(low, min(high, len(options)))))
+        updated = await fake.select(player, form, select["custom_id"], chosen)
+        form = await updated.wait_response(timeout=10)
+        assert_russian(seen_text(form), "a form after a pick")
+    button = submit_id(form)
+    assert button is not None, form.content
+    submitted = await fake.click(player, form, button)
+    await submitted.wait_ack(timeout=10)
+    recorded = t("decision.recorded", "ru", summary="")
+
+    def replies() -> list[Any]:
+        return [m for m in [submitted.response, *submitted.followups] if m is not None]
+
+    await fake.wait_until(
+        lambda: bool(submitted.followups) or any(recorded in m.content for m in replies()), timeout=20
+    )
+    for m in replies():
+        assert_russian(seen_text(m), "a receipt or refusal")
+    return "ok" if any(recorded in m.content for m in replies()) else "refused"
+
+
+async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> None:
+    fake = table.fake
+    host = fake.add_member(table.guild, "хозяин", locale="ru", manage_guild=True)
+    players = [fake.add_member(table.guild, f"игрок{i}", locale="ru") for i in range(3)]
+    made = await fake.slash(host, table.channel, "game new", players=3, language="ru", name="Тест")
+    lobby = await made.wait_response()
+    for player in players:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    await (await fake.click(host, lobby, "lobby:1:start")).wait_response()
+    game_id = 1
+    await fake.wait_idle(timeout=10)
+
+    # Reminders and deadline notices, as the scheduler would send them mid-game.
+    play = table.bot.play
+    game = await table.service.load(game_id)
+    awaited = [p.house for p in game.prompts() if not p.answered]
+    await play.on_deadline_notice("reminder", game_id, houses=awaited, due_at=time.time() + 3600)
+    await play.on_deadline_notice("absent-player", game_id, house=awaited[0], misses=3)
+    await play.on_deadline_notice("deadline-passed", game_id, houses=awaited[:1], autopilot="defaults")
+
+    rnd = random.Random(7)
+    for _ in range(MAX_POLLS):
+        if (await table.service.row(game_id)).status == "ended":
+            break
+        progressed = False
+        for player in players:
+            result = await answer_once(table, player, rnd, use_defaults=False)
+            if result == "refused":
+                result = await answer_once(table, player, rnd, use_defaults=True)
+                assert result != "refused", "the preselected answer was refused"
+            progressed |= result == "ok"
+        assert progressed, "nobody owed a decision, but the game has not ended"
+    else:  # pragma: no cover
+        raise AssertionError("the game did not end")
+    await table.bot.play.settled()  # the last channel posts go out after the last receipt
+    await fake.wait_idle(timeout=10)
+
+    for player in players:
+        seen = fake.visible_messages(player)
+        dms = [m for m in seen if m.channel_id != table.channel.id and not m.ephemeral]
+        assert any("Тест" in m.content and "Срок" in m.content for m in dms)  # decision DMs
+        assert any(m.content.startswith("⏳") for m in dms) or player.id not in await _seated(table, awaited)
+        for message in seen:
+            assert_russian(seen_text(message), f"a message seen by {player!r}")
+    channel = [m.content for m in fake.visible_messages(host) if m.channel_id == table.channel.id]
+    assert any("Игра окончена" in line for line in channel)
+    assert any("**— Раунд 1 · " in line for line in channel)  # phase headers
+    assert fake.failed_interactions == []
+    assert fake.unsupported_requests == [] and fake.internal_errors == []
+
+
+async def _seated(table: Table, houses: list[str]) -> set[int]:
+    seats = await table.service.seats(1)
+    return {u for h, u in seats.items() if h in houses and u is not None}
