@@ -31,6 +31,7 @@ import contextlib
 import gc
 import json
 import os
+import signal
 import statistics
 import sys
 import tempfile
@@ -134,7 +135,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def run(games: int, profile: Path | None = None, games_ended: int = 0) -> dict[str, Any]:
+async def run(games: int, profile: Path | None = None, games_ended: int = 0, spy: Path | None = None) -> dict[str, Any]:
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Bench", locale="en-US")
@@ -218,6 +219,15 @@ async def run(games: int, profile: Path | None = None, games_ended: int = 0) -> 
 
             assert bot.proc is not None
             cpu_before, own_before = tree_cpu_seconds(bot.proc.pid), time.process_time()
+            requests_before = len(fake.requests.records)
+            sampler = None
+            if spy is not None:  # py-spy samples the bot's event loop over the burst only (pip install py-spy)
+                sampler = await asyncio.create_subprocess_exec(
+                    "py-spy", "record", "--pid", str(bot.proc.pid), "--rate", "1000", "--format", "raw",
+                    "--output", str(spy), "--nonblocking", stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.DEVNULL,
+                )  # fmt: skip
+                await asyncio.sleep(1.0)
             # The harness's own garbage collection would pause the fake mid-burst (20-40 ms full passes were
             # seen) and be counted against the bot: as timeit does, collect first and pause it for the burst.
             gc.collect()
@@ -232,8 +242,14 @@ async def run(games: int, profile: Path | None = None, games_ended: int = 0) -> 
             # Let the burst's own after-work (channel posts, images) finish: it is the answers' CPU too.
             await fake.wait_idle(quiet=2.5, timeout=60)
             cpu_after = tree_cpu_seconds(bot.proc.pid)
+            if sampler is not None:
+                sampler.send_signal(signal.SIGINT)
+                await sampler.wait()
             bot_cpu = sum(cpu_after.values()) - sum(cpu_before.get(pid, 0.0) for pid in cpu_after)
             loop_cpu = cpu_after[bot.proc.pid] - cpu_before[bot.proc.pid]
+            routes: dict[str, int] = {}
+            for record in fake.requests.records[requests_before:]:
+                routes[record.key] = routes.get(record.key, 0) + 1
             harness_cpu = time.process_time() - own_before
             acknowledged = sum(results)
             # What the database holds: every acknowledged answer exactly once.
@@ -273,6 +289,8 @@ async def run(games: int, profile: Path | None = None, games_ended: int = 0) -> 
         "failed_interactions": failed,
         "rss_mb": rss_mb,
         "rss_children_mb": rss_children,
+        "requests_per_answer": round(sum(routes.values()) / max(1, acknowledged), 2),
+        "requests_by_route": dict(sorted(routes.items(), key=lambda kv: -kv[1])),
         **ended,
     }
 
@@ -320,10 +338,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games-ended", type=int, default=0, help="create and end this many games first")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the bot process to this file")
+    parser.add_argument("--spy", type=Path, help="write py-spy's raw samples of the bot over the burst to this file")
     args = parser.parse_args(argv)
     limit = 600 + 2 * args.games_ended
     runs = [
-        asyncio.run(asyncio.wait_for(run(args.tables, args.profile, args.games_ended), timeout=limit))
+        asyncio.run(asyncio.wait_for(run(args.tables, args.profile, args.games_ended, args.spy), timeout=limit))
         for _ in range(args.runs)
     ]
     figures = worst_of(runs) if args.worst else median_of(runs)
