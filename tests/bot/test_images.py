@@ -1,0 +1,100 @@
+"""What the channel sees of a game, through the fake Discord (issues 15 and 17): the full board at the start, a
+battle image after each battle, a crop of what changed after a step that changed a few areas, each a PNG of the
+expected size attached to its step's narration; drawn in the bot's image pool, never on its event loop."""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import pytest
+
+from app.background import ImagePool
+from engine import RuleError
+from engine.agents import HeuristicAgent
+from render import style
+from render.crop import OUT_W
+from tests.bot.conftest import Table
+from tests.bot.test_lobby_and_orders import start_game
+
+pytestmark = pytest.mark.slow
+
+# The board is as wide as the map; a crop is drawn at a rounded zoom, so it is within a few pixels of OUT_W.
+WIDTH = {"board": (style.MAP_W, style.MAP_W), "battle": (OUT_W - 30, OUT_W + 30), "changes": (OUT_W - 30, OUT_W + 30)}
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+async def play_with_agents(table: Table, game_id: int, seed: int) -> None:
+    """Every decision answered through the service by the engine's heuristic agents (the default when refused)."""
+    service = table.service
+    agents: dict[str, HeuristicAgent] = {}
+    for _ in range(3000):
+        game = await service.load(game_id)
+        waiting = [p for p in game.prompts() if not p.answered]
+        if game.finished or not waiting:
+            return
+        prompt = waiting[0]
+        agent = agents.setdefault(prompt.house, HeuristicAgent(seed))
+        user = (await service.seats(game_id))[prompt.house]
+        try:
+            answer = agent.answer(prompt, game.view(prompt.house))
+            await service.answer(game_id, house=prompt.house, answer=answer, user_id=user, prompt_id=prompt.id)
+        except RuleError:
+            await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user, prompt_id=prompt.id)
+    raise AssertionError("the game did not end")
+
+
+async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_of_changes(table: Table) -> None:
+    fake, bot = table.fake, table.bot
+    game_id = await start_game(table, 3)
+    await play_with_agents(table, game_id, seed=5)
+    await bot.play.settled()
+    await fake.wait_idle(quiet=0.5, timeout=60)
+
+    posted: dict[str, Any] = {}  # filename -> the channel message it is attached to
+    for message in fake.visible_messages(table.moderator):
+        if message.channel_id == table.channel.id:
+            for attachment in message.attachments:
+                assert attachment.filename not in posted, f"{attachment.filename} posted twice"
+                posted[attachment.filename] = message
+    assert posted, "no image was posted"
+    for name, message in posted.items():
+        kind = name.split("-")[0]
+        attachment = message.attachment(name)
+        assert attachment is not None
+        width, height = png_size(attachment.data)
+        low, high = WIDTH[kind]
+        assert low <= width <= high and 200 < height < 3000, (name, width, height)
+        assert message.content, f"{name} has no narration"
+
+    log = await table.service.store.answers(game_id)
+    events = await table.service.store.events_by_version(game_id)
+    final = log[-1].version
+    assert "board-0.png" in posted  # the whole board at the start
+    assert f"board-{final}.png" in posted  # and at the end
+    battles = [
+        (v, e["area"]) for v, evs in events.items() for e in evs if e["type"] in ("combat-result", "neutral-attack")
+    ]
+    assert battles, "the agents fought no battle: pick another seed"
+    for version, area in battles:
+        assert f"battle-{area}-{version}.png" in posted
+        names = [a.filename for a in posted[f"battle-{area}-{version}.png"].attachments]
+        assert names[0].startswith("battle-")  # battle images come first
+    marches = [v for v, evs in events.items() if any(e["type"] == "march" for e in evs)]
+    crops = [v for v in marches if f"changes-{v}.png" in posted]
+    assert crops, "no step that moved units posted a crop of what changed"
+    for version in marches:
+        assert {f"changes-{version}.png", f"board-{version}.png"} & set(posted) or any(
+            n.startswith("battle-") and n.endswith(f"-{version}.png") for n in posted
+        ), f"the march at version {version} posted no image"
+    # An order given face down shows nothing new: no image.
+    submitted = [v for v, evs in events.items() if evs and all(e["type"] == "orders-submitted" for e in evs)]
+    assert submitted and not any(n.endswith(f"-{v}.png") for v in submitted for n in posted)
+
+    pool = bot.background
+    assert isinstance(pool, ImagePool) and pool.done >= len({m.id for m in posted.values()})
