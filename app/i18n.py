@@ -59,8 +59,8 @@ def t(key: str, lang: str = "en", **params: object) -> str:
     for candidate in (language_of(lang), "en"):
         message = catalog(candidate).get(key)
         if message is not None and message.string:
-            if message.pluralizable:  # a count-dependent text read without a count: its "many" form
-                return tn(key, 5, lang, **params)
+            if message.pluralizable:  # a count-dependent text needs its count: read it with tn()
+                raise KeyError(f"{key!r} depends on a count")
             text = str(message.string)
             return text.format(**params)  # a missing parameter raises KeyError: callers fall back
     raise KeyError(f"no text for {key!r}")

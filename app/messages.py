@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.decisions import area_label, token_label, unit_label
-from app.i18n import catalog, language_of, t
+from app.i18n import catalog, language_of, t, tn
 from engine import data
 
 
@@ -33,6 +33,9 @@ def _format_param(key: str, value: Any, lang: str) -> Any:
     return value
 
 
+# Refusals whose text depends on a count: the parameter that holds it (the catalog has plural forms for them).
+PLURAL_PARAMS = {"error.muster-one-area": "max", "error.vacation-allowance": "left"}
+
 # Parameters that may hold what a user typed (a game name, a piece of a scenario): shown through ``literal``.
 USER_GIVEN = frozenset({"name", "reason", "text", "value", "message"})
 
@@ -50,6 +53,9 @@ def error_text(err: Exception, lang: str, *, literal: Callable[[str], str] | Non
         if catalog(lang).get(key) is None and catalog("en").get(key) is None:
             continue
         try:
+            count_param = PLURAL_PARAMS.get(key)
+            if count_param is not None and isinstance(raw.get(count_param), int | float):
+                return tn(key, int(raw[count_param]), lang, **params)
             return t(key, lang, **params)
         except (KeyError, IndexError):
             continue

@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 
 from app.i18n import catalog
+from engine import data
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
 pytestmark = pytest.mark.slow
 
 MAX_ROUNDS_OF_POLLING = 3000
+CARD_NAMES = [c["names"]["en"] for c in [*data.wildling_cards().values(), *data.westeros_cards().values()]]
 ORDER_LABELS = [str(m.string) for m in catalog("en") if m.id and str(m.id).startswith("order.")]
 
 
@@ -70,6 +72,7 @@ async def play_to_the_end(table: Table, players: int, seed: int) -> None:
     fake = table.fake
     game_id = await start_game(table, players)
     await answer_every_decision(table, game_id, table.players[:players], seed)
+    await table.bot.play.settled()  # the channel posts of the last answers go out after their receipts
     channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
     assert any("The game is over" in line for line in channel)
     assert_orders_hidden_until_revealed(channel)
@@ -97,7 +100,10 @@ async def answer_every_decision(table: Table, game_id: int, seated: list[Any], s
 
 def assert_orders_hidden_until_revealed(channel: list[str]) -> None:
     revealed = False
-    for line in channel:
+    # Line by line: a message may open with a phase header (issue J) before "Orders are revealed".
+    for line in [line for message in channel for line in message.split("\n")]:
+        for card in CARD_NAMES:  # a card's name is no order ("Preemptive Raid")
+            line = line.replace(card, "")
         if line.startswith("Round ") and line.endswith("begins."):
             revealed = False
         if line.startswith("Orders are revealed"):
