@@ -927,7 +927,7 @@ def _muster(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 def _bid(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     top = _bid_max(prompt)
     info = prompt.info or {}
-    options = [Choice(str(n), tn("choice.power", n, lang)) for n in range(0, min(top, MAX_OPTIONS - 1) + 1)]
+    options = [Choice(str(n), tn("count.power", n, lang)) for n in range(0, min(top, MAX_OPTIONS - 1) + 1)]
     lines = [t("decision.bid.help", lang, power=top)]
     if info.get("purpose") == "wildlings":
         ask = t("ask.bid.wildlings", lang, strength=info.get("strength", "?"))
@@ -1310,7 +1310,7 @@ def _answer_words(kind: str, answer: Any, lang: str, prompt: Prompt | None) -> s
     if kind == "tie-order" and isinstance(answer, list):
         return track_order([str(h) for h in answer], lang)
     if kind == "bid" and isinstance(answer, int):
-        return tn("choice.power", answer, lang)
+        return tn("count.power", answer, lang)
     if kind == "support" and isinstance(answer, str):
         return (
             t(f"receipt.support.{answer}", lang)

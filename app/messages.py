@@ -36,6 +36,16 @@ def _format_param(key: str, value: Any, lang: str) -> Any:
 # Refusals whose text depends on a count: the parameter that holds it (the catalog has plural forms for them).
 PLURAL_PARAMS = {"error.muster-one-area": "max", "error.vacation-allowance": "left"}
 
+
+def _count(value: Any) -> int | None:
+    """A whole count from an error parameter (a number, or a number written as text), else None."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return int(number) if number.is_integer() else None
+
+
 # Parameters that may hold what a user typed (a game name, a piece of a scenario): shown through ``literal``.
 USER_GIVEN = frozenset({"name", "reason", "text", "value", "message"})
 
@@ -53,9 +63,11 @@ def error_text(err: Exception, lang: str, *, literal: Callable[[str], str] | Non
         if catalog(lang).get(key) is None and catalog("en").get(key) is None:
             continue
         try:
-            count_param = PLURAL_PARAMS.get(key)
-            if count_param is not None and isinstance(raw.get(count_param), int | float):
-                return tn(key, int(raw[count_param]), lang, **params)
+            count = _count(raw.get(PLURAL_PARAMS.get(key, "")))
+            if key in PLURAL_PARAMS:
+                if count is None:
+                    continue  # no whole count to agree with: the plain sentence
+                return tn(key, count, lang, **params)
             return t(key, lang, **params)
         except (KeyError, IndexError):
             continue
