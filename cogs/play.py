@@ -287,7 +287,7 @@ class Play(commands.Cog):
         lines = narrate_all(events, lang, round_=round_, phase=seen)
         seen = last_phase(events, seen)
         now = game.view(None)["phase"]
-        if not game.finished and lines and now != seen:
+        if not game.finished and lines and seen is not None and now != seen:
             lines.append(phase_header(game.state.round, now, lang))
             seen = now
         if seen is not None:

@@ -72,7 +72,6 @@ async def play_to_the_end(table: Table, players: int, seed: int) -> None:
     fake = table.fake
     game_id = await start_game(table, players)
     await answer_every_decision(table, game_id, table.players[:players], seed)
-    await table.bot.play.settled()  # the channel posts of the last answers go out after their receipts
     channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
     assert any("The game is over" in line for line in channel)
     assert_orders_hidden_until_revealed(channel)
@@ -96,6 +95,7 @@ async def answer_every_decision(table: Table, game_id: int, seated: list[Any], s
         assert progressed, "nobody owed a decision, but the game has not ended"
     else:  # pragma: no cover
         raise AssertionError("the game did not end")
+    await table.bot.play.settled()  # the channel posts of the last answers go out after their receipts
 
 
 def assert_orders_hidden_until_revealed(channel: list[str]) -> None:
