@@ -71,6 +71,8 @@ def drawing(board: str) -> Iterator[None]:
         yield
     finally:
         _BOARD.reset(token)
+
+
 UNIT_TYPES = ("footman", "knight", "siege-engine", "ship")
 ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate")
 
