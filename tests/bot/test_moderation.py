@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from tests.bot.conftest import Table
@@ -34,6 +35,13 @@ async def test_force_then_undo_with_confirmation(table: Table) -> None:
     fake = table.fake
     game_id = await start_game(table, 3)
     before = (await table.service.load(game_id)).to_json()
+    # The first deadline is armed once the start is announced (the lobby's reply comes first): wait for it.
+    deadlines = table.bot.deadlines
+    assert deadlines is not None
+    for _ in range(500):
+        if await deadlines.table.get(game_id) is not None:
+            break
+        await asyncio.sleep(0.01)
     forced = await fake.slash(table.moderator, table.channel, "mod force")
     await forced.wait_response()
     await fake.wait_until(lambda: any("forced the deadline" in line for line in channel_lines(table)))
