@@ -16,13 +16,14 @@ from discord.ext import commands
 
 from app.background import Background
 from app.decisions import card_label
-from app.i18n import t
+from app.i18n import language_of, t
 from app.labels import house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
+from render import render_legend
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 HELP_PARTS = ("help.text", "help.commands", "help.orders", "help.defaults", "help.absent", "help.status")
@@ -288,6 +289,13 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(messages[0], ephemeral=True)
         for message in messages[1:]:
             await interaction.followup.send(message, ephemeral=True)
+        # The legend left the posted maps: it lives here (issue K), drawn off the event loop like every image.
+        play = self.bot.get_cog("Play")
+        background = getattr(play, "background", None)
+        if background is not None:
+            legend = await background.run(render_legend, language_of(lang))
+            picture = discord.File(io.BytesIO(legend), filename="legend.png")
+            await interaction.followup.send(t("help.legend", lang), file=picture, ephemeral=True)
 
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
         """Join, Leave, Start. The click is acknowledged first, then the lobby message is edited in place; Start

@@ -66,6 +66,10 @@ async def test_help_explains_commands_and_deadline_defaults_in_the_users_languag
         assert command.split()[-1] in text, command
     assert "Winterfell march+1, White Harbor defense" in text and "orders 24 h" in text
     assert "three missed deadlines" in text and "pinned" in text
+    asked = await fake.slash(table.players[1], table.channel, "game help")
+    await fake.wait_until(lambda: any(m.attachments for m in asked.followups), timeout=10)
+    legend = next(a for m in asked.followups for a in m.attachments)
+    assert legend.filename == "legend.png" and legend.data.startswith(b"\x89PNG")  # issue K: the legend lives here
     russian = fake.add_member(table.guild, "ru-player", locale="ru")
     text_ru = await help_text(table, russian)
     assert "никогда поход или набег" in text_ru and "Винтерфелл поход +1" in text_ru
