@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import io
-
 from PIL import Image
 
 from render import base, palette, style
 from render.battle import compose_battle
 from render.legend import draw_legend
 from render.pieces import draw_pieces
+from render.png import PNG_OPTIONS, encode_png
 from render.strip import strip
 from render.views import PrivateViewError, View, ViewError, lang_of, require_private, require_public
 
@@ -26,20 +25,6 @@ __all__ = [
     "render_private_board",
     "warm_up",
 ]
-
-# zlib level 1 with its default strategy, chosen by measurement (issue 15; mid-game 6-player view, P mode,
-# median of 7 encodes on the 2-core host, Pillow's `compress_type` being zlib's strategy):
-#   board 1186x2647: level 1 default 8.4 ms 160 KB | level 1 RLE (3) 8.1 ms 189 KB | level 3 default 9.6 ms 149 KB
-#                    level 6 default 22 ms 118 KB  | Huffman only (2) 20-22 ms 1080 KB
-#   crop 1080x1242:  level 1 default 5.9 ms 133 KB | level 1 RLE 10.3 ms 148 KB     | level 6 default 21 ms 113 KB
-# RLE is as fast but 12-18 % larger; higher levels cost two to three times the time for 7-27 % less.
-PNG_OPTIONS: dict[str, int] = {"compress_level": 1}
-
-
-def encode_png(img: Image.Image) -> bytes:
-    out = io.BytesIO()
-    img.save(out, "PNG", **PNG_OPTIONS)
-    return out.getvalue()
 
 
 def compose_board(view: View, lang: str) -> Image.Image:

@@ -4,7 +4,6 @@ and arrows are drawn at the crop's scale, so a crop 1080 px wide keeps chips and
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
@@ -14,6 +13,7 @@ from render.data import areas
 from render.layout import Box, Piece, area_pieces, is_impassable, name_block, name_pieces, overlaps, zoom_key
 from render.marks import draw_marks
 from render.pieces import hatch
+from render.png import encode_png
 from render.views import View
 
 OUT_W = style.PHONE_W  # crops are drawn for a phone's width
@@ -173,7 +173,4 @@ def _touches(box: Box, size: tuple[int, int]) -> bool:
 
 def encode(img: Image.Image) -> bytes:
     """256 colours (fast octree, no dithering) and the renderer's PNG options."""
-    out = img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-    buf = io.BytesIO()
-    out.save(buf, "PNG", compress_level=1, compress_type=3)
-    return buf.getvalue()
+    return encode_png(img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
