@@ -15,7 +15,6 @@ from engine.agents import HeuristicAgent
 from render import style
 from render.crop import OUT_W
 from tests.bot.conftest import Table
-from tests.bot.test_lobby_and_orders import start_game
 
 pytestmark = pytest.mark.slow
 
@@ -49,9 +48,26 @@ async def play_with_agents(table: Table, game_id: int, seed: int) -> None:
     raise AssertionError("the game did not end")
 
 
+GAME_SEED = 11  # a fixed game, so that the agents surely fight (a game seeded at random may have no battle)
+
+
+async def start_seeded_game(table: Table, players: int, seed: int) -> int:
+    """A lobby through Discord, its game's seed fixed before Start (a lobby's settings hold the seed), then Start."""
+    fake = table.fake
+    made = await fake.slash(table.moderator, table.channel, "game new", players=players, name="Test")
+    lobby = await made.wait_response()
+    for player in table.players[:players]:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    row = await table.service.row(1)
+    await table.service.store.update_settings(1, {**row.settings, "seed": seed})
+    started = await (await fake.click(table.moderator, lobby, "lobby:1:start")).wait_response()
+    assert "started" in started.content
+    return 1
+
+
 async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_of_changes(table: Table) -> None:
     fake, bot = table.fake, table.bot
-    game_id = await start_game(table, 3)
+    game_id = await start_seeded_game(table, 3, GAME_SEED)
     await play_with_agents(table, game_id, seed=5)
     await bot.play.settled()
     await fake.wait_idle(quiet=0.5, timeout=60)
