@@ -153,7 +153,8 @@ class Play(commands.Cog):
         self.background: Background | ImagePool = getattr(bot, "background", None) or Background()
         self.drafts: dict[tuple[int, str], Draft] = Bounded(MEMORY_GAMES * 7)
         self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
-        self.notified: set[tuple[int, str, str, int | None]] = set()  # pruned to the open prompts of each game
+        # Per game, the (house, prompt id, user) whose decision DM went out; pruned to the game's open prompts.
+        self.notified: dict[int, set[tuple[str, str, int | None]]] = {}
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
@@ -185,7 +186,8 @@ class Play(commands.Cog):
     async def on_applied(self, applied: Applied) -> None:
         for e in applied.events:
             if e["type"] == "seat-changed":  # a new player must hear of the decision already open
-                self.notified = {k for k in self.notified if not (k[0] == applied.game_id and k[1] == e["house"])}
+                marks = self.notified.get(applied.game_id, set())
+                self.notified[applied.game_id] = {k for k in marks if k[0] != e["house"]}
                 self.drafts.pop((applied.game_id, e["house"]), None)  # the old player's form is no longer theirs
         # The answer is committed: its player's receipt must not wait for the channel post, the images or the
         # next decisions' DMs. They run after it, one step after another for each game.
@@ -296,7 +298,7 @@ class Play(commands.Cog):
 
     def forget_game(self, game_id: int) -> None:
         """An ended game leaves every in-memory table (its last posts still go out, in order)."""
-        self.notified = {k for k in self.notified if k[0] != game_id}
+        self.notified.pop(game_id, None)
         for key in [k for k in self.drafts if k[0] == game_id]:
             del self.drafts[key]
         for key in [k for k in self.prompts_seen if k[0] == game_id]:
@@ -373,17 +375,19 @@ class Play(commands.Cog):
 
     async def notify_prompts(self, game_id: int, game: Game) -> None:
         row = await self.service.row(game_id)
-        current = {p.id for p in game.prompts()}  # marks of this game's closed prompts go (the set stays bounded)
-        self.notified = {k for k in self.notified if k[0] != game_id or k[2] in current}
-        for prompt in game.prompts():
+        prompts = game.prompts()
+        current = {p.id for p in prompts}  # marks of this game's closed prompts go (the set stays bounded)
+        marks = {k for k in self.notified.get(game_id, ()) if k[1] in current}
+        self.notified[game_id] = marks
+        for prompt in prompts:
             if prompt.answered:
                 continue
             # The seat is read for each notice: a /mod replace may land while earlier notices are being sent.
             user_id = await self.service.seat_of(game_id, prompt.house)
-            key = (game_id, prompt.house, prompt.id, user_id)
-            if key in self.notified or user_id is None:
+            key = (prompt.house, prompt.id, user_id)
+            if key in marks or user_id is None:
                 continue
-            self.notified.add(key)
+            marks.add(key)
             await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
 
     async def decision_text(self, game_id: int, name: str, game: Game, prompt: Prompt, lang: str) -> str:
