@@ -28,6 +28,7 @@ from app.labels import (
     house_mark,
     house_name,
     is_star,
+    muster_plan_text,
     order_type_label,
     strength_text,
     tides_label,
@@ -1230,18 +1231,7 @@ def prompt_title(kind: str, lang: str) -> str:
 
 
 def _plan_text(plan: dict[str, list[dict[str, str]]], lang: str) -> str:
-    parts = []
-    for area, actions in sorted(plan.items()):
-        words = []
-        for a in actions:
-            if "upgrade" in a:
-                words.append(t("decision.muster.upgrade", lang, unit=unit_label(a["upgrade"], lang)))
-            elif a.get("recruit") == "ship":
-                words.append(t("decision.muster.ship", lang, to=area_label(a.get("to", area), lang)))
-            else:
-                words.append(t("decision.muster.recruit", lang, unit=unit_label(a.get("recruit", ""), lang)))
-        parts.append(f"{area_label(area, lang)}: {', '.join(words)}")
-    return "; ".join(parts) or t("receipt.muster.nothing", lang)
+    return muster_plan_text(plan, lang, "decision.muster", plain_recruits=False) or t("receipt.muster.nothing", lang)
 
 
 def _destroy_text(destroy: dict[str, list[str]], lang: str) -> str:

@@ -189,3 +189,22 @@ def strength_text(parts: dict[str, Any], lang: str) -> str:
     ]
     total = parts.get("total", sum(v for k, v in parts.items() if k in STRENGTH_SOURCES and isinstance(v, int)))
     return f"{' + '.join(shown)} = {total}" if shown else str(total)
+
+
+def muster_plan_text(plan: dict[str, list[dict[str, str]]], lang: str, keys: str, *, plain_recruits: bool) -> str:
+    """A muster plan in words, area by area: ``keys`` names the catalog entries (``<keys>.upgrade``, ``.ship`` and,
+    unless ``plain_recruits``, ``.recruit``); a receipt and the channel say it alike."""
+    parts = []
+    for area, actions in sorted(plan.items()):
+        words = []
+        for a in actions:
+            if "upgrade" in a:
+                words.append(t(f"{keys}.upgrade", lang, unit=unit_label(a["upgrade"], lang)))
+            elif a.get("recruit") == "ship":
+                words.append(t(f"{keys}.ship", lang, to=area_label(a.get("to", area), lang)))
+            elif plain_recruits:
+                words.append(unit_label(a.get("recruit", ""), lang))
+            else:
+                words.append(t(f"{keys}.recruit", lang, unit=unit_label(a.get("recruit", ""), lang)))
+        parts.append(f"{area_label(area, lang)}: {', '.join(words)}")
+    return "; ".join(parts)

@@ -21,6 +21,7 @@ from app.labels import (
     card_label,
     card_name,
     house_name,
+    muster_plan_text,
     strength_text,
     tides_label,
     token_label,
@@ -187,18 +188,7 @@ def _reason(key: str, reason: str | None, lang: str) -> str:
 
 
 def _plan(plan: dict[str, list[dict[str, str]]], lang: str) -> str:
-    parts = []
-    for area, actions in sorted(plan.items()):
-        words = []
-        for a in actions:
-            if "upgrade" in a:
-                words.append(t("event.mustered.upgrade", lang, unit=unit_label(a["upgrade"], lang)))
-            elif a.get("recruit") == "ship":
-                words.append(t("event.mustered.ship", lang, to=area_label(a.get("to", area), lang)))
-            else:
-                words.append(unit_label(a.get("recruit", ""), lang))
-        parts.append(f"{area_label(area, lang)}: {', '.join(words)}")
-    return "; ".join(parts)
+    return muster_plan_text(plan, lang, "event.mustered", plain_recruits=True)
 
 
 # ----- the events whose line needs more than its fields named -----

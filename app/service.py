@@ -489,30 +489,8 @@ class GameService:
             game = Game.from_json(row.state)  # the answer works on its own copy
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
-            state = game.to_json()
-            await self.store.commit_answer(
-                game_id,
-                expected_version=before,
-                new_version=game.version,
-                new_state=state,
-                house=house,
-                user_id=user_id,
-                prompt_id=prompt.id,
-                answer=answer,
-                source=source,
-                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
-                status="ended" if game.finished else None,
-                events=events,
-            )
-            shared = SharedGame(game.state)  # from now on readers share it: nothing changes it again
-            self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, house, source, before, shared, events, shared_before)
-        await self._notify(applied)
-        if shared.finished:
-            self._ended(game_id)
-            return applied
-        await self.answer_forced(game_id, shared)
-        return applied
+            shared = await self._commit(game_id, game, before, events, house, user_id, prompt.id, answer, source)
+        return await self._publish(Applied(game_id, house, source, before, shared, events, shared_before))
 
     async def gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> Applied:
         """The member's house gives Power to another house (Mother of Dragons), logged and undoable like an answer.
@@ -528,29 +506,49 @@ class GameService:
             game = Game.from_json(row.state)
             before = game.version
             events = game.gift(house, to, amount)
-            state = game.to_json()
-            await self.store.commit_answer(
-                game_id,
-                expected_version=before,
-                new_version=game.version,
-                new_state=state,
-                house=house,
-                user_id=user_id,
-                prompt_id=GIFT,
-                answer={"to": to, "amount": amount},
-                source="player",
-                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
-                status="ended" if game.finished else None,
-                events=events,
-            )
-            shared = SharedGame(game.state)
-            self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, house, "player", before, shared, events, shared_before)
+            record = {"to": to, "amount": amount}
+            shared = await self._commit(game_id, game, before, events, house, user_id, GIFT, record, "player")
+        return await self._publish(Applied(game_id, house, "player", before, shared, events, shared_before))
+
+    async def _commit(
+        self,
+        game_id: int,
+        game: Game,
+        before: int,
+        events: list[dict[str, Any]],
+        house: str,
+        user_id: int | None,
+        prompt_id: str,
+        answer: Any,
+        source: str,
+    ) -> SharedGame:
+        """Log one entry with the state it led to (under the game's lock); from then on readers share that state."""
+        state = game.to_json()
+        await self.store.commit_answer(
+            game_id,
+            expected_version=before,
+            new_version=game.version,
+            new_state=state,
+            house=house,
+            user_id=user_id,
+            prompt_id=prompt_id,
+            answer=answer,
+            source=source,
+            snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
+            status="ended" if game.finished else None,
+            events=events,
+        )
+        shared = SharedGame(game.state)  # nothing changes it again
+        self._parsed[game_id] = (state, shared)
+        return shared
+
+    async def _publish(self, applied: Applied) -> Applied:
+        """Tell the listeners; then end the game's bookkeeping, or answer what has a single legal answer."""
         await self._notify(applied)
-        if shared.finished:
-            self._ended(game_id)
+        if applied.game.finished:
+            self._ended(applied.game_id)
             return applied
-        await self.answer_forced(game_id, shared)
+        await self.answer_forced(applied.game_id, applied.game)
         return applied
 
     async def answer_forced(self, game_id: int, game: Game) -> None:
