@@ -16,7 +16,7 @@ from typing import Any
 
 from app.lru import Bounded, KeyedLocks
 from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
-from engine import Game, Prompt, RuleError, new_game, rulesets
+from engine import Game, Prompt, RuleError, gifts, new_game, rulesets
 from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
@@ -509,6 +509,11 @@ class GameService:
             record = {"to": to, "amount": amount}
             shared = await self._commit(game_id, game, before, events, house, user_id, GIFT, record, "player")
         return await self._publish(Applied(game_id, house, "player", before, shared, events, shared_before))
+
+    async def check_gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> None:
+        """Refuse now a gift the rules would refuse (before the player is asked to confirm it)."""
+        house = await self.house_of(game_id, user_id)
+        gifts.check_gift((await self.load(game_id)).state, house, to, amount)
 
     async def _commit(
         self,

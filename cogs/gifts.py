@@ -7,6 +7,7 @@ A gift the rules forbid now is refused with the engine's reason, in the player's
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import discord
@@ -25,8 +26,18 @@ HOUSES = [*data.houses(), *data.houses("mother-of-dragons/houses.json")]
 class GiftConfirmation(discord.ui.View):
     """Confirm or cancel one gift; only the member who asked may press either button."""
 
-    def __init__(self, service: GameService, game_id: int, giver: int, to: str, amount: int, lang: str) -> None:
+    def __init__(
+        self,
+        service: GameService,
+        game_id: int,
+        giver: int,
+        to: str,
+        amount: int,
+        lang: str,
+        asked: discord.Interaction[Any],
+    ) -> None:
         super().__init__(timeout=CONFIRM_SECONDS)
+        self.asked = asked  # the /gift command, whose reply says so when the question expires
         self.service, self.game_id, self.giver, self.to, self.amount, self.lang = (
             service,
             game_id,
@@ -40,6 +51,11 @@ class GiftConfirmation(discord.ui.View):
 
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         return interaction.user.id == self.giver
+
+    async def on_timeout(self) -> None:
+        """An unanswered question is closed in words, so that a late click never meets a dead button."""
+        with contextlib.suppress(discord.HTTPException):
+            await self.asked.edit_original_response(content=t("gift.expired", self.lang), view=None)
 
     @discord.ui.button(style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
@@ -74,7 +90,8 @@ class Gifts(commands.Cog):
         row = await self.service.started_game_in(interaction.channel_id or 0)
         if row is None:
             raise ServiceError("not-seated-here", "You do not play in a game in this channel.")
-        await self.service.house_of(row.id, interaction.user.id)  # refuses a member who plays no house here
+        # A member who plays no house here, or a gift the rules forbid now, is refused before any question.
+        await self.service.check_gift(row.id, user_id=interaction.user.id, to=house, amount=amount)
         question = t("gift.ask", lang, amount=amount, house=t(f"house.{house}", lang))
-        view = GiftConfirmation(self.service, row.id, interaction.user.id, house, amount, lang)
+        view = GiftConfirmation(self.service, row.id, interaction.user.id, house, amount, lang, interaction)
         await say(interaction, question, view=view)

@@ -12,6 +12,7 @@ import pytest
 from engine import rules
 from tests.bot.conftest import Table
 from tests.bot.test_full_game import answer_every_decision
+from tests.bot.test_lobby_and_orders import start_game
 
 pytestmark = pytest.mark.slow
 
@@ -79,3 +80,15 @@ async def test_a_seven_player_game_and_a_gift_of_power(table: Table) -> None:
         if a.filename.endswith(".png")
     ]
     assert maps and all(png.startswith(b"\x89PNG") for png in maps)  # the 7-house board is drawn and posted
+
+
+async def test_a_gift_in_a_base_game_is_refused_in_the_players_language(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.seats(game_id)
+    giver = next(p for p in table.players if p.id == seats["stark"])
+    before = (await table.service.load(game_id)).to_json()
+    asked = await fake.slash(giver, table.channel, "gift", house="lannister", amount=1, locale="ru")
+    replies = await asked.wait_reply()  # refused at once: no question to confirm
+    assert any("«Мать драконов»" in m.content and not m.components for m in replies)
+    assert (await table.service.load(game_id)).to_json() == before
