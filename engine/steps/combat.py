@@ -111,6 +111,17 @@ class Combat(Step):
         upgrade(f)
 
 
+def keep_attackers_within_supply(g: Game, f: CombatFrame, units: list[Unit]) -> list[Unit]:
+    """Attackers that stay in (or come back to) the area they marched from: when the same March order formed armies
+    elsewhere, they may break supply there; those that do not fit are destroyed, the strongest kept (B-OPEN-05,
+    B-RETREAT-06). Returns those kept."""
+    s = g.s
+    staying = len(s.units.get(f["origin"], [])) - len(units)
+    fit = fit_supply(s, f["attacker"], f["origin"], units, staying=staying)
+    destroy_fighting(g, f, "attacker", [u for u in units if all(u is not k for k in fit)], "retreat-supply")
+    return fit
+
+
 def end_combat(g: Game, f: CombatFrame) -> None:
     g.pop(f)
     enforce_ports(g)
@@ -152,10 +163,7 @@ def resolve_neutral(g: Game, f: CombatFrame) -> None:
     else:
         # The march's other moves were made (and its supply checked) with these units in the neutral force's area;
         # staying home, those that do not fit are destroyed, the strongest kept, as for a beaten attacker (B-OPEN-05).
-        units = combat_units(s, f, "attacker")
-        staying = len(s.units.get(f["origin"], [])) - len(units)
-        fit = fit_supply(s, f["attacker"], f["origin"], units, staying=staying)
-        destroy_fighting(g, f, "attacker", [u for u in units if all(u is not k for k in fit)], "retreat-supply")
+        keep_attackers_within_supply(g, f, combat_units(s, f, "attacker"))
     s.orders.pop(f["origin"], None)
     end_combat(g, f)
 
@@ -614,12 +622,7 @@ class Retreat(Stage):
         """B-RETREAT-02, B-OPEN-05, B-RETREAT-06: back to the area they marched from, routed. When the same March
         order also formed armies elsewhere, coming back may break supply: the units that do not fit are destroyed,
         the strongest kept."""
-        s = g.s
-        staying = len(s.units.get(f["origin"], [])) - len(units)
-        fit = fit_supply(s, loser, f["origin"], units, staying=staying)
-        lost = [u for u in units if all(u is not k for k in fit)]
-        if lost:
-            destroy_fighting(g, f, "attacker", lost, "retreat-supply")
+        fit = keep_attackers_within_supply(g, f, units)
         for u in fit:
             u.routed = True
         if fit:
