@@ -34,7 +34,7 @@ from PIL import Image  # noqa: E402
 from render import measure, palette, render_battle, render_board, render_panel  # noqa: E402
 from render.api import PNG_OPTIONS  # noqa: E402
 from render.crop import encode as encode_crop  # noqa: E402
-from tests.render.viewkit import battle_view, midgame_view, starting_view  # noqa: E402
+from tests.render.viewkit import battle_view, midgame_view, starting_view, sunset_battle_view  # noqa: E402
 
 
 def alternate_ms(funcs: list[Callable[[int], Any]], runs: int) -> list[float]:
@@ -46,15 +46,6 @@ def alternate_ms(funcs: list[Callable[[int], Any]], runs: int) -> list[float]:
             func(i)
             times[k].append((time.perf_counter() - start) * 1000)
     return [statistics.median(t) for t in times]
-
-
-def sunset_battle() -> dict[str, Any]:
-    """A battle in the Sunset Sea, the long strip along the board's edge."""
-    v = battle_view()
-    v["battle"].update(area="sunset-sea", attacker="greyjoy", defender="lannister", supporters={
-        "attacker": [], "defender": ["the-golden-sound"], "none": []})  # fmt: skip
-    v["battle"]["from"] = "ironmans-bay"
-    return v
 
 
 def median_ms(func: Callable[[int], Any], runs: int) -> float:
@@ -123,7 +114,7 @@ def main() -> None:
     floor_rgb_ms = median_ms(lambda _i: encode(blank_rgb), max(3, runs // 3))
     boards = [view, *fresh[:3], *(starting_view(n) for n in (3, 4, 5, 6))]
     phone = measure.board_figures(boards)
-    crops = measure.sample_crops(view, [fight, sunset_battle()])
+    crops = measure.sample_crops(view, [fight, sunset_battle_view()])
     crop = measure.crop_figures(crops)
     crop_ms = median_ms(lambda i: encode_crop(crops[i % len(crops)].image), runs)
 

@@ -9,24 +9,17 @@ from dataclasses import dataclass
 
 from PIL import ImageDraw
 
-from render import style
+from render import palette, style
 from render.layout import Box, Piece
 from render.style import OUTLINE, RGB, WHITE
-from render.vision import contrast_ratio
 
 Point = tuple[float, float]
 HALO: RGB = WHITE
 
 
 def arrow_colours(house: str | None) -> tuple[RGB, RGB, RGB]:
-    """(shaft, edge, halo) for ``house``'s arrows: the house colour, lightened until it stands out from the dark
-    edge (Greyjoy's near-black would vanish into it)."""
-    fill = style.house_style(house or "").colour
-    t = 0.0
-    while contrast_ratio(fill, OUTLINE) < 3 and t < 1:
-        t += 0.1
-        fill = style.mix(style.house_style(house or "").colour, WHITE, t)
-    return fill, OUTLINE, HALO
+    """(shaft, edge, halo) for ``house``'s arrows (see :func:`style.arrow_fill`)."""
+    return style.arrow_fill(house), OUTLINE, HALO
 
 
 @dataclass(frozen=True)
@@ -144,7 +137,8 @@ BENDS = (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.85, -0.85, 1.1, -1.1)
 
 
 def draw(d: ImageDraw.ImageDraw, arrow: Arrow) -> None:
-    """Halo, edge and shaft, with a head at the end (a raid's head is a cross-bar)."""
+    """Halo, edge and shaft, with a head at the end (a raid's head is a cross-bar), on an image in the board's
+    palette (hard-edged, so every pixel is one of its entries)."""
     fill, edge, halo = arrow_colours(arrow.house)
     pts = list(arrow.points)
     if len(pts) < 2:
@@ -175,14 +169,15 @@ def draw(d: ImageDraw.ImageDraw, arrow: Arrow) -> None:
     dash = arrow.kind == "retreat"
     for colour, extra in ((halo, 8.0), (edge, 4.5), (fill, 0.0)):
         width = round(w + extra)
+        ink = palette.idx(colour)
         if dash and colour == fill:
-            _dashed(d, shaft, colour, width)
+            _dashed(d, shaft, ink, width)
         else:
-            d.line(shaft, fill=colour, width=width, joint="curve")
-        d.polygon(tri(extra * 0.9), fill=colour)
+            d.line(shaft, fill=ink, width=width, joint="curve")
+        d.polygon(tri(extra * 0.9), fill=ink)
 
 
-def _dashed(d: ImageDraw.ImageDraw, pts: list[Point], colour: RGB, width: int) -> None:
+def _dashed(d: ImageDraw.ImageDraw, pts: list[Point], ink: int, width: int) -> None:
     """A retreat's shaft: dashes of the house colour on the dark edge."""
     on, off = 14.0, 9.0
     drawing, left = True, on
@@ -194,7 +189,7 @@ def _dashed(d: ImageDraw.ImageDraw, pts: list[Point], colour: RGB, width: int) -
             a = (p[0] + (q[0] - p[0]) * t / seg, p[1] + (q[1] - p[1]) * t / seg)
             b = (p[0] + (q[0] - p[0]) * (t + step) / seg, p[1] + (q[1] - p[1]) * (t + step) / seg)
             if drawing:
-                d.line([a, b], fill=colour, width=width)
+                d.line([a, b], fill=ink, width=width)
             t += step
             left -= step
             if left <= 0:

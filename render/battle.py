@@ -1,6 +1,7 @@
 """The battle image: a crop of the map around the embattled area (drawn at its zoom, with the march and support
 arrows), over a strength table by source — units, support, march or defence, garrison, house card, Valyrian Steel
-Blade, Tides of Battle, total — from the view's ``battle.components``. 1080 px wide, for a phone."""
+Blade, Tides of Battle, total — from the view's ``battle.components``. 1080 px wide, for a phone, and drawn in the
+board's palette (mode P) from the start: the PNG is written as drawn, with nothing quantized or resized."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import stamps, style, tokens
+from render import base, palette, stamps, style, tokens
 from render.crop import OUT_W, Crop, Move, compose, encode
 from render.data import areas, house_cards, tides_cards
 from render.marks import crest
@@ -62,9 +63,10 @@ def compose_battle(
     b: dict[str, Any] = battle if battle is not None else view["battle"]
     crop = battle_crop(view, b, lang)
     table = _table(view, b, lang, crop.image.width, notes or [])
-    out = Image.new("RGB", (crop.image.width, crop.image.height + table.height), PAPER)
+    out = Image.new("P", (crop.image.width, crop.image.height + table.height), palette.idx(PAPER))
     out.paste(crop.image, (0, 0))
     out.paste(table, (0, crop.image.height))
+    out.putpalette(palette.palette_bytes(base.area_fills(view)))
     return encode(out)
 
 
@@ -74,7 +76,7 @@ def _text(d: ImageDraw.ImageDraw, img: Image.Image, xy: tuple[float, float], con
     while max_w is not None and s.width > max_w and size > 20:
         size -= 1
         s = stamps.text(content, weight, size, colour, bg=bg)
-    img.paste(s.image.convert("RGB"), (round(xy[0]), round(xy[1])), s.mask)
+    s.paste(img, xy[0], xy[1])
     return s.width
 
 
@@ -113,9 +115,9 @@ def components_of(battle: dict[str, Any]) -> dict[str, dict[str, int]]:
 
 
 def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: list[str]) -> Image.Image:
-    img = Image.new("RGB", (width, 1400), PAPER)
+    img = Image.new("P", (width, 1400), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
-    d.line((0, 1, width, 1), fill=style.BORDER_LAND, width=3)
+    d.line((0, 1, width, 1), fill=palette.idx(style.BORDER_LAND), width=3)
     pad = 24
     y = 18
     area_name = areas()[str(battle["area"])].name(lang)
@@ -128,10 +130,11 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
         h = houses[side]
         colour = style.house_style(h).colour if h else style.NEUTRAL_FORCE
         ink = style.house_style(h).ink if h else WHITE
-        d.rounded_rectangle((x, y, x + col_w - 10, y + 64), radius=8, fill=colour, outline=OUTLINE, width=2)
+        d.rounded_rectangle((x, y, x + col_w - 10, y + 64), radius=8, fill=palette.idx(colour),
+                            outline=palette.idx(OUTLINE), width=2)  # fmt: skip
         if h:
             c = crest(h, lang, 40)
-            img.paste(c.image.convert("RGB"), (round(x + 8), y + 12), c.mask)
+            c.paste(img, x + 8, y + 12)
         _text(d, img, (x + 52, y + 4), t(side, lang), 22, "regular", ink, colour, max_w=col_w - 70)
         _text(d, img, (x + 52, y + 30), house_name(h, lang) if h else t("neutral_side", lang), 26, "bold", ink,
               colour, max_w=col_w - 70)  # fmt: skip
@@ -143,12 +146,12 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
         if houses[side] and units:
             for house, group in tokens.group_units(units).items():
                 chip = tokens.unit_group(house, group, lang, False, 1.3)
-                img.paste(chip.image.convert("RGB"), (round(x), y), chip.mask)
+                chip.paste(img, x, y)
         elif side == "defender" and not houses[side]:
             n = area_state(view, str(battle["area"])).get("neutral")
             if isinstance(n, int):
                 tok = tokens.neutral_token(n, 44)
-                img.paste(tok.image.convert("RGB"), (round(x), y), tok.mask)
+                tok.paste(img, x, y)
     y += 60
     comp = components_of(battle)
     cards = battle.get("cards") or {}
@@ -168,7 +171,7 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
         tall = any(detail.get(s) for s in SIDES)
         row_h = ROW_H + (30 if tall else 0)
         bg = PAPER_DARK if n % 2 == 0 else PAPER
-        d.rectangle((pad, y, width - pad, y + row_h - 1), fill=bg)
+        d.rectangle((pad, y, width - pad, y + row_h - 1), fill=palette.idx(bg))
         _text(d, img, (pad + 8, y + 11), t(SOURCE_LABEL[source], lang), 24, "regular", INK, bg, max_w=LABEL_W - 16)
         for i, side in enumerate(SIDES):
             x = pad + LABEL_W + i * col_w
@@ -184,7 +187,7 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
                 _text(d, img, (x + 6, y + 48), extra, 22, "regular", MUTED, bg, max_w=col_w - 16)
         y += row_h
         n += 1
-    d.line((pad, y + 4, width - pad, y + 4), fill=INK, width=3)
+    d.line((pad, y + 4, width - pad, y + 4), fill=palette.idx(INK), width=3)
     y += 12
     _text(d, img, (pad + 8, y + 10), t("b.total", lang), 30)
     totals = {s: comp[s].get("total") for s in SIDES}
@@ -200,14 +203,15 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
             name = house_name(str(winner), lang)
         else:
             name = t(won, lang) if won else t("neutral_side", lang)
-        d.rounded_rectangle((pad, y, width - pad, y + 54), radius=8, fill=GOLD, outline=INK, width=2)
+        d.rounded_rectangle((pad, y, width - pad, y + 54), radius=8, fill=palette.idx(GOLD),
+                                outline=palette.idx(INK), width=2)  # fmt: skip
         label = t("b.winner", lang, side=name) + (f" ({t(won, lang).lower()})" if won and winner != won else "")
         _text(d, img, (pad + 16, y + 10), label, 28, "bold", INK, GOLD, max_w=width - 2 * pad - 32)
         y += 66
     for note in notes:
         _text(d, img, (pad, y), note, 24, "regular", ALERT if note.startswith("✕") else INK, max_w=width - 2 * pad)
         y += 36
-    d.rectangle((0, y + 10, width, y + 12), fill=PAPER_DARK)
+    d.rectangle((0, y + 10, width, y + 12), fill=palette.idx(PAPER_DARK))
     return img.crop((0, 0, width, y + 14))
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from render import arrows, base, palette, shapes, style
 from render.data import areas
@@ -34,7 +34,7 @@ class Move:
 
 @dataclass
 class Crop:
-    image: Image.Image  # RGB
+    image: Image.Image  # mode P, in the board's palette (its area entries set for the view)
     region: tuple[int, int, int, int]  # the map slice shown (map px)
     zoom: float
     pieces: list[Piece] = field(default_factory=list)  # every piece and label drawn (output px)
@@ -115,9 +115,9 @@ def compose(
             (ox, oy), band = shapes.outline_mask(area_id)
             fields.paste(palette.idx(highlight_colour), (ox - rx0, oy - ry0, ox - rx0 + band.width,
                                                          oy - ry0 + band.height), band)  # fmt: skip
-    fields.putpalette(palette.palette_bytes(base.area_fills(view)))
     size = (round((rx1 - rx0) * z), round((ry1 - ry0) * z))
-    img = fields.convert("RGB").resize(size, Image.Resampling.BICUBIC)
+    img = enlarge(fields, region, size)
+    img.putpalette(palette.palette_bytes(base.area_fills(view)))
     # Names and marks, at the crop's scale.
     labels = [p for p in name_pieces(view, lang, z, origin) if _touches(p.box, size)]
     for area_id in sorted({p.area for p in labels}):
@@ -171,6 +171,34 @@ def _touches(box: Box, size: tuple[int, int]) -> bool:
     return box[2] > 0 and box[3] > 0 and box[0] < size[0] and box[1] < size[1]
 
 
+def enlarge(fields: Image.Image, region: tuple[int, int, int, int], size: tuple[int, int]) -> Image.Image:
+    """``fields`` (mode P, the map slice ``region``) enlarged to ``size`` in their own palette, so the crop needs no
+    quantizing: the areas nearest neighbour, and the lines (borders, rivers, hatching, outlines) where their mask,
+    enlarged smoothly, passes a threshold, so their curves do not turn into nearest neighbour's staircases. A line
+    pixel takes the colour of the nearest line (areas and lines meet only where a line covers the seam)."""
+    raw = Image.frombytes("L", fields.size, fields.tobytes())
+    lines = raw.point(_LINES_ONLY)
+    near = lines
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        near = ImageChops.lighter(near, ImageChops.offset(lines, dx, dy))
+    near.paste(lines, (0, 0), lines.point(_ANY))  # a line pixel keeps its own colour
+    cover = lines.point(_ANY).resize(size, Image.Resampling.BILINEAR).point(_THRESHOLD)
+    out = Image.frombytes("P", size, shapes.labels().crop(region).resize(size, Image.Resampling.NEAREST).tobytes())
+    drawn = near.resize(size, Image.Resampling.NEAREST).tobytes()
+    out.paste(Image.frombytes("P", size, drawn), (0, 0), cover)
+    return out
+
+
+_LINES_ONLY = [v if v > palette.AREA_ENTRIES else 0 for v in range(256)]
+_ANY = [255 if v else 0 for v in range(256)]
+# Of 255: under half, so a one-pixel diagonal line stays joined when enlarged, and over 64, so a pixel passes only
+# beside a line (bilinear weighs four map pixels, a diagonal one by at most a quarter) and takes a line's colour.
+LINE_THRESHOLD = 100
+_THRESHOLD = [255 if v >= LINE_THRESHOLD else 0 for v in range(256)]
+
+
 def encode(img: Image.Image) -> bytes:
-    """256 colours (fast octree, no dithering) and the renderer's PNG options."""
-    return encode_png(img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE))
+    """A crop or battle image (mode P, already in the board's palette) with the renderer's PNG options."""
+    if img.mode != "P":
+        raise ValueError(f"expected a palette image, got mode {img.mode}")
+    return encode_png(img)

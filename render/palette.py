@@ -47,6 +47,8 @@ def _build() -> tuple[list[RGB], dict[RGB, int]]:
     for hs in style.HOUSE_STYLES.values():
         add(hs.colour)
         add(hs.tint)
+    for house in (*style.HOUSE_STYLES, None):
+        add(style.arrow_fill(house))
     # Text ramps (the most visible anti-aliasing gets the finest ramps).
     ramp(style.INK, style.HALO, 5)
     ramp(style.INK, style.PAPER, 5)

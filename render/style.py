@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from render.vision import contrast_ratio
+
 RGB = tuple[int, int, int]
 
 # Geometry: the layout frame (741 x 1378) drawn at SCALE; the board image is the status strip over the map.
@@ -120,3 +122,14 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
         round(a[1] + (b[1] - a[1]) * t),
         round(a[2] + (b[2] - a[2]) * t),
     )
+
+
+def arrow_fill(house: str | None) -> RGB:
+    """The shaft of ``house``'s arrows: the house colour, lightened until it stands out from the dark ``OUTLINE``
+    edge (Greyjoy's near-black would vanish into it). A palette entry, so arrows are drawn in the board's palette."""
+    base = house_style(house or "").colour
+    fill, t = base, 0.0
+    while contrast_ratio(fill, OUTLINE) < 3 and t < 1:
+        t += 0.1
+        fill = mix(base, WHITE, t)
+    return fill

@@ -52,7 +52,7 @@ def test_change_crops_and_battle_crops_are_phone_sized() -> None:
     assert figures.min_label_px >= 22
     assert figures.overlaps == 0
     for c in crops:
-        assert c.image.mode == "RGB" and 1000 <= c.image.width <= 1100
+        assert c.image.mode == "P" and 1000 <= c.image.width <= 1100
         assert c.image.height <= c.image.width * 1.2
 
 

@@ -185,3 +185,13 @@ def battle_view() -> dict[str, Any]:
     }
     v["areas"]["the-twins"]["units"] = [{"house": "stark", "type": "footman", "routed": False}]
     return v
+
+
+def sunset_battle_view() -> dict[str, Any]:
+    """A battle in the Sunset Sea, the long strip along the board's edge: Greyjoy from Ironman's Bay against
+    Lannister, supported from the Golden Sound."""
+    v = battle_view()
+    v["battle"].update(area="sunset-sea", attacker="greyjoy", defender="lannister", supporters={
+        "attacker": [], "defender": ["the-golden-sound"], "none": []})  # fmt: skip
+    v["battle"]["from"] = "ironmans-bay"
+    return v
