@@ -62,6 +62,15 @@ class RandomAgent(Agent):
                 break
         return {"orders": orders}
 
+    def _vassal_orders(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        c = prompt.choices
+        areas = list(c["areas"])
+        tokens = list(c["tokens"])
+        self.random.shuffle(areas)
+        self.random.shuffle(tokens)
+        count = self.random.randint(0, min(c["max"], len(areas), len(tokens)))
+        return {"orders": dict(zip(areas[:count], tokens[:count], strict=True))}
+
     def _raid(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         area = self.random.choice(sorted(prompt.choices))
         targets = prompt.choices[area]

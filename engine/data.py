@@ -137,7 +137,8 @@ def _record(cls: type[T], raw: dict[str, Any]) -> T:
 
 
 # Card ids are unique across the base game and its expansion, so one catalogue serves every ruleset.
-HOUSE_CARD_FILES = ("house_cards.json", "mother-of-dragons/house_cards.json")
+HOUSE_CARD_FILES = ("house_cards.json", "mother-of-dragons/house_cards.json", "mother-of-dragons/vassal_cards.json")
+VASSAL_DECK_HOUSE = "vassal"  # the house field of the vassal deck's cards (Mother of Dragons, M-VASSAL-22)
 
 
 @cache

@@ -204,7 +204,7 @@ class Game:
     def check_instant_win(self) -> bool:
         """B-ROUND-03 / B-VICTORY-01: seven castle/stronghold areas win at once."""
         castles = rules.castle_counts(self.state)
-        for house in rules.turn_order(self.state):
+        for house in rules.player_houses(self.state):  # a vassal never wins (M-VASSAL-32)
             if castles[house] >= 7:
                 self.end_game(house, "seven-castles")
                 return True

@@ -25,6 +25,8 @@ def check_gift(s: GameState, giver: str, receiver: str, amount: Any) -> int:
     for house in (giver, receiver):
         if house not in s.players:
             raise RuleError("unknown-house", f"{house} does not play in this game.", house=house)
+        if house in s.vassals:
+            raise RuleError("gift-vassal", f"{house} is a vassal and can neither give nor take Power.", house=house)
     if giver == receiver:
         raise RuleError("gift-to-self", "A house cannot give Power to itself.", house=giver)
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:

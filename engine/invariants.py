@@ -6,7 +6,7 @@ import json
 
 from engine import data, rules
 from engine.game import Game
-from engine.orders import token
+from engine.orders import VASSAL_ORDERS_MAX, token
 from engine.rulesets import ruleset
 
 SUPPLY_SETTLED_STEPS = {"planning", "raven"}
@@ -60,10 +60,46 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
         for area, order in s.orders.items():
             if token(order.token).kind == "sea" and board.areas[area].is_land:
                 raise InvariantError(f"a sea order lies on land in {area} while orders resolve")
+    check_vassals(g)
     if views:
         check_views(g)
     if round_trip and Game.from_json(g.to_json()) != g:
         raise InvariantError("from_json(to_json(g)) differs from g")
+
+
+def check_vassals(g: Game) -> None:
+    """M-VASSAL-09, -28, -30: a vassal holds no Power and no dominance token, takes at most two orders from its set,
+    and every decision asked of it goes to the player commanding it."""
+    s = g.s
+    if not s.vassals:
+        return
+    players = set(rules.player_houses(s))
+    for vassal, liege in s.vassals.items():
+        if s.houses[vassal].power != 0:
+            raise InvariantError(f"vassal {vassal} holds {s.houses[vassal].power} Power")
+        if liege is not None and liege not in players:
+            raise InvariantError(f"vassal {vassal} is commanded by {liege}, who is no player")
+    for track in data.TRACKS:
+        if rules.holder(s, track) in s.vassals:
+            raise InvariantError(f"vassal {rules.holder(s, track)} holds the {track} dominance token")
+    per_vassal: dict[str, int] = {}
+    for area, order in s.orders.items():
+        is_vassal_token = token(order.token).kind == "vassal"
+        if is_vassal_token != (order.house in s.vassals):
+            raise InvariantError(f"{order.house} holds order {order.token} in {area}")
+        per_vassal[order.house] = per_vassal.get(order.house, 0) + 1
+    for vassal, n in per_vassal.items():
+        if vassal in s.vassals and n > VASSAL_ORDERS_MAX:
+            raise InvariantError(f"vassal {vassal} has {n} orders")
+    for prompt in g.prompts():
+        if prompt.house in s.vassals and s.vassals[prompt.house] not in players:
+            raise InvariantError(f"{prompt.kind} asked of vassal {prompt.house}, which no player commands")
+
+
+def check_commanders(before: dict[str, str | None], g: Game, events: list[dict[str, object]]) -> None:
+    """M-VASSAL-04: commanders change only when a claim step ends."""
+    if before != g.s.vassals and not any(e["type"] == "vassals-commanded" for e in events):
+        raise InvariantError(f"vassal commanders changed outside the claim step: {before} -> {g.s.vassals}")
 
 
 def check_views(g: Game) -> None:

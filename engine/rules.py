@@ -114,9 +114,31 @@ def commander(s: GameState, house: str) -> str:
     return ruleset(s).commander(s, house)
 
 
+def home(s: GameState, house: str) -> str:
+    """The house's home area (its capital)."""
+    return ruleset(s).houses()[house].home
+
+
+def is_vassal(s: GameState, house: str) -> bool:
+    """Whether ``house`` is a vassal (Mother of Dragons, M-VASSAL-01): in play, commanded by a player."""
+    return house in s.vassals
+
+
 def player_houses(s: GameState) -> list[str]:
-    """The houses in play that players hold (every house in play, until vassals exist), in turn order."""
-    return [h for h in turn_order(s) if commander(s, h) == h]
+    """The houses in play that players hold, in turn order (every house in play but the vassals)."""
+    return [h for h in turn_order(s) if h not in s.vassals]
+
+
+def vassals_of(s: GameState, liege: str) -> list[str]:
+    """The vassals ``liege`` commands this round, in turn order."""
+    return [h for h in turn_order(s) if s.vassals.get(h) == liege]
+
+
+def family(s: GameState, house: str) -> set[str]:
+    """A house with its liege and its liege's vassals (M-VASSAL-13, -15, -31): houses that never fight or support
+    against each other, nor march into each other's areas. A house without vassal ties is its own family."""
+    head = s.vassals.get(house) or house
+    return {head, *vassals_of(s, head)}
 
 
 def holder(s: GameState, track: str) -> str:
@@ -174,7 +196,10 @@ def power_in_pool(s: GameState, house: str) -> int:
 
 
 def gain_power(s: GameState, house: str, amount: int) -> int:
-    """Take up to ``amount`` of the house's tokens from the pool (B-OPEN-06); returns how many."""
+    """Take up to ``amount`` of the house's tokens from the pool (B-OPEN-06); returns how many. A vassal never
+    gains Power (M-VASSAL-30)."""
+    if house in s.vassals:
+        return 0
     gained = max(0, min(amount, power_in_pool(s, house)))
     s.houses[house].power += gained
     return gained
@@ -223,16 +248,27 @@ def move_destinations(s: GameState, house: str, origin: str, unit_type: str) -> 
     if unit_type == "ship":
         for n in the_board.neighbours[origin]:
             na = the_board.areas[n]
-            if na.is_sea or (na.is_port and friendly_port(s, house, n)):
+            if na.is_sea or (na.is_port and friendly_port(s, house, n) and house not in s.vassals):
                 out.add(n)
-        return out
+        return _outside_family(s, house, out)
     if not a.is_land:
         return out
     for n in the_board.neighbours[origin]:
         if the_board.areas[n].is_land:
             out.add(n)
     out |= transport_lands(s, house, origin)
-    return {n for n in out if is_passable(s, n)}
+    return _outside_family(s, house, {n for n in out if is_passable(s, n)})
+
+
+def _outside_family(s: GameState, house: str, areas: set[str]) -> set[str]:
+    """M-VASSAL-13, -31: a vassal never marches into a port (above) nor into areas its liege or a fellow vassal
+    controls; a liege never into his vassals' areas."""
+    if not s.vassals:
+        return areas
+    others = family(s, house) - {house}
+    if not others:
+        return areas
+    return {n for n in areas if controller(s, n) not in others}
 
 
 def unit_strength(unit: Unit, *, attacking_castle: bool) -> int:

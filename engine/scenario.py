@@ -145,7 +145,8 @@ def _house(s: GameState, house: Any, what: str) -> str:
 # ----- the spec, part by part -----
 
 
-def _players(spec: dict[str, Any], rs: rulesets.Ruleset) -> int:
+def _players(spec: dict[str, Any], rs: rulesets.Ruleset) -> list[str]:
+    """The houses players hold."""
     counts = rs.player_counts()
     players = spec.get("players", 6 if 6 in counts else counts[0])
     if isinstance(players, list):
@@ -153,13 +154,13 @@ def _players(spec: dict[str, Any], rs: rulesets.Ruleset) -> int:
         if count not in counts:
             fail(f"players must list {_counts(counts)} houses")
         expected = rs.houses_for(count)
-        if not all(isinstance(h, str) for h in players) or sorted(players) != sorted(expected):
+        if not all(isinstance(h, str) for h in players) or not rs.accepts_houses(players):
             fail(f"with {count} players the houses are {', '.join(expected)}", expected=expected)
-        return count
+        return list(players)
     count = _int(players, "players", 1, 8)
     if count not in counts:
         fail(f"players must be {_counts(counts)}", players=count)
-    return count
+    return rs.houses_for(count)
 
 
 def _counts(counts: list[int]) -> str:
@@ -485,9 +486,9 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
         fail(f"unknown scenario key {unknown[0]!r}", key=unknown[0], known=list(KEYS))
     options = _options(spec)
     rs = rulesets.named(options.get("ruleset", rulesets.DEFAULT))
-    count = _players(spec, rs)
+    houses = _players(spec, rs)
     seed = _int(spec.get("seed", 0), "seed", 0, MAX_SEED)
-    s = rs.initial_state(count, seed, options)
+    s = rs.initial_state(houses, seed, options)
     s.round = _int(spec.get("round", 1), "round", 1, data.setups()["rounds"])
     start = _parse_start(spec, s.round)
     _set_decks(s, spec)

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine import invariants, rulesets
+from engine import invariants, rules, rulesets
 from engine.agents import AGENTS, Agent
 from engine.errors import RuleError
 from engine.game import Game, new_game
@@ -47,7 +47,7 @@ GIFT_CHANCE = 0.03  # where the rules allow gifts of Power, now and then a house
 
 def try_a_gift(g: Game, giver: str, rng: random.Random) -> int:
     """A gift of 1 Power to another house, when the rules allow one now (a refused gift changes nothing)."""
-    receiver = rng.choice([h for h in g.state.players if h != giver])
+    receiver = rng.choice([h for h in rules.player_houses(g.state) if h != giver])
     with contextlib.suppress(RuleError):
         g.gift(giver, receiver, 1)
         return 1
@@ -81,6 +81,7 @@ def play_game(
                 # A gift may open or close a decision (a house left without Power bids nothing).
                 prompt = next((p for p in g.prompts() if not p.answered), prompt)
             answer = agents[prompt.house].answer(prompt, g.view(prompt.house))
+            commanders = dict(g.state.vassals)
             start = time.perf_counter()
             try:
                 events = g.act(prompt.house, answer)
@@ -97,6 +98,7 @@ def play_game(
                 on_step(g, prompt, events)
             if check_invariants:
                 invariants.check(g)
+                invariants.check_commanders(commanders, g, events)
     except Exception as exc:  # report, never crash the sweep
         return GameResult(
             seed=seed,

@@ -104,6 +104,9 @@ class GameState:
     version: int = 0
     winner: str | None = None
     ended_reason: str | None = None
+    # Mother of Dragons: every vassal in play -> the house whose player commands it (None until the first claim).
+    vassals: dict[str, str | None] = field(default_factory=dict)
+    leaving: list[str] = field(default_factory=list)  # player houses that become vassals at the next claim
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +138,8 @@ class GameState:
             "version": self.version,
             "winner": self.winner,
             "ended_reason": self.ended_reason,
+            "vassals": dict(self.vassals),
+            "leaving": list(self.leaving),
         }
 
     @staticmethod
@@ -167,6 +172,8 @@ class GameState:
             version=raw["version"],
             winner=raw["winner"],
             ended_reason=raw.get("ended_reason"),
+            vassals=dict(raw.get("vassals", {})),
+            leaving=list(raw.get("leaving", [])),
         )
 
 

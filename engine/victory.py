@@ -25,4 +25,5 @@ def standing(s: GameState, house: str) -> tuple[int, ...]:
 
 
 def final_winner(s: GameState) -> str:
-    return max(s.players, key=lambda h: standing(s, h))
+    """The best standing among the players' houses: a vassal never wins (M-VASSAL-32)."""
+    return max(rules.player_houses(s), key=lambda h: standing(s, h))

@@ -157,6 +157,53 @@ def cards() -> None:
     )
 
 
+VASSAL_CARD_PREFIX = "vassal-"  # keeps the vassal deck's ids apart from house cards of the same name
+
+
+def vassals() -> None:
+    """The vassal preparation cards (M-SETUP-07, M-SETUP-11) and the vassal deck (M-VASSAL-24)."""
+    src = _load("vassals.json")
+    russian = json.loads(RUSSIAN.read_text(encoding="utf-8"))["vassal_cards"]
+    _write(
+        "vassals.json",
+        {
+            "about": "Vassal preparation cards: where a vassal's units start, its garrison, its supply position.",
+            "setup_cards": {
+                c["house"]: {
+                    "home": c["home_area"],
+                    "garrison": c["garrison"]["strength"],
+                    "starting_units": c["starting_units"],
+                    "supply": c["supply_start"],
+                }
+                for c in src["vassal_preparation_cards"]
+            },
+            "order_sets": src["vassal_order_tokens"]["sets"],
+            "orders_per_vassal": 2,
+        },
+    )
+    _write(
+        "vassal_cards.json",
+        {
+            "about": "The vassal deck: 7 cards every vassal draws from. ability: the ability id, null for none.",
+            "cards": [
+                {
+                    "id": VASSAL_CARD_PREFIX + c["id"],
+                    "house": "vassal",
+                    "names": {"en": c["name_en"], "ru": russian[c["id"]]["name"]},
+                    "strength": c["strength"],
+                    "swords": c["swords"],
+                    "fortifications": c["fortifications"],
+                    "ability": VASSAL_CARD_PREFIX + c["id"] if c.get("ability") else None,
+                    "text_en": c.get("ability"),
+                    "text_ru": russian[c["id"]]["text"],
+                    "timing": c.get("ability_timing"),
+                }
+                for c in src["vassal_cards"]
+            ],
+        },
+    )
+
+
 def _order_type(text: str) -> str:
     """The reference writes the Iron Bank order's type as prose ("iron bank (take a loan)")."""
     return "iron-bank" if text.startswith("iron bank") else text
@@ -266,6 +313,7 @@ def main() -> int:
     cards()
     targaryen_cards()
     setup()
+    vassals()
     layout()
     print(f"wrote {sorted(p.name for p in OUT.iterdir())}")
     return 0

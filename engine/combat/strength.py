@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine import abilities, data, rules
 from engine.combat.frame import SIDES, CombatFrame, SupportOffer, house_of
-from engine.orders import token
+from engine.orders import acts_as, token
 from engine.state import GameState, Unit
 
 
@@ -19,7 +19,7 @@ def support_areas(s: GameState, area: str, *, exclude_house: str | None = None) 
     out: dict[str, str] = {}
     for n in sorted(board.neighbours[area]):
         order = s.orders.get(n)
-        if order is None or token(order.token).type != "support" or order.house == exclude_house:
+        if order is None or not acts_as(order.token, "support") or order.house == exclude_house:
             continue
         here = board.areas[n]
         if embattled.is_sea and here.is_land:
@@ -34,11 +34,13 @@ def support_areas(s: GameState, area: str, *, exclude_house: str | None = None) 
     return out
 
 
-def support_sides(f: CombatFrame, house: str) -> list[str]:
-    """No house supports an opponent against itself; nobody supports a neutral force (B-SUPPORT-12, B-NEUTRAL-06)."""
-    if house == f["attacker"]:
+def support_sides(s: GameState, f: CombatFrame, house: str) -> list[str]:
+    """No house supports an opponent against itself; nobody supports a neutral force (B-SUPPORT-12, B-NEUTRAL-06);
+    a liege and his vassals never support against each other (M-VASSAL-15)."""
+    kin = rules.family(s, house)
+    if f["attacker"] in kin:
         return ["attacker", "none"]
-    if house == f["defender"]:
+    if f["defender"] in kin:
         return ["defender", "none"]
     if f["defender"] == "neutral":
         return ["attacker", "none"]
@@ -99,7 +101,7 @@ def supporting_areas(s: GameState, f: CombatFrame, side: str) -> list[str]:
     out = []
     for a, chosen in sorted(f["supports"].items()):
         order = s.orders.get(a)
-        if chosen == side and order is not None and token(order.token).type == "support":
+        if chosen == side and order is not None and acts_as(order.token, "support"):
             out.append(a)
     return out
 

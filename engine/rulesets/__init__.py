@@ -38,13 +38,13 @@ def setup_state(players: int | list[str], *, seed: int, options: dict[str, Any])
     rs = RULESETS[name]
     count = players if isinstance(players, int) else len(players)
     expected = rs.houses_for(count)
-    if not isinstance(players, int) and sorted(players) != sorted(expected):
+    if not isinstance(players, int) and not rs.accepts_houses(players):
         raise RuleError(
             "bad-houses",
             f"With {count} players the houses are {', '.join(expected)}.",
             expected=expected,
         )
-    return rs.initial_state(count, seed, options)
+    return rs.initial_state(expected if isinstance(players, int) else list(players), seed, options)
 
 
 __all__ = ["RULESETS", "Ruleset", "named", "ruleset", "setup_state"]

@@ -35,8 +35,13 @@ class Ruleset:
         """The houses in play for a player count (B-PLAYERS-01..07); a count the ruleset lacks is a RuleError."""
         return setup.houses_for(count)
 
-    def initial_state(self, count: int, seed: int, options: dict[str, Any]) -> GameState:
-        return setup.initial_state(count, seed, options)
+    def accepts_houses(self, houses: list[str]) -> bool:
+        """Whether players may hold exactly these houses (the base game fixes them by player count)."""
+        return sorted(houses) == sorted(self.houses_for(len(houses)))
+
+    def initial_state(self, houses: list[str], seed: int, options: dict[str, Any]) -> GameState:
+        """The official setup with players holding ``houses`` (already checked by ``accepts_houses``)."""
+        return setup.initial_state(len(houses), seed, options)
 
     def order_tokens(self) -> dict[str, OrderToken]:
         """The order tokens every house owns (B-COMP-05), by id."""
@@ -47,13 +52,14 @@ class Ruleset:
         return data.stars_allowed(position, houses_in_play)
 
     def holds_dominance(self, s: GameState, house: str) -> bool:
-        """Whether this house may hold a track's dominance token when it stands first there."""
-        return True
+        """Whether this house may hold a track's dominance token when it stands first there: never a vassal
+        (M-VASSAL-28)."""
+        return house not in s.vassals
 
     def commander(self, s: GameState, house: str) -> str:
-        """The house whose player decides for ``house``: itself, unless ``house`` is a vassal (Mother of Dragons, a
-        later issue), whose commander changes only between rounds. Prompts always name ``house`` itself."""
-        return house
+        """The house whose player decides for ``house``: itself, unless ``house`` is a vassal, whose commander
+        changes only at the claim step (M-VASSAL-04). Prompts always name ``house`` itself."""
+        return s.vassals.get(house) or house
 
     def orders_settled(self, g: Game) -> None:
         """Called once the Messenger Raven has been used or declined, before any order resolves."""

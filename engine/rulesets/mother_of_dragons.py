@@ -1,8 +1,7 @@
-"""Mother of Dragons: the expansion's board with the Eyrie and Bite overlays, House Arryn, the fixed setup, sea orders.
+"""Mother of Dragons: the expansion's board with the Eyrie and Bite overlays, House Arryn, the fixed setup, sea orders,
+and vassals: with 3 to 6 players every house nobody picked is on the board, commanded by the players in turn.
 
-This part covers 7 players without Targaryen (so with no vassal, no Essos and no Iron Bank). What the other player
-counts need (vassals) and what Targaryen brings (Essos, dragons, loyalty, deck IV, the Iron Bank) come later, as
-further hooks of this ruleset.
+What Targaryen brings (Essos, dragons, loyalty, deck IV, the Iron Bank) comes later, as further hooks of this ruleset.
 """
 
 from __future__ import annotations
@@ -21,12 +20,26 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 FOLDER = "mother-of-dragons"
-PLAYER_COUNTS = (7,)  # 3 to 6 players need vassals (a later issue), 8 need Targaryen (a later issue)
+PLAYER_COUNTS = (3, 4, 5, 6, 7)  # M-PLAYERS-01, -02 without Targaryen; 8 need Targaryen (a later issue)
 
 
 def _setup() -> dict[str, Any]:
     raw: dict[str, Any] = data.read(f"{FOLDER}/setup.json")
     return raw
+
+
+def vassal_setup() -> dict[str, Any]:
+    """The vassal preparation cards (home, garrison, starting units, supply) and the order sets."""
+    raw: dict[str, Any] = data.read(f"{FOLDER}/vassals.json")
+    return raw
+
+
+def shift_vassals(track: list[str], vassals: set[str]) -> list[str]:
+    """M-SETUP-13: when a vassal stands on spaces 1-3, every vassal leaves the track, the others close up, and the
+    vassals take the spaces at the right end in their former order."""
+    if not any(h in vassals for h in track[:3]):
+        return list(track)
+    return [h for h in track if h not in vassals] + [h for h in track if h in vassals]
 
 
 class MotherOfDragons(Ruleset):
@@ -45,34 +58,62 @@ class MotherOfDragons(Ruleset):
         return list(PLAYER_COUNTS)
 
     def houses_for(self, count: int) -> list[str]:
-        """M-SETUP-02, M-PLAYERS-02: seven players take the seven houses of Westeros (no Targaryen, no vassal)."""
+        """M-SETUP-02, M-PLAYERS-01, -02: the houses players hold by default; seven players hold every house of
+        Westeros, fewer take the base game's houses for their count and the others become vassals (players may pick
+        any of the seven instead, ``accepts_houses``)."""
         if count not in PLAYER_COUNTS:
             raise RuleError(
                 "mod-player-count",
-                "Mother of Dragons is played by 7 players for now (fewer need vassals, 8 need Targaryen).",
+                "Mother of Dragons is played by 3 to 7 players for now (8 need Targaryen).",
                 players=count,
             )
-        return list(_setup()["influence_tracks"]["iron_throne"])
+        if count == len(self._westeros_houses):
+            return list(self._westeros_houses)
+        return setup.houses_for(count)
 
-    def initial_state(self, count: int, seed: int, options: dict[str, Any]) -> GameState:
-        """M-SETUP-01..22 for seven houses: the fixed influence layout, 7 Power each, garrisons in every home,
-        only King's Landing's neutral force, the threat on 2, decks I-III."""
-        houses = self.houses_for(count)
+    @property
+    def _westeros_houses(self) -> list[str]:
+        houses: list[str] = _setup()["influence_tracks"]["iron_throne"]
+        return houses
+
+    def accepts_houses(self, houses: list[str]) -> bool:
+        """M-PLAYERS-02: any of the seven houses of Westeros, each at most once."""
+        return (
+            len(houses) in PLAYER_COUNTS
+            and len(set(houses)) == len(houses)
+            and set(houses) <= set(self._westeros_houses)
+        )
+
+    def initial_state(self, houses: list[str], seed: int, options: dict[str, Any]) -> GameState:
+        """M-SETUP-01..22: the fixed influence layout (vassals moved off spaces 1-3, M-SETUP-13), 7 Power for each
+        player, garrisons in every home, only King's Landing's neutral force, the threat on 2, decks I-III. Every
+        house nobody picked is a vassal (M-SETUP-03), set up from its preparation card (M-SETUP-07, -11): no Power,
+        no house cards, its supply on 4; its first liege is chosen at the first Planning phase."""
         conf = _setup()
         rng = Rng(seed)
-        state = GameState(seed=seed, rng=0, options={**setup.DEFAULT_OPTIONS, **options}, players=list(houses))
-        state.tracks = {t: list(conf["influence_tracks"][t]) for t in data.TRACKS}
+        in_play = list(self._westeros_houses)
+        vassals = {h for h in in_play if h not in houses}
+        state = GameState(seed=seed, rng=0, options={**setup.DEFAULT_OPTIONS, **options}, players=in_play)
+        state.tracks = {t: shift_vassals(conf["influence_tracks"][t], vassals) for t in data.TRACKS}
         info = self.houses()
-        for house in houses:
-            state.houses[house] = HouseState(
-                power=conf["starting_power"],
-                supply=conf["starting_supply"][house],
-                hand=sorted(c.id for c in data.house_cards().values() if c.house == house),
-                discards=[],
-            )
-            for area, unit_types in info[house].starting_units.items():
+        cards = vassal_setup()["setup_cards"]
+        for house in in_play:
+            if house in vassals:
+                card = cards[house]
+                state.houses[house] = HouseState(power=0, supply=card["supply"], hand=[], discards=[])
+                starting_units, home, garrison = card["starting_units"], card["home"], card["garrison"]
+            else:
+                state.houses[house] = HouseState(
+                    power=conf["starting_power"],
+                    supply=conf["starting_supply"][house],
+                    hand=sorted(c.id for c in data.house_cards().values() if c.house == house),
+                    discards=[],
+                )
+                starting_units, home, garrison = info[house].starting_units, info[house].home, info[house].garrison
+            for area, unit_types in starting_units.items():
                 state.units.setdefault(area, []).extend(Unit(house, t) for t in unit_types)
-            state.garrisons[info[house].home] = info[house].garrison
+            state.garrisons[home] = garrison
+        state.vassals = {h: None for h in in_play if h in vassals}
         state.neutral = dict(conf["neutral_forces"])
         state.wildling_threat = conf["wildling_start"]
         wildlings = list(data.wildling_cards())

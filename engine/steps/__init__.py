@@ -4,6 +4,17 @@ Importing this package registers every step with ``engine.flow``, and the house-
 (``engine.cards``) with ``engine.abilities``.
 """
 
-from engine.steps import action, bidding, combat, mustering, planning, round, supply, westeros, wildlings  # noqa: F401
+from engine.steps import (  # noqa: F401
+    action,
+    bidding,
+    combat,
+    mustering,
+    planning,
+    round,
+    supply,
+    vassals,
+    westeros,
+    wildlings,
+)
 
 from engine import cards, cards_arryn  # noqa: F401  isort: skip

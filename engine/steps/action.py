@@ -17,7 +17,7 @@ from engine.board_ops import (
 from engine.combat.strength import potential_support
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
-from engine.orders import token
+from engine.orders import acts_as, token
 from engine.prompts import Prompt
 from engine.state import GameState, Unit
 from engine.steps.combat import start_combat
@@ -28,19 +28,29 @@ if TYPE_CHECKING:
 STAGES = ("raid", "march", "consolidate", "cleanup")
 
 
-def orders_of(s: GameState, house: str, order_type: str) -> list[str]:
-    return sorted(a for a, o in s.orders.items() if o.house == house and token(o.token).type == order_type)
+def orders_of(s: GameState, house: str, order_type: str, skip: list[str] | None = None) -> list[str]:
+    """The house's areas holding an order that works as ``order_type``, but those in ``skip``."""
+    return sorted(
+        a
+        for a, o in s.orders.items()
+        if o.house == house and acts_as(o.token, order_type) and (skip is None or a not in skip)
+    )
 
 
-def next_house(s: GameState, order_type: str, last: str | None) -> str | None:
+def next_house(s: GameState, order_type: str, last: str | None, skip: list[str] | None = None) -> str | None:
     """In turn order, the next house after ``last`` that still has an order of this type (B-RAID-01, B-MARCH-01)."""
     order = rules.turn_order(s)
     start = (order.index(last) + 1) if last in order else 0
     for i in range(len(order)):
         house = order[(start + i) % len(order)]
-        if orders_of(s, house, order_type):
+        if orders_of(s, house, order_type, skip):
             return house
     return None
+
+
+def stays_as_support(s: GameState, area: str) -> bool:
+    """A vassal's Raid/Support token: its liege may leave it as a Support order instead of raiding (M-VASSAL-14)."""
+    return "support" in token(s.orders[area].token).also
 
 
 # ----- raids -----
@@ -77,7 +87,7 @@ class Action(Step):
         stage = f["stage"]
         if stage not in ("raid", "march"):
             return None
-        return next_house(g.s, stage, f["last"])
+        return next_house(g.s, stage, f["last"], f.get("kept"))
 
     def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
         return next(iter(self.prompts(g, f)), None) if house == self._current(g, f) else None
@@ -95,7 +105,8 @@ class Action(Step):
         if house is None:
             return []
         if f["stage"] == "raid":
-            choices = {a: raid_targets(s, house, a) for a in orders_of(s, house, "raid")}
+            areas = orders_of(s, house, "raid", f.get("kept"))
+            choices = {a: raid_targets(s, house, a) for a in areas}
             first = next(iter(choices))
             return [
                 Prompt(
@@ -104,6 +115,7 @@ class Action(Step):
                     kind="raid",
                     choices=choices,
                     default={"from": first, "target": None},
+                    info={"stays_as_support": [a for a in areas if stays_as_support(s, a)]},
                 )
             ]
         choices_m = {a: march_options(s, house, a) for a in orders_of(s, house, "march")}
@@ -122,7 +134,7 @@ class Action(Step):
         f["turns"] = f.get("turns", 0) + 1
         f["last"] = house
         if f["stage"] == "raid":
-            resolve_raid(g, house, answer)
+            resolve_raid(g, house, answer, f.setdefault("kept", []))
         else:
             resolve_march(g, house, answer)
 
@@ -142,12 +154,17 @@ class Action(Step):
         g.pop(f)
 
 
-def resolve_raid(g: Game, house: str, answer: Any) -> None:
+def resolve_raid(g: Game, house: str, answer: Any, kept: list[str]) -> None:
+    """One raid; a vassal's Raid/Support given no target stays on the board as a Support order (``kept``)."""
     s = g.s
     a = expect_dict(answer, "from", "target")
     origin = a["from"]
-    expect_choice(origin, orders_of(s, house, "raid"), "raid area")
+    expect_choice(origin, orders_of(s, house, "raid", kept), "raid area")
     target = a["target"]
+    if target is None and stays_as_support(s, origin):
+        kept.append(origin)
+        g.emit("raid-kept-as-support", house=house, area=origin)
+        return
     if target is not None:
         expect_choice(target, raid_targets(s, house, origin), "raid target")
         victim = s.orders[target]
@@ -192,6 +209,19 @@ def march_options(s: GameState, house: str, origin: str) -> dict[str, Any]:
 def can_leave_power(s: GameState, house: str, origin: str) -> bool:
     a = rules.board(s).areas[origin]
     return a.is_land and s.houses[house].power > 0 and origin not in s.power_tokens and a.home_of != house
+
+
+def must_mark_vacated(s: GameState, house: str, origin: str) -> bool:
+    """M-VASSAL-30: a vassal leaving a land empty marks it with a Power token of its colour from the pool (its
+    printed crest already keeps its home)."""
+    a = rules.board(s).areas[origin]
+    return (
+        house in s.vassals
+        and a.is_land
+        and origin not in s.power_tokens
+        and a.home_of != house
+        and rules.power_in_pool(s, house) > 0
+    )
 
 
 def _parse_moves(s: GameState, house: str, origin: str, raw: Any) -> list[tuple[str, list[str]]]:
@@ -268,6 +298,9 @@ def resolve_march(g: Game, house: str, answer: Any) -> None:
         g.emit("march", house=house, origin=origin, to=dest, units=units)
     if leave_power:
         s.houses[house].power -= 1
+        s.power_tokens[origin] = house
+        g.emit("power-token-placed", house=house, area=origin)
+    elif vacated and must_mark_vacated(s, house, origin):
         s.power_tokens[origin] = house
         g.emit("power-token-placed", house=house, area=origin)
     if combat_area is None:
@@ -348,6 +381,15 @@ def resolve_all_consolidate(g: Game, f: Frame) -> None:
         areas = orders_of(s, house, "consolidate")
         area = areas[0]
         f["last"] = house
+        if token(s.orders[area].token).type != "consolidate":
+            # M-VASSAL-17, -18: a vassal's Defense/Muster musters in its area under the normal rules; the muster
+            # step skips a house with nothing legal to muster there.
+            del s.orders[area]
+            if can_muster_here(s, area):
+                g.emit("consolidate-muster", house=house, area=area)
+                g.push("muster", houses=[house], areas={house: [area]})
+                return
+            continue
         special = s.orders[area].token == "consolidate*"
         if special and can_muster_here(s, area):
             del s.orders[area]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from engine import abilities, rules
+from engine import abilities, data, rules
 from engine.board_ops import destroy_units, enforce_ports, place_units, remove_power_token, take_units
 from engine.combat.frame import (
     SIDES,
@@ -146,7 +146,45 @@ def after_support(g: Game, f: CombatFrame) -> None:
         return
     if g.s.options.get("tides_of_battle"):
         abilities.reshuffle_tides(g)  # B-TIDES-09: right before the house cards are chosen
+    deal_vassal_hands(g, f)
     f["stage"] = "cards"
+
+
+VASSAL_HAND = 3
+
+
+def deal_vassal_hands(g: Game, f: CombatFrame) -> None:
+    """M-VASSAL-22: a vassal in combat fights with 3 cards drawn at random from the shuffled vassal deck (two vassals
+    fighting each other draw from one shuffle); they go back to the deck when the combat ends."""
+    s = g.s
+    fighting = [house_of(f, side) for side in SIDES if house_of(f, side) in s.vassals]
+    if not fighting:
+        return
+    deck = sorted(c.id for c in data.house_cards().values() if c.house == data.VASSAL_DECK_HOUSE)
+    g.rng.shuffle(deck)
+    for house in fighting:
+        hand, deck = sorted(deck[:VASSAL_HAND]), deck[VASSAL_HAND:]
+        s.houses[house].hand = hand
+        s.houses[house].discards = []
+        g.emit("vassal-cards-drawn", house=house, count=len(hand))
+        g.emit("vassal-hand", house=house, cards=hand, private_to=house)
+
+
+def return_vassal_cards(g: Game, f: CombatFrame) -> None:
+    """M-VASSAL-22: after the combat every card a vassal drew goes back to the vassal deck; and the liege of a vassal
+    that won takes 1 Power (M-VASSAL-26)."""
+    s = g.s
+    for side in SIDES:
+        house = house_of(f, side)
+        if house not in s.vassals:
+            continue
+        s.houses[house].hand = []
+        s.houses[house].discards = []
+        g.emit("vassal-cards-returned", house=house)
+        liege = s.vassals[house]
+        if f["winner"] == side and liege is not None:
+            gained = rules.gain_power(s, liege, 1)
+            g.emit("power-gained", house=liege, gained=gained, reason="vassal-victory", vassal=house)
 
 
 def resolve_neutral(g: Game, f: CombatFrame) -> None:
@@ -186,14 +224,14 @@ class Support(Stage):
                 id=prompt_id(f, "support", house),
                 house=house,
                 kind="support",
-                choices=support_sides(f, house),
+                choices=support_sides(s, f, house),
                 default="none",
                 info={"area": f["area"], "from": areas, "attacker": f["attacker"], "defender": f["defender"]},
             )
         ]
 
     def answer(self, g: Game, f: CombatFrame, house: str, answer: Any) -> None:
-        sides = support_sides(f, house)
+        sides = support_sides(g.s, f, house)
         areas = [a for a, h in support_areas(g.s, f["area"]).items() if h == house]
         if isinstance(answer, dict):
             # Areas left out support nobody.
@@ -334,17 +372,23 @@ class Reveal(Stage):
         f["stage"] = "blade"
         if s.options.get("tides_of_battle"):
             holder = rules.holder(s, "fiefdoms")
-            secret = not s.blade_used and holder in (f["attacker"], f["defender"])
+            secret = not s.blade_used and blade_beneficiary(s, f, holder) is not None
             abilities.draw_tides(g, f, secret=secret)
 
 
 def blade_holder(s: GameState, f: CombatFrame) -> str | None:
-    """The house asked about the Valyrian Steel Blade now: its holder at this step, if fighting and the Blade is
-    unused (B-COMBAT-09, known edge cases #87 and #1161)."""
+    """The house asked about the Valyrian Steel Blade now: its holder at this step, if it or one of its vassals
+    fights and the Blade is unused (B-COMBAT-09, M-VASSAL-25, known edge cases #87 and #1161)."""
     holder = rules.holder(s, "fiefdoms")
-    if f["blade_asked"] or s.blade_used or holder not in (f["attacker"], f["defender"]):
+    if f["blade_asked"] or s.blade_used or blade_beneficiary(s, f, holder) is None:
         return None
     return holder
+
+
+def blade_beneficiary(s: GameState, f: CombatFrame, holder: str) -> str | None:
+    """The fighting house the Blade's holder may give +1: itself, or a vassal it commands (M-VASSAL-25)."""
+    kin = rules.family(s, holder) if holder in s.vassals.values() else {holder}
+    return next((h for h in (f["attacker"], f["defender"]) if h in kin), None)
 
 
 def can_redraw(f: CombatFrame) -> bool:
@@ -366,10 +410,13 @@ class Blade(Stage):
         info: dict[str, Any] = {
             "strength": {side: total_strength(s, f, side, hide_tides=True)["total"] for side in SIDES}
         }
+        beneficiary = blade_beneficiary(s, f, holder)
+        if beneficiary != holder:
+            info["for"] = beneficiary  # the liege's vassal (M-VASSAL-25)
         choices: list[Any] = [True, False]
         if can_redraw(f):
             choices.append("redraw")
-            info["tides"] = f["tides"][side_of(f, holder)]
+            info["tides"] = f["tides"][side_of(f, blade_beneficiary(s, f, holder) or holder)]
         return [
             Prompt(
                 id=prompt_id(f, "blade", holder),
@@ -387,13 +434,13 @@ class Blade(Stage):
             f["blade_asked"] = True
             s.blade_used = True
             g.emit("blade-used", house=house, use="redraw")
-            abilities.redraw_tides(g, f, side_of(f, house))
+            abilities.redraw_tides(g, f, side_of(f, blade_beneficiary(s, f, house) or house))
             return
         if not isinstance(answer, bool):
             raise RuleError("bad-answer", "Answer true to use the Valyrian Steel Blade, false to keep it.")
         f["blade_asked"] = True
         if answer:
-            f["blade"] = house
+            f["blade"] = blade_beneficiary(s, f, house)
             s.blade_used = True
             g.emit("blade-used", house=house)
 
@@ -727,6 +774,8 @@ def discard(g: Game, f: CombatFrame) -> None:
         if card in f["kept_cards"]:
             s.houses[house_of(f, side)].hand.append(card)
             g.emit("hand-returned", house=house_of(f, side), cards=[card], reason=card)
+        elif house_of(f, side) in s.vassals:
+            continue  # a vassal card is never discarded: it goes back to the vassal deck (M-VASSAL-22)
         else:
             discard_played_card(g, house_of(f, side), card)
     if s.options.get("tides_of_battle"):
@@ -744,4 +793,5 @@ class After(Stage):
         if abilities.next_trigger(g, f, (abilities.AFTER,)):
             return
         g.emit("combat-ended", area=f["area"], winner=house_of(f, winner_side(f)))
+        return_vassal_cards(g, f)
         end_combat(g, f)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from engine import rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
-from engine.orders import forbidden_tokens, token
+from engine.orders import VASSAL_ORDERS_MAX, VASSAL_TOKENS, forbidden_tokens, token
 from engine.prompts import Prompt
 from engine.rulesets import ruleset
 from engine.state import GameState, PlacedOrder
@@ -48,6 +48,34 @@ def max_placeable(s: GameState, house: str) -> int:
     normal = sum(n for t, n in usable.items() if not token(t).star)
     stars = sum(n for t, n in usable.items() if token(t).star)
     return normal + min(stars, rules.stars_allowed(s, house))
+
+
+def vassal_tokens(s: GameState) -> list[str]:
+    """The faces of a vassal order set this Planning phase's restrictions leave usable (M-VASSAL-37)."""
+    forbidden = forbidden_tokens(s.restrictions)
+    return [t for t in VASSAL_TOKENS if t not in forbidden]
+
+
+def validate_vassal_orders(s: GameState, vassal: str, orders: Any) -> dict[str, str]:
+    """M-VASSAL-09, -10: at most two tokens of the set, each once, each in an area holding the vassal's units."""
+    if not isinstance(orders, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in orders.items()):
+        raise RuleError("bad-answer", "Orders must map area ids to order token ids.")
+    extra = sorted(set(orders) - set(order_areas(s, vassal)))
+    if extra:
+        raise RuleError("order-area-empty", f"{vassal} has no units in {', '.join(extra)}.", areas=extra)
+    for area, t in orders.items():
+        if t not in VASSAL_TOKENS:
+            raise RuleError("unknown-order", f"{t!r} is not a vassal order token.", token=t, area=area)
+    banned = sorted({t for t in orders.values() if t in forbidden_tokens(s.restrictions)})
+    if banned:
+        raise RuleError("order-forbidden", "This round's Westeros card forbids these orders.", tokens=banned)
+    if len(set(orders.values())) != len(orders):
+        raise RuleError("order-overused", "Each vassal order token can be placed once.")
+    if len(orders) > VASSAL_ORDERS_MAX:
+        raise RuleError(
+            "too-many-vassal-orders", f"A vassal takes at most {VASSAL_ORDERS_MAX} orders.", allowed=VASSAL_ORDERS_MAX
+        )
+    return dict(orders)
 
 
 def default_orders(s: GameState, house: str, areas: list[str]) -> dict[str, str]:
@@ -110,28 +138,50 @@ class Planning(Step):
             return
         s = g.s
         f["answers"] = {}
-        f["sequential"] = any(len(order_areas(s, h)) > max_placeable(s, h) for h in s.players)
+        f["sequential"] = any(len(order_areas(s, h)) > max_placeable(s, h) for h in rules.player_houses(s))
         f["done"] = []
         s.orders_revealed = False
 
     def _waiting_on(self, g: Game, f: Frame) -> list[str]:
-        houses = [h for h in rules.turn_order(g.s) if order_areas(g.s, h)]
+        houses = [h for h in rules.player_houses(g.s) if order_areas(g.s, h)]
         if f["sequential"]:
             pending = [h for h in houses if h not in f["done"]]
             return pending[:1]
         return houses
 
+    def _vassals_waiting(self, g: Game, f: Frame) -> list[str]:
+        """M-VASSAL-09: once the players' own orders are placed, each liege in turn order gives his vassals' orders,
+        one vassal after another."""
+        s = g.s
+        out = []
+        for liege in rules.player_houses(s):
+            out += [v for v in rules.vassals_of(s, liege) if order_areas(s, v) and v not in f["answers"]]
+        return out
+
     def _asked(self, g: Game, f: Frame) -> list[str]:
-        """The houses with an orders prompt: none once every house has answered a simultaneous assignment."""
+        """The houses with an orders prompt: the players (all at once, or one by one when short of tokens), then
+        one vassal at a time."""
         self._init(g, f)
         waiting = self._waiting_on(g, f)
-        if not f["sequential"] and all(h in f["answers"] for h in waiting):
-            return []
-        return waiting
+        if f["sequential"] and waiting:
+            return waiting
+        if not f["sequential"] and not all(h in f["answers"] for h in waiting):
+            return waiting
+        return self._vassals_waiting(g, f)[:1]
 
     def _prompt(self, g: Game, f: Frame, house: str) -> Prompt:
         s = g.s
         areas = order_areas(s, house)
+        if house in s.vassals:
+            return Prompt(
+                id=prompt_id(f, "vassal-orders", house),
+                house=house,
+                kind="vassal-orders",
+                choices={"areas": areas, "tokens": vassal_tokens(s), "max": VASSAL_ORDERS_MAX},
+                default={"orders": {}},
+                info={"restrictions": list(s.restrictions), "round": s.round, "liege": s.vassals[house]},
+                secret=True,
+            )
         return Prompt(
             id=prompt_id(f, "orders", house),
             house=house,
@@ -164,6 +214,10 @@ class Planning(Step):
         self._init(g, f)
         s = g.s
         a = expect_dict(answer, "orders")
+        if house in s.vassals:
+            f["answers"][house] = validate_vassal_orders(s, house, a["orders"])
+            g.emit("orders-submitted", house=house)
+            return
         areas = order_areas(s, house)
         orders = validate_orders(s, house, a["orders"], required=areas, short=len(areas) > max_placeable(s, house))
         f["answers"][house] = orders

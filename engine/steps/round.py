@@ -32,6 +32,8 @@ class GameLoop(Step):
             s.phase = "planning"
             f["next"] = "action"
             g.push("planning")
+            if s.vassals or s.leaving:
+                g.push("vassal-claim")  # M-VASSAL-02: before any order is placed
         elif nxt == "action":
             s.phase = "action"
             f["next"] = "westeros"

@@ -78,7 +78,9 @@ def resolve_effect(g: Game, effect: str, card: str) -> None:
     if effect == "supply":
         adjust_supply(g)
     elif effect == "mustering":
-        g.push("muster", houses=rules.turn_order(s), reason=card)
+        # M-VASSAL-35: a vassal musters only in its home, and only while it controls it.
+        homes = {v: [rules.home(s, v)] for v in s.vassals}
+        g.push("muster", houses=rules.turn_order(s), reason=card, **({"areas": homes} if homes else {}))
     elif effect == "clash-of-kings":
         g.push("clash", stage="start", index=0)
     elif effect == "game-of-thrones":

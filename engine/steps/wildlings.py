@@ -109,7 +109,8 @@ class WildlingAttack(Step):
         s = g.s
         stage = f["stage"]
         if stage == "bid":
-            houses = [h for h in rules.turn_order(s) if h not in f["exclude"]]
+            # M-VASSAL-29: vassals neither bid nor suffer nor gain.
+            houses = [h for h in rules.player_houses(s) if h not in f["exclude"]]
             g.emit("wildlings-attack", strength=f["strength"], houses=houses, reason=f["reason"])
             f["stage"] = "result"
             push_bidding(g, f, houses, purpose="wildlings", strength=f["strength"])
@@ -175,7 +176,7 @@ class WildlingAttack(Step):
             if f["won"]:
                 f["queue"] = [[house, "highest"]]  # B-WILD-09
             else:  # B-WILD-10
-                others = [h for h in rules.turn_order(s) if h != house and h not in f["exclude"]]
+                others = [h for h in rules.player_houses(s) if h != house and h not in f["exclude"]]
                 f["queue"] = [[house, "lowest"]] + [[h, "everyone"] for h in others]
             g.emit("wildling-bidder", house=house, role="highest" if f["won"] else "lowest", card=card)
         while f["queue"]:
