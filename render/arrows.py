@@ -65,15 +65,28 @@ def _seg_hits(p: Point, q: Point, box: Box, grow: float) -> bool:
     return True
 
 
-def crossings(points: list[Point] | tuple[Point, ...], obstacles: list[Box], width: float) -> int:
+def crossings(
+    points: list[Point] | tuple[Point, ...], obstacles: list[Box], width: float, limit: int | None = None
+) -> int:
+    """How many ``obstacles`` the polyline passes within half its ``width`` (+2 px) of; counting stops past
+    ``limit`` (routing only needs to know that a candidate is worse than the best so far)."""
     grow = width / 2 + 2
     xs, ys = [p[0] for p in points], [p[1] for p in points]
-    near = [b for b in obstacles if b[0] - grow <= max(xs) and min(xs) <= b[2] + grow and b[1] - grow <= max(ys)
-            and min(ys) <= b[3] + grow]  # fmt: skip
+    left, right, top, bottom = min(xs) - grow, max(xs) + grow, min(ys) - grow, max(ys) + grow
+    near = [b for b in obstacles if b[0] <= right and left <= b[2] and b[1] <= bottom and top <= b[3]]
+    segments = []  # each with its bounding box, to skip the exact test for boxes far from it
+    for p, q in itertools.pairwise(points):
+        sx0, sx1 = (p[0], q[0]) if p[0] < q[0] else (q[0], p[0])
+        sy0, sy1 = (p[1], q[1]) if p[1] < q[1] else (q[1], p[1])
+        segments.append((p, q, sx0, sx1, sy0, sy1))
     hit = 0
     for box in near:
-        if any(_seg_hits(points[i], points[i + 1], box, grow) for i in range(len(points) - 1)):
+        x0, y0, x1, y1 = box[0] - grow, box[1] - grow, box[2] + grow, box[3] + grow
+        if any(_seg_hits(p, q, box, grow) for p, q, sx0, sx1, sy0, sy1 in segments
+               if sx0 <= x1 and x0 <= sx1 and sy0 <= y1 and y0 <= sy1):  # fmt: skip
             hit += 1
+            if limit is not None and hit > limit:
+                return hit
     return hit
 
 
@@ -120,7 +133,7 @@ def route(
                 pts = _trim(_trim(_bezier(a, ctrl, b), start_boxes, True), end_boxes, False)
                 if len(pts) < 2 or math.dist(pts[0], pts[-1]) < width * 3:
                     continue
-                hits = crossings(pts, obstacles, width)
+                hits = crossings(pts, obstacles, width, best[0] if best is not None else None)
                 cost = abs(bend) + (0 if (a, b) == (start, end) else 0.5)
                 if best is None or (hits, cost) < best[:2]:
                     best = (hits, cost, pts)
