@@ -11,7 +11,7 @@ from engine.errors import RuleError
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
 from engine.rng import Rng
-from engine.rulesets import setup_state
+from engine.rulesets import ruleset, setup_state
 from engine.state import GameState
 from engine.views import build_view
 
@@ -117,6 +117,30 @@ class Game:
         hs.autopilot = autopilot
         self.state.version += 1
         return [{"type": "seat-changed", "house": house, "seat": seat, "autopilot": autopilot}]
+
+    def vassalize(self, house: str) -> list[dict[str, Any]]:
+        """The player of ``house`` leaves the game (M-LEAVE-01): at the start of the next Planning phase, before the
+        vassals are claimed, the house becomes a vassal. Until then it plays on as before (seated or on autopilot).
+
+        Refused in a ruleset without vassals, for a vassal or a house already leaving, and when it would leave fewer
+        than two players."""
+        s = self.state
+        if not ruleset(s).allows_vassals:
+            raise RuleError("vassals-not-allowed", "Only Mother of Dragons games have vassals.")
+        if self.finished:
+            raise RuleError("game-over", "The game has ended.")
+        if house not in s.players:
+            raise RuleError("unknown-house", f"{house} does not play in this game.", house=house)
+        if house in s.vassals or house in s.leaving:
+            raise RuleError("already-vassal", f"{house} is already a vassal or leaving.", house=house)
+        if len(rules.player_houses(s)) - len(s.leaving) <= 2:
+            raise RuleError("too-few-players", "At least two players must stay in the game.", house=house)
+
+        def leave() -> None:
+            s.leaving.append(house)
+            self.emit("house-leaving", house=house)
+
+        return self._change_then_run(leave)
 
     def gift(self, giver: str, receiver: str, amount: int) -> list[dict[str, Any]]:
         """``giver`` gives ``amount`` of its available Power to ``receiver`` (Mother of Dragons, M-GIFT-01/02).

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine import data, rules, rulesets
 from engine.errors import RuleError
-from engine.orders import RESTRICTIONS, token
+from engine.orders import RESTRICTIONS, VASSAL_ORDERS_MAX, VASSAL_TOKENS, token
 from engine.rulesets import ruleset
 from engine.state import GameState, PlacedOrder, Unit
 from engine.steps.westeros import WINTER_IS_COMING, resolve_effect
@@ -47,6 +47,7 @@ KEYS = (
     "westeros_decks",
     "restrictions",
     "tides_deck",
+    "vassals",
     "start",
 )
 ACTION_STARTS = ("action", "raid", "march", "consolidate")
@@ -387,6 +388,23 @@ def _copies(cards: list[str], copies: dict[str, int], what: str) -> list[str]:
     return list(cards)
 
 
+def _set_vassals(s: GameState, raw: Any, start: Start) -> None:
+    """Each vassal's liege. Outside a round-1 Planning phase (which opens with the claim) a vassal left out is
+    commanded by the last player on the Iron Throne track, as the claim leaves it when everyone passes."""
+    lieges = _mapping(raw, "vassals")
+    players = rules.player_houses(s)
+    for vassal, liege in lieges.items():
+        if vassal not in s.vassals:
+            fail(f"vassals: {vassal!r} is not a vassal in this game", house=str(vassal))
+        if liege not in players:
+            fail(f"vassals.{vassal}: {liege!r} is not a player's house", house=str(liege))
+        s.vassals[vassal] = liege
+    if start.phase != "planning" or s.round > 1:
+        for vassal, liege in s.vassals.items():
+            if liege is None:
+                s.vassals[vassal] = players[-1]
+
+
 def _set_orders(s: GameState, raw: Any, start: Start) -> None:
     orders = _mapping(raw, "orders")
     if orders and start.phase != "action":
@@ -401,9 +419,13 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
             fail(f"orders.{area}: an order lies only where its house has units", area=area)
         if house and house != occupant:
             fail(f"orders.{area}: the units there are {occupant}'s, not {house}'s", area=area, house=house)
-        if token_id not in ruleset(s).order_tokens():
-            fail(f"orders.{area}: unknown order token {token_id!r}", area=area, token=token_id)
+        owned = VASSAL_TOKENS if occupant in s.vassals else ruleset(s).order_tokens()
+        if token_id not in owned:
+            fail(f"orders.{area}: unknown order token {token_id!r} for {occupant}", area=area, token=token_id)
         s.orders[area] = PlacedOrder(occupant, token_id)
+    for vassal in s.vassals:
+        if sum(1 for o in s.orders.values() if o.house == vassal) > VASSAL_ORDERS_MAX:
+            fail(f"{vassal} is a vassal and takes at most {VASSAL_ORDERS_MAX} orders", house=vassal)
     for house in s.players:
         used = Counter(o.token for o in s.orders.values() if o.house == house)
         for token_id, n in used.items():
@@ -503,6 +525,8 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     _set_power_tokens(s, spec.get("power_tokens", {}))
     for house, value in _per_house(s, spec.get("power", {}), "power").items():
         s.houses[house].power = _int(value, f"power.{house}", 0, data.setups()["power_tokens_per_house"])
+        if house in s.vassals and s.houses[house].power:
+            fail(f"power.{house}: a vassal holds no Power", house=house)
     for house, value in _per_house(s, spec.get("supply", {}), "supply").items():
         s.houses[house].supply = _int(value, f"supply.{house}", 0, len(data.setups()["supply_limits"]) - 1)
     _set_cards(s, spec)
@@ -524,6 +548,7 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     if restrictions and (start.phase != "planning" or s.round < 2):
         fail("restrictions bind only the Planning phase after a Westeros phase (start planning, round 2 or later)")
     s.restrictions = list(restrictions)
+    _set_vassals(s, spec.get("vassals", {}), start)
     _set_orders(s, spec.get("orders", {}), start)
     _check_board(s)
     return s, start

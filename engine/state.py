@@ -109,6 +109,14 @@ class GameState:
     leaving: list[str] = field(default_factory=list)  # player houses that become vassals at the next claim
 
     def to_dict(self) -> dict[str, Any]:
+        raw = self._fields()
+        # Only games with vassals carry them, so a game without keeps the form every earlier game was saved in.
+        if self.vassals or self.leaving:
+            raw["vassals"] = dict(self.vassals)
+            raw["leaving"] = list(self.leaving)
+        return raw
+
+    def _fields(self) -> dict[str, Any]:
         return {
             "format": 1,
             "seed": self.seed,
@@ -138,8 +146,6 @@ class GameState:
             "version": self.version,
             "winner": self.winner,
             "ended_reason": self.ended_reason,
-            "vassals": dict(self.vassals),
-            "leaving": list(self.leaving),
         }
 
     @staticmethod

@@ -19,6 +19,7 @@ class Ruleset:
     name: ClassVar[str] = "base"
     board_file: ClassVar[str] = "board.json"
     allows_gifts: ClassVar[bool] = False  # Power changes hands only by the rules (B-DIPLO-03)
+    allows_vassals: ClassVar[bool] = False  # a player who leaves is replaced, never turned into a vassal
 
     @cached_property
     def board(self) -> data.Board:

@@ -46,6 +46,7 @@ class MotherOfDragons(Ruleset):
     name: ClassVar[str] = "mother-of-dragons"
     board_file: ClassVar[str] = f"{FOLDER}/board-westeros.json"
     allows_gifts: ClassVar[bool] = True  # M-GIFT-01
+    allows_vassals: ClassVar[bool] = True  # M-SETUP-03, M-LEAVE-01
 
     @cached_property
     def _houses(self) -> dict[str, data.HouseInfo]:

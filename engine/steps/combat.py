@@ -166,8 +166,7 @@ def deal_vassal_hands(g: Game, f: CombatFrame) -> None:
         hand, deck = sorted(deck[:VASSAL_HAND]), deck[VASSAL_HAND:]
         s.houses[house].hand = hand
         s.houses[house].discards = []
-        g.emit("vassal-cards-drawn", house=house, count=len(hand))
-        g.emit("vassal-hand", house=house, cards=hand, private_to=house)
+        g.emit("vassal-cards-drawn", house=house, cards=hand)  # public, as every hand is (B-HIDDEN-04)
 
 
 def return_vassal_cards(g: Game, f: CombatFrame) -> None:

@@ -235,11 +235,13 @@ def raven_answer(prompt: Any, turn: int) -> Any:
     return {"action": "none"}
 
 
-def play_game(players: int, seed: int, agent: str, tides: bool, collector: Collector) -> None:
-    """A whole game between agents; seven players play Mother of Dragons (the base game has six at most)."""
-    expansion = {"ruleset": "mother-of-dragons"} if players == 7 else {}
+def play_game(players: int, seed: int, agent: str, tides: bool, collector: Collector, vassals: bool = False) -> None:
+    """A whole game between agents; seven players play Mother of Dragons (the base game has six at most), and so do
+    games ``vassals`` marks, where the last player on the Iron Throne track leaves in round 3 (M-LEAVE-01)."""
+    expansion = {"ruleset": "mother-of-dragons"} if players == 7 or vassals else {}
     g = new_game(players, seed=seed, options={"tides_of_battle": tides, **expansion})
-    where = f"{players}p seed {seed} {agent}{' tides' if tides else ''}"
+    where = f"{players}p seed {seed} {agent}{' tides' if tides else ''}{' vassals' if vassals else ''}"
+    leaving = vassals and players > 3
     agents = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
     turns = itertools.count()
     house = g.state.players[0]
@@ -248,6 +250,10 @@ def play_game(players: int, seed: int, agent: str, tides: bool, collector: Colle
     for _ in range(20_000):
         if g.finished:
             return
+        if leaving and g.state.round == 3:
+            last_player = [h for h in g.state.tracks["iron_throne"] if h not in g.state.vassals][-1]
+            collector.add(g.vassalize(last_player), where)
+            leaving = False
         prompt = next(p for p in g.prompts() if not p.answered)
         if prompt.kind in ("raven", "raven-wildling"):
             answer = raven_answer(prompt, next(turns))
@@ -267,6 +273,7 @@ GAMES = [
     for seed in (1, 2)
     for agent, tides in (("heuristic", False), ("heuristic", True), ("random", False), ("random", True))
 ] + [(7, 15, "heuristic", False)]  # Robert Arryn removes cards in this one
+VASSAL_GAMES = [(players, seed, agent, False) for players in (3, 4, 5) for seed in (1, 2) for agent in AGENTS]
 
 
 # ----- built positions for rare events -----
@@ -545,6 +552,8 @@ def collected() -> Collector:
     collector = Collector()
     for case in GAMES:
         play_game(*case, collector=collector)
+    for case in VASSAL_GAMES:
+        play_game(*case, collector=collector, vassals=True)
     for name, (spec, script, expect) in SCENARIOS.items():
         g = build(spec, collector, name)
         kinds = set(drive(g, script, collector, name))

@@ -48,10 +48,11 @@ def test_M_SETUP_06_the_board_has_the_eyrie_and_bite_overlays() -> None:
 
 def test_M_SETUP_01_M_SETUP_02_seven_players_take_the_seven_houses_of_westeros() -> None:
     """M-SETUP-01, M-SETUP-02, M-PLAYERS-04 (7 without Targaryen: no vassal): the expansion's own setup, with Arryn;
-    other player counts wait for vassals (3-6) and Targaryen (8)."""
+    3-6 players leave the other houses to vassals (tests/engine_mod/test_vassals.py); 8 wait for Targaryen."""
     g = game()
     assert sorted(g.s.players) == sorted(WESTEROS_HOUSES)
-    for count in (3, 4, 5, 6, 8):
+    assert g.s.vassals == {}
+    for count in (2, 8):
         with pytest.raises(RuleError) as info:
             new_game(count, options=MOD)
         assert info.value.code == "mod-player-count"
