@@ -55,9 +55,8 @@ def offered_support(s: GameState, f: CombatFrame) -> dict[str, SupportOffer]:
         house = house_of(f, side)
         if house == "neutral":
             continue
-        areas = sorted(
-            a for a, chosen in f["supports"].items() if chosen == side and owners.get(a) not in (None, house)
-        )
+        kin = rules.family(s, house)  # a liege does not refuse his own vassal's support, nor it his
+        areas = sorted(a for a, chosen in f["supports"].items() if chosen == side and owners.get(a) not in (None, *kin))
         if areas:
             out[house] = {"side": side, "areas": areas, "supporters": {a: owners[a] for a in areas}}
     return out
