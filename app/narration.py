@@ -39,7 +39,14 @@ log = logging.getLogger("westeros.narration")
 
 # Public events that say nothing a player needs in the channel (a house answered, the clean-up) — or whose
 # news another line carries (the card of a Tides draw is in the combat result).
-QUIET = {"orders-submitted", "house-card-chosen", "action-cleanup", "combat-ended", "bid-submitted"}
+QUIET = {
+    "orders-submitted",
+    "house-card-chosen",
+    "action-cleanup",
+    "combat-ended",
+    "bid-submitted",
+    "vassal-cards-returned",
+}
 
 # The phase an event belongs to; events that happen in several phases (power gained, units destroyed, a
 # track moved) have none and never open a header.
@@ -68,7 +75,20 @@ PHASE_OF_EVENT: dict[str, str] = {
         ],
         "westeros",
     ),
-    **dict.fromkeys(["orders-revealed", "raven-declined", "raven-swapped", "raven-peeked"], "planning"),
+    **dict.fromkeys(
+        [
+            "orders-revealed",
+            "raven-declined",
+            "raven-swapped",
+            "raven-peeked",
+            "house-vassalized",
+            "vassal-claim-started",
+            "vassal-passed",
+            "vassal-claimed",
+            "vassals-commanded",
+        ],
+        "planning",
+    ),
     **dict.fromkeys(
         [
             "raid",
@@ -78,6 +98,8 @@ PHASE_OF_EVENT: dict[str, str] = {
             "consolidate",
             "consolidate-muster",
             "combat-started",
+            "raid-kept-as-support",
+            "vassal-cards-drawn",
             "support-declared",
             "support-refused",
             "neutral-attack",
@@ -137,6 +159,7 @@ HOUSE_FIELDS = (
     "loser",
     "tie_broken_by",
     "holder",
+    "vassal",
 )
 
 
@@ -314,6 +337,8 @@ def _power_gained(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     reason = str(e.get("reason", ""))
     if reason == "game-of-thrones":
         return tn("event.power-gained.game-of-thrones", int(e["gained"]), lang, **p)
+    if reason == "vassal-victory":
+        return tn("event.power-gained.vassal-victory", int(e["gained"]), lang, **p)
     p["card"] = card_name(reason, lang)
     return tn("event.power-gained.card", int(e["gained"]), lang, **p)
 
@@ -393,6 +418,25 @@ def _consolidate(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return tn("event.consolidate", int(e["gained"]), lang, **p)
 
 
+def _lieges(pairs: dict[str, Any], lang: str) -> str:
+    """``Tyrell → Stark, Martell → Stark``: each vassal with its liege."""
+    return ", ".join(f"{house_label(v, lang)} → {house_label(str(liege), lang)}" for v, liege in pairs.items())
+
+
+def _claim_started(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    sets = ", ".join(f"{house_label(h, lang)} {n}" for h, n in e["sets"].items())
+    return t("event.vassal-claim-started", lang, sets=sets)
+
+
+def _vassals_commanded(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return t("event.vassals-commanded", lang, commanders=_lieges(e["commanders"], lang))
+
+
+def _vassal_cards_drawn(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["cards"] = _cards(e["cards"], lang)
+    return t("event.vassal-cards-drawn", lang, **p)
+
+
 def _power_given(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return tn("event.power-given", int(e["amount"]), lang, **p)
 
@@ -455,6 +499,9 @@ SPECIAL: dict[str, Special] = {
     "port-captured": _port_captured,
     "consolidate": _consolidate,
     "power-given": _power_given,
+    "vassal-claim-started": _claim_started,
+    "vassals-commanded": _vassals_commanded,
+    "vassal-cards-drawn": _vassal_cards_drawn,
     "seat-changed": _seat_changed,
     "tie-broken": _tie_broken,
     "wildling-threat": _threat,

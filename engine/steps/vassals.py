@@ -107,7 +107,7 @@ class VassalClaim(Step):
         if choice == PASS:
             receiver = self._next_down(s, house)
             f["sets"][receiver] += 1
-            g.emit("vassal-passed", house=house, to=receiver)
+            g.emit("vassal-passed", house=house, receiver=receiver)
         else:
             f["claims"][choice] = house
             g.emit("vassal-claimed", house=house, vassal=choice)

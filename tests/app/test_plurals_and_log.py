@@ -68,6 +68,8 @@ GAMES: list[tuple[int, dict[str, Any], int]] = [
     (6, {}, 4),
     (6, {"tides_of_battle": True}, 5),
     (7, {"ruleset": "mother-of-dragons"}, 6),
+    (4, {"ruleset": "mother-of-dragons"}, 7),  # three vassals
+    (3, {"ruleset": "mother-of-dragons"}, 8),  # four vassals
 ]
 
 

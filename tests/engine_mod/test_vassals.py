@@ -155,7 +155,7 @@ def test_M_VASSAL_04_M_VASSAL_05_M_VASSAL_06_pick_or_pass_the_last_takes_the_res
     assert g.s.vassals == {"tyrell": None, "martell": None, "arryn": None}  # nothing changes until the end
     assert g.prompt_for("baratheon") is None
     events = g.act("lannister", "pass")
-    assert of(events, "vassal-passed") == [{"type": "vassal-passed", "house": "lannister", "to": "stark"}]
+    assert of(events, "vassal-passed") == [{"type": "vassal-passed", "house": "lannister", "receiver": "stark"}]
     assert prompt(g, "stark").info["sets"] == 2
     rejected(g, "lannister", "tyrell", "not-your-turn")
     rejected(g, "stark", "arryn", "illegal-choice")
