@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.i18n import has, t, tn
@@ -59,6 +59,7 @@ __all__ = [
     "build_form",
     "card_label",
     "march_unit_fields",
+    "orders_current",
     "orders_summary",
     "prompt_title",
     "refresh_orders",
@@ -99,9 +100,22 @@ class Form:
     lines: list[str]
     fields: list[Field]
     ask: str = ""  # what is asked, in one line (the decision DM shows it)
+    # The picks and language the options of an orders form were last worked out for (``refresh_orders``):
+    # showing the form again for the same picks needs no new options.
+    options_for: tuple[str, dict[str, list[str]]] | None = None
 
     def pages(self) -> list[list[Field]]:
         return [self.fields[i : i + FIELDS_PER_PAGE] for i in range(0, len(self.fields), FIELDS_PER_PAGE)] or [[]]
+
+    def copy(self) -> Form:
+        """A form whose fields, options and picks can change without changing this one (choices are frozen)."""
+        fields = [replace(f, options=list(f.options), selected=list(f.selected)) for f in self.fields]
+        options_for = None if self.options_for is None else (self.options_for[0], _copy_picks(self.options_for[1]))
+        return replace(self, lines=list(self.lines), fields=fields, options_for=options_for)
+
+
+def _copy_picks(picks: dict[str, list[str]]) -> dict[str, list[str]]:
+    return {key: list(values) for key, values in picks.items()}
 
 
 class FormError(ValueError):
@@ -317,6 +331,12 @@ def refresh_orders(form: Form, prompt: Prompt, picks: dict[str, list[str]], lang
     """Give each area of an orders form only the options that can still be legal after the other areas' picks."""
     for f in form.fields:
         f.options = orders_options(prompt, picks, f.key, lang)
+    form.options_for = (lang, _copy_picks(picks))
+
+
+def orders_current(form: Form, picks: dict[str, list[str]], lang: str) -> bool:
+    """Whether the orders form's options were worked out for exactly these picks, in this language."""
+    return form.options_for == (lang, picks)
 
 
 def _raven(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:

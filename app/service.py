@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.decisions import Form, build_form
 from app.lru import Bounded, KeyedLocks
 from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
 from engine import Game, Prompt, RuleError, gifts, new_game, rulesets
@@ -133,6 +134,7 @@ class SharedGame(Game):
         self._prompt_for: dict[str, Prompt | None] = {}
         self._awaiting: list[str] | None = None
         self._views: dict[str | None, dict[str, Any]] = {}
+        self._forms: dict[tuple[str, str, str], Form] = {}
 
     def prompts(self) -> list[Prompt]:
         if self._prompts is None:
@@ -156,6 +158,15 @@ class SharedGame(Game):
         if got is None:
             got = self._views[house] = super().view(house)
         return got
+
+    def form(self, prompt: Prompt, lang: str) -> Form:
+        """The form of one of this version's prompts in ``lang``, built once (its decision DM, the reminder and
+        the form its player opens all show it); each caller gets its own copy, which a draft may change."""
+        key = (prompt.house, prompt.id, lang)
+        got = self._forms.get(key)
+        if got is None:
+            got = self._forms[key] = build_form(prompt, self.view(prompt.house), lang)
+        return got.copy()
 
     def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
         raise TypeError("a shared game is read-only: answers go through GameService.answer")

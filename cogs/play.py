@@ -27,6 +27,7 @@ from app.decisions import (
     area_label,
     build_form,
     march_unit_fields,
+    orders_current,
     orders_summary,
     refresh_orders,
     to_answer,
@@ -36,7 +37,7 @@ from app.labels import house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
-from app.service import Applied, GameService, ServiceError
+from app.service import Applied, GameService, ServiceError, SharedGame
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, fit, shown, split
@@ -136,6 +137,14 @@ def deadline_stamp(due_at: float) -> str:
 
 def _channel_link(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
+    """The form of one of ``game``'s prompts, the caller's own copy: a stored version builds it once for every
+    message that shows it (``SharedGame.form``); any other position (a repair's) builds it here."""
+    if isinstance(game, SharedGame):
+        return game.form(prompt, lang)
+    return build_form(prompt, game.view(prompt.house), lang)
 
 
 def _play(interaction: discord.Interaction[Any]) -> Play:
@@ -390,11 +399,10 @@ class Play(commands.Cog):
             marks.add(key)
             await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
 
-    async def decision_text(self, game_id: int, name: str, game: Game, prompt: Prompt, lang: str) -> str:
+    async def decision_text(self, game_id: int, name: str, game: Game, prompt: Prompt, form: Form, lang: str) -> str:
         """The decision DM: the game, the house (name and colour mark), round and phase, what is asked in one
         line, the deadline as Discord timestamps (each reader sees their own time zone), the game channel."""
         row = await self.service.row(game_id)
-        form = build_form(prompt, game.view(prompt.house), lang)
         return t(
             "dm.decision",
             lang,
@@ -412,8 +420,8 @@ class Play(commands.Cog):
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
     ) -> None:
         lang = await self.service.language_for(user_id, game_id)
-        text = await self.decision_text(game_id, name, game, prompt, lang)
-        title = build_form(prompt, game.view(prompt.house), lang).title
+        form = form_of(game, prompt, lang)
+        text = await self.decision_text(game_id, name, game, prompt, form, lang)
         view = discord.ui.View(timeout=None)
         view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
         if not await self.service.dm_closed(user_id):
@@ -427,7 +435,9 @@ class Play(commands.Cog):
                 # Remember it: retrying closed DMs counts toward Discord's invalid-request limit.
                 await self.service.set_dm_closed(user_id, True)
         channel = await self._channel(channel_id)
-        ping = t("channel.dm_closed", lang, user=f"<@{user_id}>", title=title, house=house_mark(prompt.house, lang))
+        ping = t(
+            "channel.dm_closed", lang, user=f"<@{user_id}>", title=form.title, house=house_mark(prompt.house, lang)
+        )
         await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
@@ -466,7 +476,7 @@ class Play(commands.Cog):
                     user_lang,
                     game=shown(row.name, NAME_LIMIT),
                     house=house_mark(house, user_lang),
-                    ask=build_form(prompt, game.view(house), user_lang).ask,
+                    ask=form_of(game, prompt, user_lang).ask,
                     deadline=deadline_stamp(float(data["due_at"])),
                     channel=_channel_link(row.guild_id, row.channel_id),
                 )
@@ -498,7 +508,7 @@ class Play(commands.Cog):
         if prompt is None:
             await say(interaction, t("decision.nothing", lang))
             return
-        form = build_form(prompt, game.view(house), lang)
+        form = form_of(game, prompt, lang)
         self.prompts_seen[(game_id, house)] = prompt
         draft = Draft(prompt.id, form, interaction.user.id, {f.key: list(f.selected) for f in form.fields})
         self.drafts[(game_id, house)] = draft
@@ -514,7 +524,8 @@ class Play(commands.Cog):
         if draft.form.kind == "orders":
             prompt = self.prompts_seen.get((game_id, house))
             if prompt is not None and prompt.id == draft.prompt_id:
-                refresh_orders(draft.form, prompt, draft.picks, lang)  # only tokens that can still be legal
+                if not orders_current(draft.form, draft.picks, lang):
+                    refresh_orders(draft.form, prompt, draft.picks, lang)  # only tokens that can still be legal
                 lines.append(orders_summary(prompt, draft.picks, lang))
         if len(pages) > 1:
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))

@@ -6,7 +6,15 @@ import random
 
 import pytest
 
-from app.decisions import MAX_OPTIONS, FormError, build_form, march_unit_fields, to_answer
+from app.decisions import (
+    MAX_OPTIONS,
+    FormError,
+    build_form,
+    march_unit_fields,
+    orders_current,
+    refresh_orders,
+    to_answer,
+)
 from engine import Game, RuleError, new_game
 
 SUPPORTED = {"orders", "raid", "march", "house-card", "support", "casualties", "retreat", "raven", "bid"}
@@ -161,3 +169,25 @@ def test_orders_summary_counts_tokens_left_and_stars() -> None:
     assert "★ 1/" in text and "Raid ★" in text and "Raid," not in text.split("Raid ★")[0].split("left:")[1]
     over = orders_summary(p, {**picks, "winterfell": ["raid"]}, "en")
     assert "used more often" in over
+
+
+def test_an_orders_form_knows_the_picks_its_options_were_worked_out_for() -> None:
+    g = new_game(6, seed=1)
+    p = g.prompt_for("stark")
+    assert p is not None and p.kind == "orders"
+    form = build_form(p, g.view("stark"), "en")
+    picks = {f.key: list(f.selected) for f in form.fields}
+    assert orders_current(form, picks, "en")  # a form shown as built needs no new options
+    assert not orders_current(form, picks, "ru")
+    first = form.fields[0]
+    picked = {**picks, first.key: [first.options[-1].value]}
+    assert not orders_current(form, picked, "en")
+    refresh_orders(form, p, picked, "en")
+    assert orders_current(form, picked, "en")
+    picked[first.key] = [first.options[0].value]  # the draft's picks change in place: the record does not
+    assert not orders_current(form, picked, "en")
+    copy = form.copy()
+    assert copy == form and copy.fields[0] is not form.fields[0]
+    copy.fields[0].selected.append("x")
+    copy.fields[0].options.clear()
+    assert form.fields[0].options and "x" not in form.fields[0].selected

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from app import service as service_module
+from app.decisions import Form, build_form
 from app.service import GameService, GameSettings, ServiceError
 from app.store import MIGRATIONS, Store, VersionConflict
 from engine import Game, Prompt, RuleError
@@ -220,3 +222,34 @@ async def test_the_shared_game_is_read_only_and_answers_still_change_the_stored_
     applied = await service.answer(game_id, house=house, answer=prompt.default, user_id=user)
     assert shared.version == 0 and applied.game.version == 1  # the answer worked on its own copy
     assert await service.load(game_id) is applied.game
+
+
+async def test_a_versions_form_is_built_once_for_every_message_and_anew_for_the_next_version(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built: list[tuple[str, str]] = []
+    real = service_module.build_form
+
+    def counting(prompt: Prompt, view: dict[str, object], lang: str) -> Form:
+        built.append((prompt.house, lang))
+        return real(prompt, view, lang)
+
+    monkeypatch.setattr(service_module, "build_form", counting)
+    game_id = await started(service)
+    shared = await service.load(game_id)
+    prompt = shared.prompts()[0]
+    forms = [shared.form(prompt, "en-US") for _ in range(5)]  # the DM, a reminder, three opened forms
+    assert built == [(prompt.house, "en-US")]
+    assert forms[0] == build_form(prompt, shared.view(prompt.house), "en-US")
+    forms[0].fields[0].options.clear()  # one reader's draft changes its own copy only
+    forms[0].fields[0].selected.append("x")
+    assert shared.form(prompt, "en-US") == forms[1] and forms[1].fields[0].options
+    shared.form(prompt, "ru")
+    assert built == [(prompt.house, "en-US"), (prompt.house, "ru")]  # each language once
+    user = (await service.store.seats(game_id))[prompt.house]
+    applied = await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+    other = applied.game.prompts()[-1]
+    assert other.house != prompt.house
+    applied.game.form(other, "en-US")
+    applied.game.form(other, "en-US")
+    assert built[2:] == [(other.house, "en-US")]  # a new version builds its own, once
