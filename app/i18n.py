@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import gettext
 import io
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -41,6 +41,7 @@ def translations(lang: str) -> gettext.GNUTranslations:
     return gettext.GNUTranslations(buffer)
 
 
+@lru_cache(maxsize=256)  # Discord has a few dozen locales: every text asks, so each is worked out once
 def language_of(locale: str | None) -> str:
     """Map a Discord locale ("ru", "en-US", "bg") to a catalog language."""
     if locale:
@@ -50,14 +51,27 @@ def language_of(locale: str | None) -> str:
     return "en"
 
 
+@cache
+def _texts(lang: str) -> dict[str, Message]:
+    """The catalog's entries by id (a plural entry by its singular id, as ``Catalog.get`` finds it): every
+    label of every form and message is looked up here, and a plain dict is several times quicker than
+    ``Catalog.get``. The catalogs never change once read."""
+    entries: dict[str, Message] = {}
+    for message in catalog(lang):
+        key = message.id[0] if isinstance(message.id, (list, tuple)) else message.id
+        if key and message.context is None:
+            entries[str(key)] = message
+    return entries
+
+
 def has(key: str, lang: str = "en") -> bool:
     """Whether the catalogs hold a text for ``key`` (in ``lang`` or in English)."""
-    return any(catalog(c).get(key) is not None for c in (language_of(lang), "en"))
+    return key in _texts(language_of(lang)) or key in _texts("en")
 
 
 def t(key: str, lang: str = "en", **params: object) -> str:
     for candidate in (language_of(lang), "en"):
-        message = catalog(candidate).get(key)
+        message = _texts(candidate).get(key)
         if message is not None and message.string:
             if message.pluralizable:  # a count-dependent text needs its count: read it with tn()
                 raise KeyError(f"{key!r} depends on a count")
@@ -69,7 +83,7 @@ def t(key: str, lang: str = "en", **params: object) -> str:
 def tn(key: str, count: int, lang: str = "en", **params: object) -> str:
     """The form of a plural entry for ``count`` (also passed to the text as ``{count}``)."""
     for candidate in (language_of(lang), "en"):
-        message = catalog(candidate).get(key)
+        message = _texts(candidate).get(key)
         if message is not None and message.pluralizable and isinstance(message.string, tuple) and all(message.string):
             text = translations(candidate).ngettext(key, key, int(count))
             return text.format(count=count, **params)
