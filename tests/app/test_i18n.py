@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.i18n import catalog, language_of, t
+from app.i18n import LANGUAGES, catalog, has, language_of, t
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -30,3 +30,20 @@ def test_discord_locales_map_to_catalogs() -> None:
 def test_formatting() -> None:
     assert t("lobby.joined", "ru", name="Тест") == "Вы присоединились к игре Тест."
     assert t("lobby.joined", "en-GB", name="Test") == "You joined Test."
+
+
+def test_the_lookup_table_finds_what_the_catalogs_hold() -> None:
+    # t() and has() read a table built once from each catalog: it must hold every entry Catalog.get finds.
+    for lang in LANGUAGES:
+        for message in catalog(lang):
+            key = message.id[0] if isinstance(message.id, tuple) else message.id
+            if not key:
+                continue
+            assert has(key, lang)
+            if not message.pluralizable and "{" not in str(message.string):
+                assert t(key, lang) == str(message.string)
+    assert not has("no.such.key", "ru")
+    language_of.cache_clear()
+    for _ in range(3):
+        assert language_of("ru") == "ru"
+    assert language_of.cache_info().hits == 2  # a locale is mapped once
