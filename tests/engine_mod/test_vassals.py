@@ -143,9 +143,10 @@ def test_M_SETUP_15_M_SETUP_16_M_PLAYERS_01_M_VASSAL_02_three_players_the_leader
 
 
 def test_M_VASSAL_04_M_VASSAL_05_M_VASSAL_06_pick_or_pass_the_last_takes_the_rest() -> None:
-    """M-VASSAL-01, M-VASSAL-03, M-VASSAL-04, M-VASSAL-05, M-VASSAL-06, M-VASSAL-08: in turn order each holder picks a vassal or passes his set to the next player down
-    (who may then hold several); the last player is never asked and commands every vassal left. All sets have the
-    same faces, so a set is just a count. Commanders change once, when the claim ends; then planning goes on."""
+    """M-VASSAL-01, M-VASSAL-03, M-VASSAL-04, M-VASSAL-05, M-VASSAL-06, M-VASSAL-08: in turn order each holder picks a
+    vassal or passes his set to the next player down (who may then hold several); the last player is never asked and
+    commands every vassal left. All sets have the same faces, so a set is just a count. Commanders change once, when the
+    claim ends; then planning goes on."""
     g = new_game(FOUR, options=MOD)
     order = rules.player_houses(g.s)
     assert order == ["baratheon", "lannister", "stark", "greyjoy"]
@@ -210,8 +211,8 @@ def place_player_orders(g: Game) -> None:
 
 
 def test_M_VASSAL_09_M_VASSAL_10_vassal_orders_follow_the_players_in_turn_order_two_at_most() -> None:
-    """M-VASSAL-09, M-VASSAL-10 (known edge case: vassal orders are placed in turn order): once every player has placed his
-    own orders, each liege in turn order gives his vassals at most two of the four tokens, each once, only where the
+    """M-VASSAL-09, M-VASSAL-10 (known edge case: vassal orders are placed in turn order): once every player has placed
+    his own orders, each liege in turn order gives his vassals at most two of the four tokens, each once, only where the
     vassal has units; areas may stay without an order."""
     g = planning_with_vassals()
     assert g.s.vassals["tyrell"] == "stark" and g.s.vassals["martell"] == "lannister"
@@ -344,8 +345,8 @@ def test_M_VASSAL_31_M_VASSAL_36_a_liege_never_enters_his_vassals_areas_but_may_
 
 
 def test_M_VASSAL_14_M_VASSAL_16_raid_support_raids_or_stays_as_a_support_plus_one() -> None:
-    """M-VASSAL-14, M-VASSAL-16: at the vassal's raid turn its liege raids with Raid/Support (then it is gone) or gives it no
-    target, and it stays as a Support order worth +1 for the round."""
+    """M-VASSAL-14, M-VASSAL-16: at the vassal's raid turn its liege raids with Raid/Support (then it is gone) or gives
+    it no target, and it stays as a Support order worth +1 for the round."""
     g = action(
         {
             "highgarden": "tyrell footman",
@@ -479,9 +480,9 @@ def to_cards(g: Game) -> None:
 
 
 def test_M_VASSAL_21_M_VASSAL_22_M_VASSAL_23_M_VASSAL_24_a_vassal_draws_three_cards_and_returns_them() -> None:
-    """M-VASSAL-21, M-VASSAL-22, M-VASSAL-23, M-VASSAL-24: a vassal fights with 3 of the 7 vassal cards, drawn at random when the cards are chosen
-    (the deck is public and whole before the draw); after the combat all three go back to the deck, none is
-    discarded, and the next combat draws from all seven again."""
+    """M-VASSAL-21, M-VASSAL-22, M-VASSAL-23, M-VASSAL-24: a vassal fights with 3 of the 7 vassal cards, drawn at random
+    when the cards are chosen (the deck is public and whole before the draw); after the combat all three go back to the
+    deck, none is discarded, and the next combat draws from all seven again."""
     deck = [c for c in data.house_cards().values() if c.house == data.VASSAL_DECK_HOUSE]
     assert sorted(c.strength for c in deck) == [0, 1, 1, 2, 2, 3, 4]
     g = duel(["stark", "lannister", "greyjoy", "baratheon", "tyrell", "martell", "arryn"])
