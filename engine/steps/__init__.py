@@ -17,4 +17,4 @@ from engine.steps import (  # noqa: F401
     wildlings,
 )
 
-from engine import cards, cards_arryn  # noqa: F401  isort: skip
+from engine import cards, cards_arryn, cards_vassal  # noqa: F401  isort: skip
