@@ -15,6 +15,7 @@ from render.data import areas, house_cards, tides_cards
 from render.marks import crest
 from render.strings import house_card_name, house_name, t
 from render.style import ALERT, GOLD, INK, MUTED, OUTLINE, PAPER, PAPER_DARK, RGB, WHITE
+from render.vassals import vassal_line, vassals_of
 from render.views import View, ViewError, area_state
 
 SIDES = ("attacker", "defender")
@@ -125,20 +126,25 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
     y += 56
     col_w = (width - 2 * pad - LABEL_W) / 2
     houses = {s: _side_house(battle, s) for s in SIDES}
+    vassals = vassals_of(view)
+    box_h = 92 if any(h in vassals for h in houses.values()) else 64  # room to say whose vassal a side is
     for i, side in enumerate(SIDES):
         x = pad + LABEL_W + i * col_w
         h = houses[side]
         colour = style.house_style(h).colour if h else style.NEUTRAL_FORCE
         ink = style.house_style(h).ink if h else WHITE
-        d.rounded_rectangle((x, y, x + col_w - 10, y + 64), radius=8, fill=palette.idx(colour),
+        d.rounded_rectangle((x, y, x + col_w - 10, y + box_h), radius=8, fill=palette.idx(colour),
                             outline=palette.idx(OUTLINE), width=2)  # fmt: skip
+        if h in vassals:
+            _text(d, img, (x + 52, y + 62), vassal_line(vassals[h], lang), 21, "regular", ink, colour,
+                  max_w=col_w - 70)  # fmt: skip
         if h:
             c = crest(h, lang, 40)
             c.paste(img, x + 8, y + 12)
         _text(d, img, (x + 52, y + 4), t(side, lang), 22, "regular", ink, colour, max_w=col_w - 70)
         _text(d, img, (x + 52, y + 30), house_name(h, lang) if h else t("neutral_side", lang), 26, "bold", ink,
               colour, max_w=col_w - 70)  # fmt: skip
-    y += 76
+    y += box_h + 12
     # The fighting units, as on the map (a neutral force as its token).
     for i, side in enumerate(SIDES):
         x = pad + LABEL_W + i * col_w

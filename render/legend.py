@@ -13,6 +13,7 @@ from render.marks import crest, mark_stamps
 from render.stamps import Canvas, Stamp
 from render.strings import t
 from render.style import GOLD, INK, PAPER
+from render.vassals import vassal_tag
 
 WIDTH = 1080
 ROW_H = 56
@@ -51,6 +52,7 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
     out.append((stamps.glyph("crown", 21, GOLD, outline_px=1.2), t("crown", lang)))
     out.append((_river_sample(), t("river", lang)))
     out.append((_hatch_sample(), t("impassable", lang)))
+    out.append((vassal_tag(demo, lang)[0], t("legend.vassal", lang)))  # Mother of Dragons: the strip's vassal tag
     return out
 
 
@@ -79,6 +81,10 @@ def draw_legend(lang: str) -> Image.Image:
         slot = 120
         icon.paste(img, x + (slot - icon.width) / 2, y + (ROW_H - icon.height) / 2)
         s = stamps.text(label, "regular", 24, INK, bg=PAPER)
+        for size in range(23, 17, -1):  # a long label shrinks rather than run into the next column
+            if s.width <= col_w - slot - 16:
+                break
+            s = stamps.text(label, "regular", size, INK, bg=PAPER)
         s.paste(img, x + slot + 8, y + (ROW_H - s.height) / 2)
     img.putpalette(palette.palette_bytes({}))
     return img

@@ -86,6 +86,13 @@ TEXT: dict[str, dict[str, str]] = {
     "b.total": {"en": "Total", "ru": "Итого"},
     "b.winner": {"en": "Winner: {side}", "ru": "Победил: {side}"},
     "b.none": {"en": "none", "ru": "нет"},
+    # Mother of Dragons vassals (render/vassals.py)
+    "vassal": {"en": "vassal", "ru": "вассал"},
+    "vassal_of": {"en": "vassal of {house}", "ru": "вассал дома {house}"},
+    "vassal_row": {"en": "Vassal of", "ru": "Вассал дома"},
+    "vassal.unclaimed": {"en": "unclaimed", "ru": "ничей"},
+    "leaving": {"en": "leaving", "ru": "уходит"},
+    "legend.vassal": {"en": "vassal, in its liege's colour", "ru": "вассал, в цвете сюзерена"},
 }
 
 # Every step a view may name (engine/views.py: the top frame's type, or the Action phase's stage). A step that says

@@ -1,5 +1,7 @@
 """The status strip above the board: round and phase, who is awaited (or the winner), then one column per house with
 its castles, its place on the three influence tracks, its supply and the armies that supply allows, and its Power.
+In a Mother of Dragons game a vassal's column is tagged "vassal" in its liege's colour, a "Vassal of" row names the
+liege, and its Power shows "—" (a vassal has none); a house whose player is leaving is tagged "leaving".
 
 Sized for a phone: at the board's width every word is at least 20 px (18 px when the board is shown 1080 px
 wide). While the game runs the houses go in Iron Throne order; at its end they are ranked as the rules rank them
@@ -11,6 +13,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -22,6 +25,7 @@ from render.marks import crest
 from render.stamps import Canvas, Stamp
 from render.strings import house_name, step_name, t, westeros_card_name
 from render.style import ALERT, GOLD, INK, MUTED, PAPER, PAPER_DARK, RGB, RULE, WHITE
+from render.vassals import leaving_of, leaving_tag, liege_tag, vassal_tag, vassals_of
 from render.views import View, players
 
 PAD = 16
@@ -34,17 +38,62 @@ TEXT_MIN = 20  # px: the smallest text in the strip
 ROW_H = 36
 FIELDS = (
     "viewer", "round", "phase", "step", "winner", "awaiting", "players", "tracks", "dominance", "supply",
-    "victory", "power", "wildling_threat", "westeros_cards", "restrictions",
+    "victory", "power", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving",
 )  # fmt: skip
 
 
-def _label(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg: RGB = PAPER,
-           max_w: float | None = None) -> Stamp:  # fmt: skip
+def _sized(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg: RGB = PAPER,
+           max_w: float | None = None) -> tuple[Stamp, int]:  # fmt: skip
+    """``content`` shrunk (not below ``TEXT_MIN``) to fit ``max_w``, and the size it was drawn at."""
     s = stamps.text(content, weight, size, colour, bg=bg)
     while max_w is not None and s.width > max_w and size > TEXT_MIN:
         size -= 1
         s = stamps.text(content, weight, size, colour, bg=bg)
-    return s
+    return s, size
+
+
+def _label(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg: RGB = PAPER,
+           max_w: float | None = None) -> Stamp:  # fmt: skip
+    return _sized(content, size, weight, colour, bg, max_w)[0]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing drawn in a house's column of the table: ``kind`` is "crest", "name", "rank", "tag" (vassal or
+    leaving), a row's key for its cell ("vassal_row", "castles", "track.fiefdoms", "power_col", ...), "pips",
+    "dominance" or "stars"; ``px`` the size of its text (0 for no text)."""
+
+    kind: str
+    house: str
+    box: tuple[float, float, float, float]
+    px: int = 0
+    text: str = ""
+
+
+class _Rec(list[Item]):
+    def put(self, img: Image.Image, stamp: Stamp, x: float, y: float, kind: str, house: str, px: int = 0,
+            text: str = "") -> Stamp:  # fmt: skip
+        stamp.paste(img, x, y)
+        self.append(Item(kind, house, (x, y, x + stamp.width, y + stamp.height), px, text))
+        return stamp
+
+
+def items(view: View, lang: str, width: int = style.MAP_W) -> list[Item]:
+    """What the strip draws in each house's column, where, and how large its text is (drawn afresh, not cached):
+    for the legibility and overlap checks."""
+    rec = _Rec()
+    _draw(view, lang, width, rec)
+    return list(rec)
+
+
+def overlapping(got: list[Item]) -> list[tuple[Item, Item]]:
+    """Pairs of items whose boxes overlap."""
+    out = []
+    for i, a in enumerate(got):
+        for b in got[i + 1 :]:
+            if a.box[0] < b.box[2] and b.box[0] < a.box[2] and a.box[1] < b.box[3] and b.box[1] < a.box[3]:
+                out.append((a, b))
+    return out
 
 
 def phase_line(view: View, lang: str) -> str:
@@ -81,9 +130,11 @@ def standing(view: View, house: str) -> tuple[int, ...]:
 
 
 def house_order(view: View) -> list[str]:
+    """Iron Throne order while the game runs; at its end the players ranked, then the vassals (who never win)."""
     order = list((view.get("tracks") or {}).get("iron_throne") or players(view))
     if view.get("winner") or view.get("phase") == "ended":
-        order.sort(key=lambda h: standing(view, h), reverse=True)
+        vassals = vassals_of(view)
+        order.sort(key=lambda h: (h not in vassals, standing(view, h)), reverse=True)
         winner = view.get("winner")
         if winner in order:
             order.remove(winner)
@@ -117,7 +168,7 @@ def _strongholds(view: View) -> dict[str, str]:
     return {a: str(s.get("controller")) for a, s in (view.get("areas") or {}).items() if s and s.get("controller")}
 
 
-def _draw(view: View, lang: str, width: int) -> Image.Image:
+def _draw(view: View, lang: str, width: int, rec: _Rec | None = None) -> Image.Image:
     img = Image.new("P", (width, 1200), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
     left, right = PAD, width - PAD
@@ -174,34 +225,53 @@ def _draw(view: View, lang: str, width: int) -> Image.Image:
     y += 36
     d.line((left, y, right, y), fill=palette.idx(RULE), width=2)
     y += 8
-    y = _table(img, d, view, lang, left, right, y)
+    y = _table(img, d, view, lang, left, right, y, _Rec() if rec is None else rec)
     return img.crop((0, 0, width, y + 8))
 
 
 _ORDER_KEYS = {f"order.{k}" for k in ("march", "defense", "support", "raid", "consolidate")}
 
 
-def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left: int, right: int, y: int) -> int:
+def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left: int, right: int, y: int,
+           rec: _Rec) -> int:  # fmt: skip
     order = house_order(view)
     if not order:
         return y
     label_w = 196
     col_w = (right - left - label_w) / max(len(order), 1)
     ended = bool(view.get("winner") or view.get("phase") == "ended")
-    # Header: crest and name (a rank at the end of the game); with many houses the names go under the crests, so
-    # that no name runs into the next column.
-    names = [(f"{i + 1}. " if ended else "") + house_name(house, lang) for i, house in enumerate(order)]
+    vassals = vassals_of(view)
+    leaving = leaving_of(view)
+    # Header: crest and name (a rank at the end of the game: players only, a vassal never wins); with many houses
+    # the names go under the crests, so that no name runs into the next column, and a rank goes beside its crest.
+    ranks = {h: f"{i + 1}." for i, h in enumerate(order) if ended and h not in vassals}
+    names = [(ranks[h] + " " if h in ranks else "") + house_name(h, lang) for h in order]
     beside = col_w - 36 - 12
     stacked = any(_label(name, 22, max_w=beside).width > beside for name in names)
+    if stacked:
+        names = [house_name(h, lang) for h in order]
+    # A vassal's (or a leaving house's) tag: beside the crest when the names are under the crests, else under it all.
+    tags = {h: vassal_tag(vassals[h], lang, beside) if h in vassals else leaving_tag(lang, beside)
+            for h in order if h in vassals or h in leaving}  # fmt: skip
+    tag_row = 0 if stacked or not tags else 36
     for i, house in enumerate(order):
         x = left + label_w + i * col_w
-        c = crest(house, lang, 36)
-        c.paste(img, x + 4, y)
+        c = rec.put(img, crest(house, lang, 36), x + 4, y, "crest", house)
+        tx = x + c.width + 10
         if stacked:
-            _label(names[i], 22, max_w=col_w - 8).paste(img, x + 4, y + 42)
+            nm, px = _sized(names[i], 22, max_w=col_w - 8)
+            rec.put(img, nm, x + 4, y + 42, "name", house, px, names[i])
+            if house in ranks:
+                rank = _label(ranks[house], 24)
+                tx += rec.put(img, rank, tx, y + (36 - rank.height) / 2, "rank", house, 24, ranks[house]).width + 6
         else:
-            _label(names[i], 22, max_w=beside).paste(img, x + c.width + 8, y + 6)
-    y += 76 if stacked else 44
+            nm, px = _sized(names[i], 22, max_w=beside)
+            rec.put(img, nm, x + c.width + 8, y + 6, "name", house, px, names[i])
+        if house in tags:
+            tg, px = tags[house]
+            tag_x, tag_y = (tx, y + (36 - tg.height) / 2) if stacked else (x + 4, y + 42)
+            rec.put(img, tg, tag_x, tag_y, "tag", house, px, t("vassal" if house in vassals else "leaving", lang))
+    y += (76 if stacked else 44) + tag_row
     tracks = view.get("tracks") or {}
     supply = view.get("supply") or {}
     victory = view.get("victory") or {}
@@ -216,6 +286,8 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left
     }
     rows: list[tuple[str, Any]] = [("castles", None), *((f"track.{tr}", tr) for tr in TRACKS), ("supply", None),
                                    ("armies", None), ("power_col", None)]  # fmt: skip
+    if vassals:
+        rows.insert(0, ("vassal_row", None))
     for n, (key, track) in enumerate(rows):
         if n % 2 == 0:
             d.rectangle((left, y, right, y + ROW_H - 1), fill=palette.idx(PAPER_DARK))
@@ -223,37 +295,48 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left
         _label(t(key, lang), 21, "regular", INK, bg, max_w=label_w - 8).paste(img, left + 6, y + 5)
         for i, house in enumerate(order):
             x = left + label_w + i * col_w + 6
-            if key == "castles":
+            if key == "vassal_row":
+                if house in vassals:
+                    liege = vassals[house]
+                    lt, px = liege_tag(liege, lang, col_w - 12)
+                    word = house_name(liege, lang) if liege else t("vassal.unclaimed", lang)
+                    rec.put(img, lt, x, y + (ROW_H - lt.height) / 2, key, house, px, word)
+            elif key == "castles":
                 vc = victory.get(house)
                 n_c = vc if isinstance(vc, int) else 0
-                s = _label(f"{vc}/{VICTORY_TARGET}" if isinstance(vc, int) else "?", 24, bg=bg)
-                s.paste(img, x, y + 3)
+                text = f"{vc}/{VICTORY_TARGET}" if isinstance(vc, int) else "?"
+                s = rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
+                pip_x = x + s.width + 8
                 for p in range(VICTORY_TARGET):
-                    px = x + s.width + 8 + p * 11
                     fill = style.house_style(house).colour if p < n_c else PAPER
-                    d.rectangle((px, y + 11, px + 8, y + 24), fill=palette.idx(fill), outline=palette.idx(INK))
+                    d.rectangle((pip_x + p * 11, y + 11, pip_x + p * 11 + 8, y + 24), fill=palette.idx(fill),
+                                outline=palette.idx(INK))  # fmt: skip
+                rec.append(Item("pips", house, (pip_x, y + 11, pip_x + 11 * VICTORY_TARGET - 2, y + 25)))
             elif track is not None:
                 line = [h for h in tracks.get(track) or [] if isinstance(h, str)]
                 pos = line.index(house) + 1 if house in line else None
-                s = _label(str(pos) if pos else "—", 24, bg=bg)
-                s.paste(img, x, y + 3)
+                text = str(pos) if pos else "—"
+                s = rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
                 tx = x + s.width + 8
                 if pos == 1:
                     dom = (view.get("dominance") or {}).get(DOMINANCE[track]) or {}
-                    _dominance_token(DOMINANCE[track], bool(dom.get("used"))).paste(img, tx, y + 2)
+                    token = _dominance_token(DOMINANCE[track], bool(dom.get("used")))
+                    rec.put(img, token, tx, y + 2, "dominance", house)
                     tx += 36
                 if track == "kings_court" and pos and stars.get(house):
-                    _star_count(stars[house], bg).paste(img, tx, y + 5)
+                    rec.put(img, _star_count(stars[house], bg), tx, y + 5, "stars", house, 20)
             elif key == "supply":
                 sp = supply.get(house)
-                _label(str(sp) if isinstance(sp, int) else "?", 24, bg=bg).paste(img, x, y + 3)
+                text = str(sp) if isinstance(sp, int) else "?"
+                rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
             elif key == "armies":
                 sp = supply.get(house)
                 text = " ".join(str(a) for a in supply_limits(sp)) if isinstance(sp, int) else "?"
-                _label(text, 22, bg=bg).paste(img, x, y + 5)
+                rec.put(img, _label(text, 22, bg=bg), x, y + 5, key, house, 22, text)
             else:
                 pw = power.get(house)
-                _label(str(pw) if isinstance(pw, int) else "?", 24, bg=bg).paste(img, x, y + 3)
+                text = "—" if house in vassals else str(pw) if isinstance(pw, int) else "?"  # a vassal has no Power
+                rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
         y += ROW_H
     return y
 
