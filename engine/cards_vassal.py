@@ -104,10 +104,8 @@ class JonConnington(Ability):
     in its home area (optional; needs a Knight in the vassal's reserve, an area on land the vassal controls, and
     room in its supply there).
 
-    The area retreated to: a beaten attacker's origin, if any attacker survived; a beaten defender's retreat area,
-    read from the board as the land next to the battle (or reached by its ships) holding its routed units. An area
-    where an earlier retreat this round left routed units of the vassal is offered as well (the combat keeps no
-    record of the retreat's destination). A vassal that lost a sea battle has no land to retreat to: only its home.
+    The area retreated to: a beaten attacker's origin, if any attacker survived; the area a beaten defender retreated
+    to. A vassal that lost a sea battle has no land to retreat to: only its home.
     """
 
     card = "vassal-jon-connington"
@@ -117,10 +115,9 @@ class JonConnington(Ability):
         house = house_of(f, side)
         if side == "attacker":
             return [f["origin"]] if f["units"] else []  # the attackers left after casualties went back there
-        board = rules.board(s)
-        near = set(board.neighbours[f["area"]]) | rules.transport_lands(s, house, f["area"])
-        return sorted(
-            a for a in near if a != f["origin"] and any(u.house == house and u.routed for u in s.units.get(a, []))
+        retreated = f["retreated_to"]
+        return (
+            [retreated] if retreated is not None and any(u.house == house for u in s.units.get(retreated, [])) else []
         )
 
     def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:

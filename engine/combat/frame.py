@@ -99,6 +99,7 @@ class CombatFrame(TypedDict):
     retreat_choice: RetreatChoice | None
     port_choice: PortChoice | None
     moved_in: bool  # the winning attacker's units entered the area
+    retreated_to: str | None  # where a beaten defender retreated (Jon Connington musters there)
 
 
 def combat_fields(*, area: str, origin: str, attacker: str, defender: str, units: list[str], march: str) -> Frame:
@@ -134,6 +135,7 @@ def combat_fields(*, area: str, origin: str, attacker: str, defender: str, units
         "retreat_choice": None,
         "port_choice": None,
         "moved_in": False,
+        "retreated_to": None,
     }
 
 

@@ -690,6 +690,7 @@ class Retreat(Stage):
         for u in fit:
             u.routed = True
         place_units(s, dest, fit)
+        f["retreated_to"] = dest
         g.emit("retreat", house=loser, area=f["area"], to=dest, units=[u.type for u in fit])
         f["stage"] = "cleanup"
 

@@ -542,6 +542,26 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[tuple[str, str], Any], set[str]]
         {},
         {"supply-reconciled"},
     ),
+    "bronn-paid": (
+        {
+            "players": ["stark", "lannister", "baratheon", "greyjoy"],
+            "options": {"ruleset": "mother-of-dragons"},
+            "seed": 0,  # deals Tyrell Bronn
+            "round": 10,
+            "start": "march",
+            "garrisons": {},
+            "units": {"searoad-marches": "lannister knight knight", "the-reach": "tyrell footman"},
+            "orders": {"searoad-marches": "march0"},
+        },
+        {
+            ("lannister", "march"): (
+                {"from": "searoad-marches", "moves": [{"to": "the-reach", "units": ["knight", "knight"]}]},
+            ),
+            ("tyrell", "house-card"): "vassal-bronn",
+            ("lannister", "bronn-pay"): "pay",
+        },
+        {"card-strength-zeroed"},
+    ),
     "crow-killers-won": crow_killers(True),
     "crow-killers-lost": crow_killers(False),
 }
