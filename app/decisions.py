@@ -1054,6 +1054,150 @@ def _return_house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return _one_select(prompt, lang, ask=t("ask.return-house-card", lang), lines=lines, options=options)
 
 
+# --- vassals (Mother of Dragons) ---
+
+
+def _vassal_units(view: dict[str, Any], house: str, areas: list[str] | None = None) -> list[str]:
+    """The unit types of ``house`` on the board (or in ``areas``), as the view shows them."""
+    out: list[str] = []
+    for area, a in (view.get("areas") or {}).items():
+        if areas is None or area in areas:
+            out += [u["type"] for u in a.get("units", []) if u.get("house") == house]
+    return out
+
+
+def _vassal_claim(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    info = prompt.info or {}
+    receiver = house_name(info.get("next"), lang)
+
+    def label(v: Any) -> str:
+        if v == "pass":
+            return t("choice.vassal-claim.pass", lang, house=receiver)
+        return t("choice.vassal-claim.claim", lang, vassal=house_name(v, lang))
+
+    def describe(v: Any) -> str | None:
+        if v == "pass":
+            return None
+        units = _vassal_units(view, str(v))
+        return (units_text(units, lang) if units else t("receipt.nothing", lang))[:100]
+
+    options = _choices(prompt, label, describe)
+    claims = info.get("claims") or {}
+    lines = [
+        t("ctx.vassal.what", lang),
+        tn("ctx.vassal-claim.sets", int(info.get("sets", 1)), lang),
+        t("ctx.vassal-claim.next", lang, house=receiver),
+        t(
+            "ctx.vassal-claim.claims",
+            lang,
+            claims="; ".join(
+                t("ctx.vassal-claim.claim", lang, vassal=house_name(v, lang), house=house_name(h, lang))
+                for v, h in claims.items()
+            )
+            or "—",
+        ),
+    ]
+    vassals = [v for v in prompt.choices if v != "pass"]
+    ask = t("ask.vassal-claim", lang, vassals=", ".join(house_name(v, lang) for v in vassals) or "—")
+    return _one_select(prompt, lang, ask=ask, lines=lines, options=options, key="choice")
+
+
+def _vassal_orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    c = prompt.choices
+    info = prompt.info or {}
+    vassal = house_name(prompt.house, lang)
+    default = (prompt.default or {}).get("orders") or {}
+    options = [Choice(tok, token_label(tok, lang)) for tok in c["tokens"]]
+    options.append(Choice(NONE, t("decision.orders.no_order", lang)))
+    fields = []
+    for area in c["areas"]:
+        units = units_summary(view["areas"][area]["units"], lang)
+        fields.append(
+            Field(
+                key=area,
+                label=f"{area_label(area, lang)} — {units}",
+                options=list(options),
+                selected=[default.get(area, NONE)],
+            )
+        )
+    lines = [
+        t("ctx.vassal.what", lang),
+        t("ctx.vassal-orders.liege", lang, liege=house_name(info.get("liege"), lang), vassal=vassal),
+        t("ctx.vassal-orders.rule", lang, max=c.get("max", 2)),
+        t("ctx.vassal-orders.tokens", lang, tokens=", ".join(token_label(tok, lang) for tok in c["tokens"]) or "—"),
+    ]
+    restrictions = info.get("restrictions") or []
+    if restrictions:
+        lines.append(t("ctx.restrictions", lang, orders=", ".join(t(f"restriction.{r}", lang) for r in restrictions)))
+    ask = tn("ask.vassal-orders", len(c["areas"]), lang, vassal=vassal, max=c.get("max", 2))
+    return Form(prompt.id, prompt.kind, t("decision.vassal-orders.title", lang), lines, fields, ask)
+
+
+def _card_strength(card: str) -> int:
+    info = data.house_cards().get(card)
+    return info.strength if info is not None else 0
+
+
+def _bronn_pay(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    info = prompt.info or {}
+    card = str(info.get("card", "vassal-bronn"))
+    name = card_name(card, lang)
+    labels = {
+        "pay": t("choice.bronn.pay", lang, card=name),
+        "decline": t("choice.bronn.decline", lang, card=name, strength=_card_strength(card)),
+    }
+    options = _choices(prompt, lambda v: labels.get(str(v), str(v)))
+    ask = t("ask.bronn-pay", lang, owner=house_name(info.get("owner"), lang), card=name)
+    lines = [
+        *_battle_lines(view, lang),
+        f"• {card_line(card, lang)}",
+        t("ctx.power", lang, power=info.get("power", "?")),
+    ]
+    return _one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
+def _beric_unit(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    info = prompt.info or {}
+    card = str(info.get("card", "vassal-beric-dondarrion"))
+    where = str(info.get("units_in") or info.get("area", ""))
+    units = _vassal_units(view, prompt.house, [where])
+    options = _choices(
+        prompt,
+        lambda v: t("choice.beric", lang, unit=unit_label(str(v), lang)),
+        lambda v: units_count(str(v), units.count(str(v)), lang) if str(v) in units else None,
+    )
+    ask = t("ask.beric-unit", lang, card=card_name(card, lang), vassal=house_name(prompt.house, lang))
+    lines = [
+        *_battle_lines(view, lang),
+        f"• {card_line(card, lang)}",
+        t(
+            "ctx.beric.units",
+            lang,
+            vassal=house_name(prompt.house, lang),
+            area=area_label(where, lang),
+            units=units_text(units, lang) if units else "—",
+        ),
+        t("ctx.beric.routed", lang),
+    ]
+    return _one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
+def _connington_knight(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    info = prompt.info or {}
+    card = str(info.get("card", "vassal-jon-connington"))
+    home = info.get("home")
+    options = _choices(
+        prompt,
+        lambda v: (
+            t("choice.connington.area", lang, area=area_label(v, lang)) if v else t("choice.connington.none", lang)
+        ),
+        lambda v: (t("ctx.connington.home", lang) if v == home else t("ctx.connington.retreat", lang)) if v else None,
+    )
+    ask = t("ask.connington-knight", lang, card=card_name(card, lang), vassal=house_name(prompt.house, lang))
+    lines = [*_battle_lines(view, lang), f"• {card_line(card, lang)}"]
+    return _one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
 def _generic(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     """A prompt kind this module does not know yet, whose choices are a list of plain values: one select."""
     options = _choices(prompt, lambda v: _generic_label(v, lang))
@@ -1129,6 +1273,11 @@ BUILDERS: dict[str, Callable[[Prompt, dict[str, Any], str], Form]] = {
     "wildling-destroy": _wildling_destroy,
     "wildling-upgrade": _wildling_upgrade,
     "wildling-downgrade": _wildling_downgrade,
+    "vassal-claim": _vassal_claim,
+    "vassal-orders": _vassal_orders,
+    "bronn-pay": _bronn_pay,
+    "beric-unit": _beric_unit,
+    "connington-knight": _connington_knight,
 }
 
 
@@ -1166,6 +1315,8 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
                 if values and values[0] != NONE and area in prompt.choices["areas"]
             }
         }
+    if kind == "vassal-orders":
+        return _vassal_orders_answer(prompt, picks)
     if kind == "raid":
         origin, _, target = _one(picks, "raid").partition(">")
         return {"from": origin, "target": target or None}
@@ -1235,6 +1386,17 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
     raise FormError("form-stale")
 
 
+def _vassal_orders_answer(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, dict[str, str]]:
+    """At most ``max`` orders, each token of the vassal's set once; the other areas stay without an order."""
+    c = prompt.choices
+    orders = {area: values[0] for area, values in picks.items() if values and values[0] != NONE and area in c["areas"]}
+    if len(set(orders.values())) != len(orders):
+        raise FormError("vassal-orders-repeat")
+    if len(orders) > int(c.get("max", 2)):
+        raise FormError("vassal-orders-max", allowed=int(c.get("max", 2)))
+    return {"orders": orders}
+
+
 def _one(picks: dict[str, list[str]], key: str) -> str:
     values = picks.get(key) or []
     if len(values) != 1:
@@ -1275,6 +1437,27 @@ def _answer_words(kind: str, answer: Any, lang: str, prompt: Prompt | None) -> s
         return "; ".join(
             f"{area_label(a, lang)}: {token_label(str(orders[a]), lang) if a in orders else no_order}" for a in areas
         )
+    if kind == "vassal-orders" and isinstance(answer, dict) and isinstance(answer.get("orders"), dict):
+        orders = answer["orders"]
+        areas = list(prompt.choices["areas"]) if prompt is not None else sorted(orders)
+        no_order = t("decision.orders.no_order", lang)
+        text = "; ".join(
+            f"{area_label(a, lang)}: {token_label(str(orders[a]), lang) if a in orders else no_order}" for a in areas
+        )
+        return text or t("receipt.nothing", lang)
+    if kind == "vassal-claim" and isinstance(answer, str):
+        if answer == "pass":
+            return t("receipt.vassal-claim.pass", lang)
+        return t("receipt.vassal-claim.claim", lang, vassal=house_name(answer, lang))
+    if kind == "bronn-pay" and answer in ("pay", "decline"):
+        card = "vassal-bronn"
+        return t(f"choice.bronn.{answer}", lang, card=card_name(card, lang), strength=_card_strength(card))
+    if kind == "beric-unit" and isinstance(answer, str):
+        return t("choice.beric", lang, unit=unit_label(answer, lang))
+    if kind == "connington-knight" and (answer is None or isinstance(answer, str)):
+        if answer is None:
+            return t("choice.connington.none", lang)
+        return t("choice.connington.area", lang, area=area_label(answer, lang))
     if kind == "march" and isinstance(answer, dict) and "from" in answer:
         moves = [
             t(

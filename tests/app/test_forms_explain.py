@@ -15,13 +15,15 @@ from typing import Any
 
 import pytest
 
-from app.decisions import Form, answer_text, build_form, to_answer
+from app.decisions import Form, FormError, answer_text, build_form, to_answer
+from app.i18n import t
 from app.labels import (
     area_label,
     card_name,
     card_text,
     house_name,
     track_label,
+    unit_label,
     units_text,
     westeros_name,
     wildling_name,
@@ -37,6 +39,7 @@ KINDS = [
     "cersei-order", "casualties", "retreat", "port-capture", "patchface-discard", "lysa-keep", "robert-remove",
     "westeros-choice", "reconcile", "muster", "bid", "tie-order", "wildling-tie", "preemptive-raid", "track",
     "discard-house-card", "return-house-card", "wildling-destroy", "wildling-upgrade", "wildling-downgrade",
+    "vassal-claim", "vassal-orders", "bronn-pay", "beric-unit", "connington-knight",
 ]  # fmt: skip
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -46,6 +49,8 @@ CONFIGS: list[tuple[int, dict[str, Any]]] = [
     (6, {}),
     (7, {"ruleset": "mother-of-dragons"}),
     (6, {"tides_of_battle": True}),
+    (4, {"ruleset": "mother-of-dragons"}),
+    (3, {"ruleset": "mother-of-dragons"}),
 ]
 
 LATIN = re.compile(r"[A-Za-z]{2,}")
@@ -113,13 +118,58 @@ def _queen_position() -> Position:
     return g, prompt(g, "tyrell")
 
 
+def _vassal_card_position(card: str, kind: str, script: dict[tuple[str, str], Any], **kw: Any) -> Position:
+    """Lannister attacks the vassal Tyrell in the Reach (tests/engine_cards/test_vassal_cards.py); Tyrell fights
+    with ``card``: the combat is answered from ``script`` until a ``kind`` prompt is asked."""
+    from tests.engine_action.helpers import combat_frame
+    from tests.engine_cards.test_vassal_cards import lannister_attacks_the_reach
+
+    g = lannister_attacks_the_reach(**kw)
+    others = [c for c in ("vassal-janos-slynt", "vassal-varys", "vassal-syrio-forel") if c != card]
+    script = {("tyrell", "house-card"): card, **script}
+    for _ in range(40):
+        f = combat_frame(g)
+        if f is not None and f["stage"] == "cards":
+            g.state.houses["tyrell"].hand = sorted([card, *others[:2]])
+        p = next(p for p in g.prompts() if not p.answered)
+        if p.kind == kind:
+            return g, p
+        fallback = {"support": "none", "support-refusal": "accept", "blade": False}
+        g.act(p.house, script.get((p.house, p.kind), fallback.get(p.kind, p.default)))
+    raise AssertionError(f"no {kind} prompt")
+
+
+def _vassal_card_positions() -> dict[str, Position]:
+    lannister = ("lannister", "house-card")
+    return {
+        "bronn-pay": _vassal_card_position("vassal-bronn", "bronn-pay", {lannister: "ser-jaime-lannister"}),
+        "beric-unit": _vassal_card_position(
+            "vassal-beric-dondarrion",
+            "beric-unit",
+            {lannister: "cersei-lannister"},
+            tyrell="tyrell knight footman",
+            attackers="footman",
+            orders={"the-reach": "vassal-defense3"},
+        ),
+        "connington-knight": _vassal_card_position(
+            "vassal-jon-connington",
+            "connington-knight",
+            {lannister: "the-hound", ("tyrell", "retreat"): "blackwater"},
+        ),
+    }
+
+
 ID_SET = _ids()
 
 
 @pytest.fixture(scope="module")
 def positions() -> dict[str, Position]:
     """The first position of each kind met in seeded games (answered at random; the Raven peeks)."""
-    found: dict[str, Position] = {"mace-footman": _mace_position(), "queen-of-thorns": _queen_position()}
+    found: dict[str, Position] = {
+        "mace-footman": _mace_position(),
+        "queen-of-thorns": _queen_position(),
+        **_vassal_card_positions(),
+    }
     for seed in range(24):
         for players, options in CONFIGS:
             if len(found) == len(KINDS):
@@ -338,6 +388,60 @@ def c_count(key: str) -> Callable[[Prompt, dict[str, Any], Form, str], None]:
     return check
 
 
+def c_vassal_claim(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    text = text_of(f)
+    vassals = [h for h in p.choices if h != "pass"]
+    assert vassals and all(house_name(h, lang) in f.ask for h in vassals)
+    assert all(any(house_name(h, lang) in o.label for o in f.fields[0].options) for h in vassals)
+    assert house_name(p.info["next"], lang) in text and str(p.info["sets"]) in text  # who gets a passed set
+    assert all(house_name(h, lang) in text for pair in p.info["claims"].items() for h in pair)
+    assert len(f.lines) >= 4  # what a vassal is, the sets, the receiver, the claims so far
+
+
+def c_vassal_orders(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    from app.decisions import token_label
+
+    text = text_of(f)
+    assert house_name(p.house, lang) in f.ask and house_name(p.info["liege"], lang) in text
+    assert str(p.choices["max"]) in f.ask and str(p.choices["max"]) in "\n".join(f.lines)
+    assert [field.key for field in f.fields] == p.choices["areas"]
+    for field in f.fields:
+        assert area_label(field.key, lang) in field.label
+        labels = [o.label for o in field.options]
+        assert labels[:-1] == [token_label(tok, lang) for tok in p.choices["tokens"]]
+
+
+def c_vassal_card(card: str) -> Callable[[Prompt, dict[str, Any], Form, str], None]:
+    def check(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+        _card_state(card)(p, v, f, lang)
+        assert card_name(card, lang) in f.ask
+        assert len({o.label for o in f.fields[0].options}) == len(p.choices)  # each choice says what it does
+
+    return check
+
+
+def c_bronn(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    c_vassal_card("vassal-bronn")(p, v, f, lang)
+    assert house_name(p.info["owner"], lang) in f.ask and str(p.info["power"]) in text_of(f)
+    assert all(card_name("vassal-bronn", lang) in o.label for o in f.fields[0].options)
+
+
+def c_beric(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    c_vassal_card("vassal-beric-dondarrion")(p, v, f, lang)
+    assert house_name(p.house, lang) in f.ask
+    assert [o.label for o in f.fields[0].options] == [
+        t("choice.beric", lang, unit=unit_label(u, lang)) for u in p.choices
+    ]
+    fought = [u["type"] for u in v["areas"][p.info["units_in"]]["units"] if u["house"] == p.house]
+    assert units_text(fought, lang) in text_of(f)  # the units that fought, one of which is lost
+
+
+def c_connington(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    c_vassal_card("vassal-jon-connington")(p, v, f, lang)
+    assert house_name(p.house, lang) in f.ask
+    assert all(area_label(a, lang) in o.label for a, o in zip(p.choices[:-1], f.fields[0].options, strict=False))
+
+
 CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "orders": c_orders,
     "raven": c_raven,
@@ -375,6 +479,11 @@ CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "wildling-destroy": c_count("count"),
     "wildling-upgrade": c_count("max"),
     "wildling-downgrade": c_count("count"),
+    "vassal-claim": c_vassal_claim,
+    "vassal-orders": c_vassal_orders,
+    "bronn-pay": c_bronn,
+    "beric-unit": c_beric,
+    "connington-knight": c_connington,
 }
 
 
@@ -443,3 +552,49 @@ def test_receipts_name_every_area_and_order_in_full() -> None:
     assert march_text == "March from Lannisport: 2 knights, 1 footman → Riverrun."
     assert answer_text("muster", {}, "en") == "nothing mustered"
     assert answer_text("muster", {}, "ru") == "ничего не собрано"
+
+
+def test_the_vassal_orders_form_takes_two_orders_and_refuses_a_third_or_a_repeat(
+    positions: dict[str, Position],
+) -> None:
+    from app.decisions import token_label
+
+    g, p = positions["vassal-orders"]
+    areas, tokens = p.choices["areas"], p.choices["tokens"]
+    assert len(areas) >= 3 and len(tokens) >= 3
+    two = {areas[0]: [tokens[0]], areas[1]: [tokens[1]], areas[2]: ["none"]}
+    answer = to_answer(p, two)
+    assert answer == {"orders": {areas[0]: tokens[0], areas[1]: tokens[1]}}
+    Game.from_json(g.to_json()).act(p.house, answer)
+    for picks, code in (
+        ({**two, areas[2]: [tokens[2]]}, "vassal-orders-max"),
+        ({areas[0]: [tokens[0]], areas[1]: [tokens[0]]}, "vassal-orders-repeat"),
+    ):
+        with pytest.raises(FormError) as err:
+            to_answer(p, picks)
+        assert err.value.code == code
+        for lang in ("en", "ru"):
+            assert t(f"error.{code}", lang, **err.value.params) != f"error.{code}"
+    for lang in ("en", "ru"):
+        receipt = answer_text(p.kind, answer, lang, prompt=p)
+        assert token_label(tokens[0], lang) in receipt and area_label(areas[0], lang) in receipt
+        assert area_label(areas[2], lang) in receipt  # an area left without an order is named too
+
+
+def test_the_vassal_claim_form_names_the_claims_so_far() -> None:
+    g = new_game(3, seed=0, options={"ruleset": "mother-of-dragons"})
+    first = next(p for p in g.prompts() if not p.answered)
+    while first.kind != "vassal-claim":
+        g.act(first.house, first.default)
+        first = next(p for p in g.prompts() if not p.answered)
+    vassal = next(v for v in first.choices if v != "pass")
+    g.act(first.house, vassal)
+    second = next(p for p in g.prompts() if not p.answered)
+    assert second.kind == "vassal-claim" and second.info["claims"] == {vassal: first.house}
+    for lang in ("en", "ru"):
+        form = build_form(second, g.view(second.house), lang)
+        claims = next(line for line in form.lines if house_name(vassal, lang) in line)
+        assert house_name(first.house, lang) in claims
+        assert vassal not in [o.value for o in form.fields[0].options]
+        assert house_name(vassal, lang) in answer_text("vassal-claim", vassal, lang)
+        assert answer_text("vassal-claim", "pass", lang) != answer_text("vassal-claim", vassal, lang)
