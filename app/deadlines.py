@@ -22,7 +22,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 
 from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import DeadlineRow, DeadlineStore
-from engine import Game, RuleError
+from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
 
 log = logging.getLogger("westeros.deadlines")
@@ -206,9 +206,10 @@ class Deadlines:
                 log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
                 continue
             answered.append(prompt.house)
-            misses = await self.table.record_missed(game_id, prompt.house)
+            player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
+            misses = await self.table.record_missed(game_id, player)
             if self.notify is not None and misses >= self.flag_after:
-                await self.notify("absent-player", game_id, house=prompt.house, misses=misses)
+                await self.notify("absent-player", game_id, house=player, misses=misses)
         if self.notify is not None and answered:
             await self.notify("deadline-passed", game_id, houses=answered, autopilot=settings.autopilot)
         return answered

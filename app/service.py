@@ -17,7 +17,7 @@ from typing import Any
 from app.decisions import Form, build_form
 from app.lru import Bounded, KeyedLocks
 from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
-from engine import Game, Prompt, RuleError, gifts, new_game, rulesets
+from engine import Game, Prompt, RuleError, gifts, new_game, rules, rulesets
 from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
@@ -87,6 +87,8 @@ def _replay_events(before: Game, last: AnswerRow) -> list[dict[str, Any]]:
     game = Game.from_json(before.to_json())
     if last.prompt_id == SEAT_CHANGE:
         return game.set_seat(last.house, last.answer["seat"], autopilot=last.answer["autopilot"])
+    if last.prompt_id == VASSALIZE:
+        return game.vassalize(last.house)
     if last.prompt_id == GIFT:
         return game.gift(last.house, last.answer["to"], last.answer["amount"])
     return game.act(last.house, last.answer)
@@ -178,6 +180,16 @@ class SharedGame(Game):
 SEAT_CHANGE = "seat"
 REPAIR = "repair"
 GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
+VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
+
+
+def decider(state: GameState, seats: dict[str, int | None], house: str) -> int | None:
+    """The member who decides for ``house`` now: its player, or for a vassal its liege's player (nobody before the
+    first claim). A house that became a vassal keeps no say for its former player, whatever the seats table says."""
+    if house in state.vassals:
+        liege = state.vassals[house]
+        return seats.get(liege) if liege is not None else None
+    return seats.get(house)
 
 
 MAX_SCENARIO_BYTES = 256 * 1024
@@ -239,6 +251,8 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
     """Re-apply one logged entry: a player's answer, or a moderator's seat change."""
     if prompt_id == SEAT_CHANGE:
         game.set_seat(house, answer["seat"], autopilot=answer["autopilot"])
+    elif prompt_id == VASSALIZE:
+        game.vassalize(house)
     elif prompt_id == GIFT:
         game.gift(house, answer["to"], answer["amount"])
     elif prompt_id == REPAIR:
@@ -362,7 +376,7 @@ class GameService:
                 )
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
             game = new_game(settings.players, seed=seed, options=settings.options())
-            houses = list(game.state.tracks["iron_throne"])
+            houses = rules.player_houses(game.state)  # vassals have no seat: their lieges decide for them
             if settings.assignment == "random":
                 random.Random(seed).shuffle(houses)
             seats = dict(zip(houses, players, strict=True))
@@ -458,15 +472,38 @@ class GameService:
         return await self._deadlines.get(game_id)
 
     async def seat_of(self, game_id: int, house: str) -> int | None:
-        """The member seated for a house now (None: nobody, or no such house)."""
-        return (await self.store.seats(game_id)).get(house)
+        """The member who decides for a house now: its player, or a vassal's liege's (None: nobody, or no such
+        house)."""
+        seats = await self.store.seats(game_id)
+        row = await self.row(game_id)
+        if row.state is None:
+            return seats.get(house)
+        return decider(self._shared(game_id, row).state, seats, house)
 
     async def house_of(self, game_id: int, user_id: int) -> str:
+        """The house the member plays (never a vassal it commands)."""
+        houses = await self.houses_of(game_id, user_id)
+        if not houses:
+            raise ServiceError("not-seated", "You do not play a house in this game.")
+        return houses[0]
+
+    async def houses_of(self, game_id: int, user_id: int) -> list[str]:
+        """Every house the member decides for now: its own first, then the vassals it commands in turn order."""
         seats = await self.store.seats(game_id)
-        for house, user in seats.items():
-            if user == user_id:
-                return house
-        raise ServiceError("not-seated", "You do not play a house in this game.")
+        row = await self.row(game_id)
+        own = [h for h, u in seats.items() if u == user_id]
+        if row.state is None:
+            return own
+        state = self._shared(game_id, row).state
+        own = [h for h in own if h not in state.vassals]
+        return own + [v for h in own for v in rules.vassals_of(state, h)]
+
+    async def decisions_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
+        """(game, house) for every house the member decides for in its unfinished games, vassals included."""
+        out: list[tuple[int, str]] = []
+        for game_id in dict.fromkeys(g for g, _ in await self.games_of_user(user_id, channel_id=channel_id)):
+            out += [(game_id, h) for h in await self.houses_of(game_id, user_id)]
+        return out
 
     async def answer(
         self,
@@ -486,12 +523,12 @@ class GameService:
                 raise ServiceError("paused", "A moderator has paused this game.")
             if row.status not in ("running", "paused"):
                 raise ServiceError("not-running", "This game is not running.")
-            if user_id is not None and source == "player":
-                seats = await self.store.seats(game_id)
-                if seats.get(house) != user_id:
-                    raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
             assert row.state is not None
             shared_before = self._shared(game_id, row)
+            if user_id is not None and source == "player":
+                seats = await self.store.seats(game_id)
+                if decider(shared_before.state, seats, house) != user_id:
+                    raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
             prompt = shared_before.prompt_for(house)
             if prompt is None:
                 raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
@@ -553,6 +590,7 @@ class GameService:
             snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
             status="ended" if game.finished else None,
             events=events,
+            player=rules.commander(game.state, house) if house in game.state.players else None,
         )
         shared = SharedGame(game.state)  # nothing changes it again
         self._parsed[game_id] = (state, shared)
@@ -610,7 +648,7 @@ class GameService:
         return self._preview(game, last, row, await self.seated(game_id, by))
 
     def _preview(self, before: Game, last: AnswerRow, row: GameRow, seated: bool) -> UndoPreview:
-        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR, GIFT) else None
+        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR, GIFT, VASSALIZE) else None
         if last.prompt_id == REPAIR:
             reveals = True  # a repair may have set anything, secrets included
         else:
@@ -646,6 +684,22 @@ class GameService:
 
     # ----- moderation -----
 
+    async def vassalize(self, game_id: int, house: str, *, moderator: int) -> Applied:
+        """A player leaves (Mother of Dragons, M-LEAVE-01): the house becomes a vassal when the next Planning phase
+        opens, and plays on until then. A logged, undoable step; the engine refuses what the rules do not allow."""
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status not in ("running", "paused") or row.state is None:
+                raise ServiceError("not-running", "This game is not running.")
+            shared_before = self._shared(game_id, row)
+            game = Game.from_json(row.state)
+            before = game.version
+            events = game.vassalize(house)
+            shared = await self._commit(game_id, game, before, events, house, moderator, VASSALIZE, {}, "moderator")
+        applied = Applied(game_id, house, "moderator", before, shared, events, shared_before)
+        await self._notify(applied)
+        return applied
+
     async def replace(self, game_id: int, house: str, *, user_id: int, moderator: int) -> Applied:
         """Give a house to a member who holds none in this game (one member, one house)."""
         return await self.set_seat(game_id, house, user_id=user_id, autopilot=False, moderator=moderator, new=True)
@@ -660,7 +714,7 @@ class GameService:
             if row.status not in ("running", "paused") or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             seats = await self.store.seats(game_id)
-            if house not in seats:
+            if house not in seats or house in self._shared(game_id, row).state.vassals:
                 raise ServiceError("no-such-house", "No one plays this house in this game.", house=house)
             held = [h for h, u in seats.items() if u is not None and u == user_id and (new or h != house)]
             if held:
@@ -702,8 +756,8 @@ class GameService:
             if await self.seated(game_id, moderator):
                 raise ServiceError("seated-repair", "A player of this game may not replace its position.")
             old = Game.from_json(row.state)
-            houses = sorted(old.state.players)
-            spec = {**spec, "players": spec.get("players", houses)}
+            houses = sorted(rules.player_houses(old.state))
+            spec = {**spec, "players": spec.get("players", houses), "options": spec.get("options", old.state.options)}
             wanted = spec["players"]
             if not (wanted == len(houses) or (isinstance(wanted, list) and sorted(map(str, wanted)) == houses)):
                 raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
@@ -714,7 +768,7 @@ class GameService:
             except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
                 # The engine validates scenarios; whatever slips through its checks is still a bad scenario.
                 raise ServiceError("bad-scenario", str(err), reason=f"{type(err).__name__}: {err}") from err
-            if sorted(game.state.players) != houses:
+            if sorted(rules.player_houses(game.state)) != houses:
                 raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
             for house in game.state.players:
                 if house in old.state.houses:

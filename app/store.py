@@ -186,16 +186,27 @@ class Store:
         self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
         self._locales: Bounded[int, str | None] = Bounded(CACHED_USERS)
         self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
+        # Houses of a game with a run of missed deadlines: most answers end none, and need no DELETE.
+        self._missed: Bounded[int, set[str]] = Bounded(CACHED_GAMES)
 
     def cached_games(self) -> int:
         """How many games have something cached here (for tests and the benchmark)."""
-        return len(set(self._games) | set(self._seats) | set(self.deadline_cache))
+        return len(set(self._games) | set(self._seats) | set(self.deadline_cache) | set(self._missed))
 
     def forget(self, game_id: int) -> None:
         """Drop what is cached of a game (after a write whose outcome is not known here)."""
         self._games.pop(game_id, None)
         self._seats.pop(game_id, None)
         self.deadline_cache.pop(game_id, None)
+        self._missed.pop(game_id, None)
+
+    async def missed_houses(self, game_id: int) -> set[str]:
+        """The houses of a game whose player has a run of missed deadlines (cached; callers must not change it)."""
+        cached = self._missed.get(game_id)
+        if cached is None:
+            async with self.db.execute("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,)) as cur:
+                cached = self._missed[game_id] = {str(r[0]) for r in await cur.fetchall()}
+        return cached
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
@@ -399,11 +410,14 @@ class Store:
         snapshot: bool = False,
         status: str | None = None,
         events: list[dict[str, Any]] | None = None,
+        player: str | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``.
 
-        A player's own answer also ends their run of missed deadlines, in the same transaction.
+        A player's own answer also ends their run of missed deadlines, in the same transaction (``player``: the
+        house whose player answered, when it is not ``house``, as a liege answering for his vassal).
         """
+        ends_a_run = source == "player" and (player or house) in await self.missed_houses(game_id)
         try:
             async with self.transaction() as db:
                 cur = await db.execute(
@@ -434,8 +448,10 @@ class Store:
                         "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
                         (game_id, new_version, new_state),
                     )
-                if source == "player":
-                    await db.execute("DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house))
+                if ends_a_run:
+                    await db.execute(
+                        "DELETE FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, player or house)
+                    )
                 if status == "ended":
                     await db.execute(PRUNE_ENDED_SNAPSHOTS, {"game": game_id})
         except BaseException:
@@ -444,6 +460,8 @@ class Store:
         if status == "ended":
             self.forget(game_id)
             return
+        if ends_a_run:
+            self._missed.get(game_id, set()).discard(player or house)
         changed: dict[str, Any] = {"state": new_state, "version": new_version}
         if status is not None:
             changed["status"] = status
@@ -599,6 +617,7 @@ class DeadlineStore:
                 "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
             ) as cur:
                 row = await cur.fetchone()
+        (await self.store.missed_houses(game_id)).add(house)
         return int(row[0]) if row else 0
 
     async def vacations(self, game_id: int) -> dict[str, tuple[float, float]]:

@@ -101,9 +101,9 @@ class Lobby(commands.Cog):
 
     @game.command(name="new", description="Create a game in this channel")
     @app_commands.describe(
-        players="Number of players (3-6; 7 with Mother of Dragons)",
+        players="Number of players (3-6; 3-7 with Mother of Dragons, the houses nobody plays become vassals)",
         tides="Use the Tides of Battle cards",
-        ruleset="The base game, or the Mother of Dragons expansion (7 players for now)",
+        ruleset="The base game, or the Mother of Dragons expansion (3-7 players, no Targaryen yet)",
         assignment="How houses are given out",
         language="Language of the channel posts",
         name="A name for the game (up to 64 characters)",
@@ -309,7 +309,7 @@ class Lobby(commands.Cog):
                 raise ServiceError("start-refused", "Only the game's creator or a moderator can start the game.")
 
             async def announce(game: Game, seats: dict[str, int]) -> None:
-                houses = ", ".join(f"{house_mark(h, game_lang)} <@{seats[h]}>" for h in game.state.players)
+                houses = ", ".join(f"{house_mark(h, game_lang)} <@{user}>" for h, user in seats.items())
                 await interaction.edit_original_response(content=t("lobby.started", game_lang, seats=houses), view=None)
 
             await self.service.start(game_id, announce=announce)

@@ -21,7 +21,7 @@ from cogs.lobby import is_moderator
 from cogs.replies import guarded, say
 from cogs.text import shown
 
-HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell"]
+HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn"]
 
 
 class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"modundo:(?P<game>\d+):(?P<version>\d+)"):
@@ -138,6 +138,16 @@ class Moderation(commands.Cog):
         await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
+
+    @mod.command(name="vassalize", description="A player leaves: the house becomes a vassal at the next Planning phase")
+    @app_commands.describe(house="The house whose player leaves (Mother of Dragons)")
+    @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
+    async def vassalize(self, interaction: discord.Interaction[Any], house: str) -> None:
+        row = await self._game(interaction)
+        await self.service.vassalize(row.id, house, moderator=interaction.user.id)
+        await self._done(interaction)
+        lang = row.settings.get("language", "en")
+        await self._audit(interaction, row, "vassalize", house=t(f"house.{house}", lang))
 
     @mod.command(name="autopilot", description="Let the bot's agent play a house (or stop it)")
     @app_commands.describe(house="The house", on="On or off")

@@ -29,6 +29,7 @@ from app.decisions import (
     march_unit_fields,
     orders_current,
     orders_summary,
+    prompt_title,
     refresh_orders,
     to_answer,
 )
@@ -47,6 +48,7 @@ log = logging.getLogger("westeros.play")
 
 DM_CLOSED = 50007
 FILES_PER_MESSAGE = 10  # Discord's limit
+MAX_DECIDE_BUTTONS = 20  # a message holds 25 components; a member owes rarely more than a few decisions
 MEMORY_GAMES = 1024  # games whose drafts, notices and status text are kept (ended games leave at once)
 
 
@@ -403,11 +405,15 @@ class Play(commands.Cog):
         """The decision DM: the game, the house (name and colour mark), round and phase, what is asked in one
         line, the deadline as Discord timestamps (each reader sees their own time zone), the game channel."""
         row = await self.service.row(game_id)
+        liege = game.state.vassals.get(prompt.house)
+        house = house_mark(prompt.house, lang)
+        if liege is not None:
+            house = t("dm.for_vassal", lang, vassal=house, liege=house_mark(liege, lang))
         return t(
             "dm.decision",
             lang,
             game=name,
-            house=house_mark(prompt.house, lang),
+            house=house,
             round=game.state.round,
             phase=t(f"phase.{game.view(None)['phase']}", lang),
             title=form.title,
@@ -461,10 +467,9 @@ class Play(commands.Cog):
             house = house_name(data["house"], lang)
             await channel.send(tn("deadline.absent", int(data["misses"]), lang, house=house))
         elif kind == "reminder":
-            seats = await self.service.seats(game_id)
             game = await self.service.load(game_id)
             for house in data["houses"]:
-                user_id = seats.get(house)
+                user_id = await self.service.seat_of(game_id, house)  # a vassal's liege is reminded
                 prompt = game.prompt_for(house)
                 if user_id is None or prompt is None or await self.service.dm_closed(user_id):
                     continue
@@ -501,7 +506,10 @@ class Play(commands.Cog):
     async def _send_form(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, lang: str, note: str
     ) -> None:
-        if await self.service.house_of(game_id, interaction.user.id) != house:
+        mine = await self.service.houses_of(game_id, interaction.user.id)  # its own house and its vassals
+        if not mine:
+            raise ServiceError("not-seated", "You do not play a house in this game.")
+        if house not in mine:
             raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
         game = await self.service.load(game_id)
         prompt = game.prompt_for(house)
@@ -659,12 +667,28 @@ class Play(commands.Cog):
     @app_commands.command(name="decide", description="Open the decisions you still owe")
     async def decide(self, interaction: discord.Interaction[Any]) -> None:
         await self._acknowledge(interaction, thinking=True)
-        for game_id, house in await self.service.games_of_user(interaction.user.id):
-            game = await self.service.load(game_id)
-            if game.prompt_for(house) is not None:
-                await self.open_decision(interaction, game_id, house)
-                return
-        await say(interaction, t("decision.none_open", str(interaction.locale)))
+        lang = str(interaction.locale)
+        owed = []
+        for game_id, house in await self.service.decisions_of_user(interaction.user.id):
+            prompt = (await self.service.load(game_id)).prompt_for(house)
+            if prompt is not None:
+                owed.append((game_id, house, prompt))
+        if len(owed) == 1:
+            await self.open_decision(interaction, owed[0][0], owed[0][1])
+            return
+        if not owed:
+            await say(interaction, t("decision.none_open", lang))
+            return
+        # Several houses wait (a liege's own and his vassals', or several games): one button each.
+        view = discord.ui.View(timeout=None)
+        lines = [tn("decision.several", len(owed), lang)]
+        for game_id, house, prompt in owed[:MAX_DECIDE_BUTTONS]:
+            name = shown((await self.service.row(game_id)).name, NAME_LIMIT)
+            title = prompt_title(prompt.kind, lang)
+            lines.append(t("decision.several.line", lang, game=name, house=house_mark(house, lang), title=title))
+            label = t("decision.several.button", lang, house=house_name(house, lang), title=title)[:80]
+            view.add_item(DecideButton(game_id, house, label))
+        await interaction.followup.send(fit("\n".join(lines)), view=view, ephemeral=True)
 
     @app_commands.command(name="orders", description="Type your orders, e.g. Winterfell march+1, White Harbor defense")
     @app_commands.describe(text="Area and order, separated by commas")
@@ -675,7 +699,8 @@ class Play(commands.Cog):
         here = await self.service.games_of_user(interaction.user.id, channel_id=channel)
         if not here:
             raise ServiceError("not-seated-here", "You do not play a house in a game here.")
-        game_id, house = here[0]
+        game_id = here[0][0]
+        house = await self.service.house_of(game_id, interaction.user.id)  # typed orders are the player's own
         prompt = (await self.service.load(game_id)).prompt_for(house)
         if prompt is None or prompt.kind != "orders":
             raise ServiceError("not-planning", "Orders are not being given now.")

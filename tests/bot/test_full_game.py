@@ -36,6 +36,15 @@ def submit_id(message: Any) -> str | None:
     return None
 
 
+def decide_buttons(message: Any) -> list[str]:
+    return [
+        str(c["custom_id"])
+        for row in message.components
+        for c in row.get("components", [])
+        if str(c.get("custom_id", "")).startswith("decide:")
+    ]
+
+
 async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
     """Open the player's decision with /decide and submit it. Returns 'none', 'ok' or 'refused'."""
     fake = table.fake
@@ -43,6 +52,10 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
     form = await opened.wait_response(timeout=10)
     if "owe no decision" in form.content:
         return "none"
+    listed = decide_buttons(form)
+    if listed:  # several decisions owed (a liege's own and his vassal's): open the first
+        clicked = await fake.click(player, form, listed[0])
+        form = await clicked.wait_response(timeout=10)
     index = 0
     while not use_defaults and index < len(selects(form)):
         select = selects(form)[index]  # re-read: picking a march's origin rebuilds the selects below it

@@ -1,17 +1,17 @@
-"""Mother of Dragons through Discord (issue M1): a 7-player game from the lobby to its end, and /gift.
-
-Other player counts with the expansion are refused with a clear sentence until vassals exist.
-"""
+"""Mother of Dragons through Discord (issues M1 and M2): a 7-player game from the lobby to its end, /gift, and a
+4-player game with three vassals whose lieges answer for them from their DMs."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 
+from app.labels import house_name
 from engine import rules
 from tests.bot.conftest import Table
-from tests.bot.test_full_game import answer_every_decision
+from tests.bot.test_full_game import answer_every_decision, answer_once
 from tests.bot.test_lobby_and_orders import start_game
 
 pytestmark = pytest.mark.slow
@@ -33,12 +33,74 @@ async def seven_player_game(table: Table) -> tuple[int, list[Any]]:
     return 1, players
 
 
-async def test_the_expansion_refuses_player_counts_it_cannot_seat_yet(table: Table) -> None:
+async def vassal_game(table: Table) -> tuple[int, list[Any]]:
     fake = table.fake
-    asked = await fake.slash(table.moderator, table.channel, "game new", players=6, ruleset="mother-of-dragons")
-    replies = await asked.wait_reply()
-    assert any("7 players" in m.content and m.flags & 64 for m in replies)
-    assert await table.service.game_in(table.channel.id) is None  # nothing was created
+    players = table.players[:4]
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=4, ruleset="mother-of-dragons", name="Vassals"
+    )
+    lobby = await made.wait_response()
+    for player in players:
+        click = await fake.click(player, lobby, "lobby:1:join")
+        await click.wait_response()
+    start = await fake.click(table.moderator, lobby, "lobby:1:start")
+    started = await start.wait_response()
+    assert "started" in started.content
+    return 1, players
+
+
+async def test_M_PLAYERS_02_a_four_player_game_with_three_vassals_commanded_from_dms(table: Table) -> None:
+    """M-PLAYERS-02, M-VASSAL-04, M-VASSAL-09: four players, three vassals. The claim is a form; each vassal decision
+    reaches its liege's DM labelled with the vassal; the liege answers it from that DM; nobody else may; the game
+    runs to its end through the forms."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    game = await table.service.load(game_id)
+    seats = await table.service.seats(game_id)
+    assert sorted(seats) == sorted(rules.player_houses(game.state)) and len(game.state.vassals) == 3
+    by_house = {h: next(p for p in players if p.id == u) for h, u in seats.items()}
+    rnd = random.Random(4)
+
+    # Players answer (the claim first) until a vassal's orders are asked of its liege.
+    for _ in range(40):
+        game = await table.service.load(game_id)
+        vassal_prompt = next((p for p in game.prompts() if p.house in game.state.vassals), None)
+        if vassal_prompt is not None:
+            break
+        for player in players:
+            await answer_once(table, player, rnd, use_defaults=True)
+    assert vassal_prompt is not None and vassal_prompt.kind == "vassal-orders"
+    vassal = vassal_prompt.house
+    liege = game.state.vassals[vassal]
+    assert liege is not None
+    commander = by_house[liege]
+    assert await table.service.seat_of(game_id, vassal) == commander.id
+
+    # The liege's DM names the vassal; he opens and submits it from there; a stranger to the vassal cannot.
+    await fake.wait_until(
+        lambda: any(f"decide:{game_id}:{vassal}" in str(m.components) for m in fake.dm_messages(commander)),
+        timeout=10,
+    )
+    dm = next(m for m in reversed(fake.dm_messages(commander)) if f"decide:{game_id}:{vassal}" in str(m.components))
+    assert "for your vassal" in dm.content and house_name(vassal, "en") in dm.content
+    for other in (p for p in players if p is not commander):
+        assert vassal not in await table.service.houses_of(game_id, other.id)
+    opened = await fake.click(commander, dm, f"decide:{game_id}:{vassal}")
+    form = await opened.wait_response()
+    assert "2" in form.content  # at most two vassal orders
+    submitted = await fake.click(commander, form, f"dec:{game_id}:{vassal}:submit")
+    receipt = await submitted.wait_response()
+    assert "Recorded" in receipt.content
+    after = await table.service.load(game_id)
+    assert after.prompt_for(vassal) is None  # answered: the next vassal, or the reveal, comes next
+
+    # Then the whole game, every decision (the vassals' included) taken from the forms.
+    await answer_every_decision(table, game_id, players, seed=11)
+    final = await table.service.load(game_id)
+    assert final.finished and final.state.winner in rules.player_houses(final.state)
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    assert any("Vassals this round" in line for line in channel)
+    assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
 async def test_a_seven_player_game_and_a_gift_of_power(table: Table) -> None:
