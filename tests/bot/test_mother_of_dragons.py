@@ -154,3 +154,29 @@ async def test_a_gift_in_a_base_game_is_refused_in_the_players_language(table: T
     replies = await asked.wait_reply()  # refused at once: no question to confirm
     assert any("«Мать драконов»" in m.content and not m.components for m in replies)
     assert (await table.service.load(game_id)).to_json() == before
+
+
+async def test_decide_lists_every_decision_a_member_owes(table: Table) -> None:
+    """A member who owes several decisions (here, orders in two games) gets one Decide button for each."""
+    fake = table.fake
+    second = fake.add_text_channel(table.guild, "second")
+    for channel, name in ((table.channel, "One"), (second, "Two")):
+        made = await fake.slash(table.moderator, channel, "game new", players=3, name=name)
+        lobby = await made.wait_response()
+        game_id = 1 if name == "One" else 2
+        for player in table.players[:3]:
+            click = await fake.click(player, lobby, f"lobby:{game_id}:join")
+            await click.wait_response()
+        start = await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")
+        assert "started" in (await start.wait_response()).content
+    player = table.players[0]
+    asked = await fake.slash(player, table.channel, "decide")
+    listing = await asked.wait_response()
+    buttons = [c["custom_id"] for row in listing.components for c in row["components"]]
+    houses = [await table.service.house_of(game_id, player.id) for game_id in (1, 2)]
+    assert buttons == [f"decide:1:{houses[0]}", f"decide:2:{houses[1]}"]
+    assert "One" in listing.content and "Two" in listing.content and listing.flags & 64
+    opened = await fake.click(player, listing, buttons[1])
+    form = await opened.wait_response()
+    assert "Orders" in form.content
+    assert fake.failed_interactions == [] and fake.internal_errors == []
