@@ -279,20 +279,25 @@ def build_form(prompt: Prompt, view: dict[str, Any], lang: str, draft: dict[str,
 # --- planning ---
 
 
+def _area_order_fields(
+    areas: list[str], view: dict[str, Any], default: dict[str, str], lang: str, options: list[Choice], unset: list[str]
+) -> list[Field]:
+    """One field per area that takes an order, labelled with the area and its units; ``unset``: the selection of an
+    area the default leaves without an order."""
+    return [
+        Field(
+            key=area,
+            label=f"{area_label(area, lang)} — {units_summary(view['areas'][area]['units'], lang)}",
+            options=list(options),
+            selected=[default[area]] if area in default else list(unset),
+        )
+        for area in areas
+    ]
+
+
 def _orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     c = prompt.choices
-    default = prompt.default["orders"]
-    fields = []
-    for area in c["areas"]:
-        units = units_summary(view["areas"][area]["units"], lang)
-        fields.append(
-            Field(
-                key=area,
-                label=f"{area_label(area, lang)} — {units}",
-                options=[],
-                selected=[default[area]] if area in default else [],
-            )
-        )
+    fields = _area_order_fields(c["areas"], view, prompt.default["orders"], lang, [], [])
     lines = [t("decision.orders.help", lang, stars=c["stars"])]
     restrictions = (prompt.info or {}).get("restrictions") or []
     if restrictions:
@@ -1109,17 +1114,7 @@ def _vassal_orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     default = (prompt.default or {}).get("orders") or {}
     options = [Choice(tok, token_label(tok, lang)) for tok in c["tokens"]]
     options.append(Choice(NONE, t("decision.orders.no_order", lang)))
-    fields = []
-    for area in c["areas"]:
-        units = units_summary(view["areas"][area]["units"], lang)
-        fields.append(
-            Field(
-                key=area,
-                label=f"{area_label(area, lang)} — {units}",
-                options=list(options),
-                selected=[default.get(area, NONE)],
-            )
-        )
+    fields = _area_order_fields(c["areas"], view, default, lang, options, [NONE])
     lines = [
         t("ctx.vassal.what", lang),
         t("ctx.vassal-orders.liege", lang, liege=house_name(info.get("liege"), lang), vassal=vassal),

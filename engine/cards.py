@@ -129,8 +129,46 @@ class StannisBaratheon(Ability):
         return value
 
 
+class KnightInAnArea(Ability):
+    """A card whose owner, having won (or lost), may get one Knight in one of some areas, if a Knight is left in its
+    supply: ``options`` names the areas, ``kind`` the prompt, ``place`` what the answer does."""
+
+    kind: str
+    on_win: bool = True
+
+    def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
+        raise NotImplementedError
+
+    def prompt_info(self, g: Game, af: Frame, cf: CombatFrame) -> dict[str, Any]:
+        return {}
+
+    def place(self, g: Game, af: Frame, cf: CombatFrame, house: str, area: str) -> None:
+        raise NotImplementedError
+
+    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
+        s = g.s
+        outcome = _won(f, side) if self.on_win else _lost(f, side)
+        return outcome and rules.units_available(s, house_of(f, side), "knight") > 0 and bool(self.options(s, f, side))
+
+    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
+        push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
+
+    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
+        areas = af["areas"]
+        info = self.prompt_info(g, af, cf)
+        return ask(af, self.kind, af["house"], [*areas, None], areas[0], area=cf["area"], **info)
+
+    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
+        expect_choice(answer, [*af["areas"], None], "area for the Knight")
+        af["done"] = True
+        if answer is None:
+            g.emit("ability-declined", house=house, card=self.card)
+            return
+        self.place(g, af, cf, house, answer)
+
+
 @register
-class RenlyBaratheon(Ability):
+class RenlyBaratheon(KnightInAnArea):
     """If you win: one Footman that took part becomes a Knight (optional; needs a Knight in the supply).
 
     "Took part": the footmen fighting for the winner (the attackers in their origin, or the defenders in the
@@ -141,6 +179,7 @@ class RenlyBaratheon(Ability):
 
     card = "renly-baratheon"
     window = VICTOR
+    kind = "renly-knight"
 
     def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
         house = house_of(f, side)
@@ -155,27 +194,10 @@ class RenlyBaratheon(Ability):
                 out.append(a)
         return out
 
-    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        s = g.s
-        return (
-            _won(f, side)
-            and rules.units_available(s, house_of(f, side), "knight") > 0
-            and bool(self.options(s, f, side))
-        )
+    def prompt_info(self, g: Game, af: Frame, cf: CombatFrame) -> dict[str, Any]:
+        return {"fighting": af["areas"][0]}
 
-    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
-        push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
-
-    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
-        areas = af["areas"]
-        return ask(af, "renly-knight", af["house"], [*areas, None], areas[0], area=cf["area"], fighting=areas[0])
-
-    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
-        expect_choice(answer, [*af["areas"], None], "footman to upgrade")
-        af["done"] = True
-        if answer is None:
-            g.emit("ability-declined", house=house, card=self.card)
-            return
+    def place(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: str) -> None:
         s = g.s
         side = af["side"]
         if side == "attacker" and answer == cf["origin"]:

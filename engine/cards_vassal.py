@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine import data, rules
 from engine.abilities import AFTER, CANCEL, IMMEDIATELY, Ability, register
 from engine.board_ops import WEAKEST_FIRST, destroy_units, place_units
-from engine.cards import ask, push_ability
+from engine.cards import KnightInAnArea, ask, push_ability
 from engine.combat.frame import CombatFrame, house_of, other
 from engine.combat.strength import combat_units
 from engine.errors import RuleError
@@ -29,10 +29,6 @@ if TYPE_CHECKING:
 
 def _won(f: CombatFrame, side: str) -> bool:
     return f["winner"] == side
-
-
-def _lost(f: CombatFrame, side: str) -> bool:
-    return f["winner"] == other(side)
 
 
 @register
@@ -99,7 +95,7 @@ class JaqenHGhar(Ability):
 
 
 @register
-class JonConnington(Ability):
+class JonConnington(KnightInAnArea):
     """If the vassal loses, after combat its liege may muster one Knight of the vassal in the area it retreated to or
     in its home area (optional; needs a Knight in the vassal's reserve, an area on land the vassal controls, and
     room in its supply there).
@@ -110,6 +106,8 @@ class JonConnington(Ability):
 
     card = "vassal-jon-connington"
     window = AFTER
+    kind = "connington-knight"
+    on_win = False
 
     def _retreat_areas(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
         house = house_of(f, side)
@@ -131,30 +129,12 @@ class JonConnington(Ability):
                 out.append(a)
         return out
 
-    def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        s = g.s
-        return (
-            _lost(f, side)
-            and rules.units_available(s, house_of(f, side), "knight") > 0
-            and bool(self.options(s, f, side))
-        )
+    def prompt_info(self, g: Game, af: Frame, cf: CombatFrame) -> dict[str, Any]:
+        return {"home": rules.home(g.s, af["house"])}
 
-    def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
-        push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
-
-    def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
-        areas = af["areas"]
-        home = rules.home(g.s, af["house"])
-        return ask(af, "connington-knight", af["house"], [*areas, None], areas[0], area=cf["area"], home=home)
-
-    def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
-        expect_choice(answer, [*af["areas"], None], "area to muster a Knight in")
-        af["done"] = True
-        if answer is None:
-            g.emit("ability-declined", house=house, card=self.card)
-            return
-        place_units(g.s, answer, [Unit(house, "knight")])
-        g.emit("mustered", house=house, plan={answer: [{"recruit": "knight"}]})
+    def place(self, g: Game, af: Frame, cf: CombatFrame, house: str, area: str) -> None:
+        place_units(g.s, area, [Unit(house, "knight")])
+        g.emit("mustered", house=house, plan={area: [{"recruit": "knight"}]})
 
 
 @register
