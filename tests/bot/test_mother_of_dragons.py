@@ -17,11 +17,11 @@ from tests.bot.test_lobby_and_orders import start_game
 pytestmark = pytest.mark.slow
 
 
-async def seven_player_game(table: Table) -> tuple[int, list[Any]]:
+async def expansion_game(table: Table, players: list[Any], name: str) -> tuple[int, list[Any]]:
+    """A Mother of Dragons game for ``players``, from the lobby to its start."""
     fake = table.fake
-    players = [*table.players, fake.add_member(table.guild, "p6")]
     made = await fake.slash(
-        table.moderator, table.channel, "game new", players=7, ruleset="mother-of-dragons", name="Dragons"
+        table.moderator, table.channel, "game new", players=len(players), ruleset="mother-of-dragons", name=name
     )
     lobby = await made.wait_response()
     for player in players:
@@ -31,22 +31,14 @@ async def seven_player_game(table: Table) -> tuple[int, list[Any]]:
     started = await start.wait_response()
     assert "started" in started.content
     return 1, players
+
+
+async def seven_player_game(table: Table) -> tuple[int, list[Any]]:
+    return await expansion_game(table, [*table.players, table.fake.add_member(table.guild, "p6")], "Dragons")
 
 
 async def vassal_game(table: Table) -> tuple[int, list[Any]]:
-    fake = table.fake
-    players = table.players[:4]
-    made = await fake.slash(
-        table.moderator, table.channel, "game new", players=4, ruleset="mother-of-dragons", name="Vassals"
-    )
-    lobby = await made.wait_response()
-    for player in players:
-        click = await fake.click(player, lobby, "lobby:1:join")
-        await click.wait_response()
-    start = await fake.click(table.moderator, lobby, "lobby:1:start")
-    started = await start.wait_response()
-    assert "started" in started.content
-    return 1, players
+    return await expansion_game(table, table.players[:4], "Vassals")
 
 
 async def test_M_PLAYERS_02_a_four_player_game_with_three_vassals_commanded_from_dms(table: Table) -> None:
