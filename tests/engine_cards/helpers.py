@@ -10,6 +10,7 @@ fails the test.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine import Game
@@ -64,14 +65,23 @@ def battle(unit_spec: dict[str, str], orders: dict[str, str], *, keep: bool = Tr
 
 
 def play(
-    g: Game, answers: dict[tuple[str, str], Any] | None = None, seen: list[Prompt] | None = None
+    g: Game,
+    answers: dict[tuple[str, str], Any] | None = None,
+    seen: list[Prompt] | None = None,
+    *,
+    at_cards: Callable[[Game], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Answer every prompt of the combat under way until it ends; return the events."""
+    """Answer every prompt of the combat under way until it ends; return the events. ``at_cards`` runs once when
+    the combat reaches its house cards (a test may then set what a vassal drew)."""
     script = dict(answers or {})
     events: list[dict[str, Any]] = []
     for _ in range(60):
-        if combat_frame(g) is None:
+        f = combat_frame(g)
+        if f is None:
             return events
+        if at_cards is not None and f["stage"] == "cards":
+            at_cards(g)
+            at_cards = None
         p = next(p for p in g.prompts() if not p.answered)
         if seen is not None:
             seen.append(p)

@@ -17,6 +17,7 @@ from engine import Game, data, rules
 from engine.prompts import Prompt
 
 from .helpers import combat_frame, event, events_of, march, result
+from .helpers import play as play_combat
 
 PLAYERS = ["stark", "lannister", "baratheon", "greyjoy"]
 HOUSES = ["baratheon", "lannister", "stark", "martell", "greyjoy", "tyrell", "arryn"]
@@ -75,39 +76,13 @@ def play(
     """Answer every prompt of the combat under way until it ends; return the events. ``hands`` replaces the cards
     dealt to a vassal; support defaults to "none", offered support is accepted, the Blade is kept; any other
     prompt the script does not name fails the test."""
-    script = dict(answers or {})
-    events: list[dict[str, Any]] = []
-    dealt = False
-    for _ in range(60):
-        f = combat_frame(g)
-        if f is None:
-            return events
-        if f["stage"] == "cards" and not dealt:
-            dealt = True
-            for house, cards in (hands or {}).items():
-                assert len(cards) == 3 and set(cards) <= set(VASSAL_DECK) and house in g.state.vassals
-                g.state.houses[house].hand = sorted(cards)
-        p = next(p for p in g.prompts() if not p.answered)
-        if seen is not None:
-            seen.append(p)
-        key = (p.house, p.kind)
-        if key in script:
-            value = script[key]
-            if isinstance(value, tuple):
-                assert value, f"no answer left for {key}"
-                answer, script[key] = value[0], value[1:]
-            else:
-                answer = value
-        elif p.kind == "support":
-            answer = "none"
-        elif p.kind == "support-refusal":
-            answer = "accept"
-        elif p.kind == "blade":
-            answer = False
-        else:  # pragma: no cover - a test reached a decision it did not expect
-            raise AssertionError(f"unexpected prompt {p.to_dict()}")
-        events += g.act(p.house, answer)
-    raise AssertionError("the combat did not end")
+
+    def deal(game: Game) -> None:
+        for house, cards in (hands or {}).items():
+            assert len(cards) == 3 and set(cards) <= set(VASSAL_DECK) and house in game.state.vassals
+            game.state.houses[house].hand = sorted(cards)
+
+    return play_combat(g, answers, seen, at_cards=deal)
 
 
 def units_in(g: Game, area: str) -> list[tuple[str, str, bool]]:
