@@ -48,6 +48,21 @@ def house_mark(house: str | None, lang: str) -> str:
     return f"{mark} {house_name(house, lang)}" if mark else house_name(house, lang)
 
 
+def awaited_text(view: dict[str, Any], lang: str, *, marks: bool = True) -> str:
+    """The houses a view awaits, a vassal with the liege who decides for it: ``🟩 Tyrell (⬛ Greyjoy)``."""
+    name = house_mark if marks else house_name
+    lieges = view.get("vassals") or {}
+    return (
+        ", ".join(
+            t("status.awaited_vassal", lang, vassal=name(h, lang), liege=name(lieges[h], lang))
+            if lieges.get(h)
+            else name(h, lang)
+            for h in view["awaiting"]
+        )
+        or "—"
+    )
+
+
 def _all_houses() -> dict[str, Any]:
     out = dict(data.houses())
     with contextlib.suppress(OSError, KeyError):  # the expansion's data is part of the repository

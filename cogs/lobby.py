@@ -17,7 +17,7 @@ from discord.ext import commands
 from app.background import Background
 from app.decisions import card_label
 from app.i18n import language_of, t
-from app.labels import house_mark
+from app.labels import awaited_text, house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from cogs.replies import guarded, say
@@ -199,7 +199,7 @@ class Lobby(commands.Cog):
             )
         else:
             view = (await self.service.load(row.id)).view(None)
-            awaiting = ", ".join(t(f"house.{h}", lang) for h in view["awaiting"]) or "—"
+            awaiting = awaited_text(view, lang, marks=False)
             phase = t(f"phase.{view['phase']}", lang)
             line = t(
                 "status.line",

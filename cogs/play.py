@@ -34,7 +34,7 @@ from app.decisions import (
     to_answer,
 )
 from app.i18n import t, tn
-from app.labels import house_mark, house_name
+from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
@@ -348,7 +348,7 @@ class Play(commands.Cog):
                 winner=house_mark(game.state.winner, lang),
             )
         else:
-            awaiting = ", ".join(house_mark(h, lang) for h in view["awaiting"]) or "—"
+            awaiting = awaited_text(view, lang)
             text = t(
                 "status.pinned",
                 lang,

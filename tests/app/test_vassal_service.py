@@ -122,3 +122,12 @@ def deadlines_key(game: Game) -> str:
     from app.deadlines import step_key
 
     return step_key(game)
+
+
+def test_the_status_names_the_liege_who_decides_for_an_awaited_vassal() -> None:
+    from app.labels import awaited_text
+
+    view = {"awaiting": ["stark", "tyrell"], "vassals": {"tyrell": "greyjoy", "martell": None}}
+    assert awaited_text(view, "en") == "⬜ Stark, 🟩 Tyrell (⬛ Greyjoy)"
+    assert awaited_text(view, "ru", marks=False) == "Старк, Тирелл (Грейджой)"
+    assert awaited_text({"awaiting": []}, "en") == "—"
