@@ -1303,13 +1303,7 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
     """The engine answer for the values picked in a form (the engine still validates it)."""
     kind = prompt.kind
     if kind == "orders":
-        return {
-            "orders": {
-                area: values[0]
-                for area, values in picks.items()
-                if values and values[0] != NONE and area in prompt.choices["areas"]
-            }
-        }
+        return {"orders": _picked_orders(prompt, picks)}
     if kind == "vassal-orders":
         return _vassal_orders_answer(prompt, picks)
     if kind == "raid":
@@ -1381,10 +1375,16 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
     raise FormError("form-stale")
 
 
+def _picked_orders(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, str]:
+    """The token picked for each of the prompt's areas, those left without an order out."""
+    areas = prompt.choices["areas"]
+    return {area: values[0] for area, values in picks.items() if values and values[0] != NONE and area in areas}
+
+
 def _vassal_orders_answer(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, dict[str, str]]:
     """At most ``max`` orders, each token of the vassal's set once; the other areas stay without an order."""
     c = prompt.choices
-    orders = {area: values[0] for area, values in picks.items() if values and values[0] != NONE and area in c["areas"]}
+    orders = _picked_orders(prompt, picks)
     if len(set(orders.values())) != len(orders):
         raise FormError("vassal-orders-repeat")
     if len(orders) > int(c.get("max", 2)):
@@ -1425,14 +1425,7 @@ def answer_text(kind: str, answer: Any, lang: str, *, limit: int = 600, prompt: 
 
 
 def _answer_words(kind: str, answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if kind == "orders" and isinstance(answer, dict) and isinstance(answer.get("orders"), dict):
-        orders = answer["orders"]
-        areas = list(prompt.choices["areas"]) if prompt is not None else sorted(orders)
-        no_order = t("decision.orders.no_order", lang)
-        return "; ".join(
-            f"{area_label(a, lang)}: {token_label(str(orders[a]), lang) if a in orders else no_order}" for a in areas
-        )
-    if kind == "vassal-orders" and isinstance(answer, dict) and isinstance(answer.get("orders"), dict):
+    if kind in ("orders", "vassal-orders") and isinstance(answer, dict) and isinstance(answer.get("orders"), dict):
         orders = answer["orders"]
         areas = list(prompt.choices["areas"]) if prompt is not None else sorted(orders)
         no_order = t("decision.orders.no_order", lang)

@@ -590,7 +590,7 @@ class GameService:
             snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
             status="ended" if game.finished else None,
             events=events,
-            player=rules.commander(game.state, house) if house in game.state.players else None,
+            player=rules.commander(game.state, house),
         )
         shared = SharedGame(game.state)  # nothing changes it again
         self._parsed[game_id] = (state, shared)

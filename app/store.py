@@ -201,7 +201,8 @@ class Store:
         self._missed.pop(game_id, None)
 
     async def missed_houses(self, game_id: int) -> set[str]:
-        """The houses of a game whose player has a run of missed deadlines (cached; callers must not change it)."""
+        """The houses of a game whose player has a run of missed deadlines, cached and kept up to date by the store
+        (a missed deadline adds its house, the player's own answer removes it)."""
         cached = self._missed.get(game_id)
         if cached is None:
             async with self.db.execute("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,)) as cur:

@@ -149,6 +149,14 @@ def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
     return build_form(prompt, game.view(prompt.house), lang)
 
 
+def decision_house(game: Game, house: str, lang: str) -> str:
+    """The house a decision is for, as its DM and reminder name it: a vassal with the liege who commands it."""
+    liege = game.state.vassals.get(house)
+    if liege is None:
+        return house_mark(house, lang)
+    return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
+
+
 def _play(interaction: discord.Interaction[Any]) -> Play:
     cog = interaction.client.get_cog("Play")
     assert isinstance(cog, Play)
@@ -405,15 +413,11 @@ class Play(commands.Cog):
         """The decision DM: the game, the house (name and colour mark), round and phase, what is asked in one
         line, the deadline as Discord timestamps (each reader sees their own time zone), the game channel."""
         row = await self.service.row(game_id)
-        liege = game.state.vassals.get(prompt.house)
-        house = house_mark(prompt.house, lang)
-        if liege is not None:
-            house = t("dm.for_vassal", lang, vassal=house, liege=house_mark(liege, lang))
         return t(
             "dm.decision",
             lang,
             game=name,
-            house=house,
+            house=decision_house(game, prompt.house, lang),
             round=game.state.round,
             phase=t(f"phase.{game.view(None)['phase']}", lang),
             title=form.title,
@@ -480,7 +484,7 @@ class Play(commands.Cog):
                     "deadline.reminder",
                     user_lang,
                     game=shown(row.name, NAME_LIMIT),
-                    house=house_mark(house, user_lang),
+                    house=decision_house(game, house, user_lang),
                     ask=form_of(game, prompt, user_lang).ask,
                     deadline=deadline_stamp(float(data["due_at"])),
                     channel=_channel_link(row.guild_id, row.channel_id),

@@ -386,7 +386,7 @@ def blade_holder(s: GameState, f: CombatFrame) -> str | None:
 
 def blade_beneficiary(s: GameState, f: CombatFrame, holder: str) -> str | None:
     """The fighting house the Blade's holder may give +1: itself, or a vassal it commands (M-VASSAL-25)."""
-    kin = rules.family(s, holder) if holder in s.vassals.values() else {holder}
+    kin = rules.family(s, holder)  # the holder is a player: itself and the vassals it commands
     return next((h for h in (f["attacker"], f["defender"]) if h in kin), None)
 
 
@@ -415,7 +415,7 @@ class Blade(Stage):
         choices: list[Any] = [True, False]
         if can_redraw(f):
             choices.append("redraw")
-            info["tides"] = f["tides"][side_of(f, blade_beneficiary(s, f, holder) or holder)]
+            info["tides"] = f["tides"][side_of(f, beneficiary or holder)]
         return [
             Prompt(
                 id=prompt_id(f, "blade", holder),

@@ -131,3 +131,21 @@ def test_the_status_names_the_liege_who_decides_for_an_awaited_vassal() -> None:
     assert awaited_text(view, "en") == "⬜ Stark, 🟩 Tyrell (⬛ Greyjoy)"
     assert awaited_text(view, "ru", marks=False) == "Старк, Тирелл (Грейджой)"
     assert awaited_text({"awaiting": []}, "en") == "—"
+
+
+def test_a_vassals_decision_dm_and_reminder_name_it_with_its_liege() -> None:
+    from cogs.play import decision_house
+    from engine import Game
+
+    g = Game.from_scenario(
+        {
+            "players": ["stark", "lannister", "greyjoy", "baratheon"],
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 10,
+            "start": "action",
+            "vassals": {"tyrell": "stark"},
+        }
+    )
+    assert decision_house(g, "stark", "en") == "⬜ Stark"
+    assert decision_house(g, "tyrell", "en") == "for your vassal 🟩 Tyrell (you, ⬜ Stark, command it this round)"
+    assert "вассала 🟩 Тирелл" in decision_house(g, "tyrell", "ru")
