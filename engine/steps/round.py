@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine import data, victory
 from engine.flow import Frame, Step, register
+from engine.steps.vassals import start_claim
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -32,8 +33,7 @@ class GameLoop(Step):
             s.phase = "planning"
             f["next"] = "action"
             g.push("planning")
-            if s.vassals or s.leaving:
-                g.push("vassal-claim")  # M-VASSAL-02: before any order is placed
+            start_claim(g)  # M-VASSAL-02: vassals are claimed before any order is placed
         elif nxt == "action":
             s.phase = "action"
             f["next"] = "westeros"

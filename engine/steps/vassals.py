@@ -6,7 +6,7 @@ M-SETUP-16); in turn order each holder picks a vassal or passes the set down the
 and takes every vassal left. The new commanders take effect together when the step ends, so a house's commander never
 changes in the middle of a phase.
 
-Frame: ``{"type": "vassal-claim", "sets": {player: n}, "claims": {vassal: player}}``.
+Frame: ``{"type": "vassal-claim", "sets": {player: n}, "claims": {vassal: player}}``, pushed by ``start_claim``.
 """
 
 from __future__ import annotations
@@ -60,24 +60,25 @@ def make_vassal(g: Game, house: str) -> None:
     g.emit("house-vassalized", house=house)
 
 
+def start_claim(g: Game) -> None:
+    """Open a Planning phase's claim: the houses of players who left become vassals, then the sets are dealt."""
+    s = g.s
+    for house in list(s.leaving):
+        if house not in s.vassals and len(rules.player_houses(s)) > 1:
+            make_vassal(g, house)
+    s.leaving = []
+    if not s.vassals:
+        return
+    sets = deal_sets(rules.player_houses(s), len(s.vassals))
+    g.push("vassal-claim", sets=sets, claims={})
+    g.emit("vassal-claim-started", sets={h: n for h, n in sets.items() if n})
+
+
 @register
 class VassalClaim(Step):
     type = "vassal-claim"
 
-    def _init(self, g: Game, f: Frame) -> None:
-        if "sets" in f:
-            return
-        s = g.s
-        for house in list(s.leaving):
-            if house not in s.vassals and len(rules.player_houses(s)) > 1:
-                make_vassal(g, house)
-        s.leaving = []
-        f["sets"] = deal_sets(rules.player_houses(s), len(s.vassals))
-        f["claims"] = {}
-        g.emit("vassal-claim-started", sets={h: n for h, n in f["sets"].items() if n})
-
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        self._init(g, f)
         s = g.s
         house = claimant(s, f)
         if house is None:
@@ -113,7 +114,6 @@ class VassalClaim(Step):
             g.emit("vassal-claimed", house=house, vassal=choice)
 
     def advance(self, g: Game, f: Frame) -> None:
-        self._init(g, f)
         s = g.s
         last = rules.player_houses(s)[-1]
         for vassal in unclaimed(s, f):
