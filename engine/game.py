@@ -12,7 +12,7 @@ from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
 from engine.rng import Rng
 from engine.rulesets import ruleset, setup_state
-from engine.state import GameState
+from engine.state import GameState, copy_state
 from engine.views import build_view
 
 # Importing the step modules registers their frame types.
@@ -36,6 +36,10 @@ class Game:
         for frame in state.stack:
             STEPS[frame["type"]].upgrade(frame)
         return Game(state)
+
+    def copy(self) -> Game:
+        """An independent game at the same position (nothing mutable is shared)."""
+        return Game(copy_state(self.state))
 
     def to_json(self) -> str:
         return json.dumps(self.state.to_dict(), separators=(",", ":"), sort_keys=True)

@@ -51,8 +51,27 @@ def controller_if_emptied(s: GameState, land: str) -> str | None:
 
 
 def control_map(s: GameState) -> dict[str, str | None]:
-    """Every area's controller at once, for readers that need them all (views, the victory track)."""
-    return {area: controller(s, area) for area in board(s).areas}
+    """Every area's controller at once, for readers that need them all (views, the victory track): what
+    ``controller`` gives for each, with the board looked up once (every view works this out)."""
+    areas = board(s).areas
+    out: dict[str, str | None] = {}
+    for area_id, a in areas.items():
+        land = a.port_of if a.is_port and a.port_of is not None else area_id  # a port follows its land
+        units = s.units.get(land)
+        if units:
+            out[area_id] = units[0].house
+        elif areas[land].is_sea:
+            out[area_id] = None
+        else:
+            token = s.power_tokens.get(land)
+            home = areas[land].home_of
+            if token is not None:
+                out[area_id] = token
+            elif home is not None and home in s.players and land not in s.neutral:
+                out[area_id] = home
+            else:
+                out[area_id] = None
+    return out
 
 
 def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, int]:

@@ -183,6 +183,54 @@ class GameState:
         )
 
 
+def copy_state(s: GameState) -> GameState:
+    """A copy sharing nothing mutable with ``s``: what ``from_dict(s.to_dict())`` gives, without building the plain
+    data in between (an answer works on a copy of the stored position)."""
+    return GameState(
+        seed=s.seed,
+        rng=s.rng,
+        options=_copy_json(s.options),
+        players=list(s.players),
+        round=s.round,
+        phase=s.phase,
+        units={a: [Unit(u.house, u.type, u.routed) for u in us] for a, us in s.units.items()},
+        orders={a: PlacedOrder(o.house, o.token) for a, o in s.orders.items()},
+        orders_revealed=s.orders_revealed,
+        power_tokens=dict(s.power_tokens),
+        garrisons=dict(s.garrisons),
+        neutral=dict(s.neutral),
+        tracks={t: list(hs) for t, hs in s.tracks.items()},
+        blade_used=s.blade_used,
+        raven_used=s.raven_used,
+        houses={
+            h: HouseState(
+                hs.power,
+                hs.supply,
+                list(hs.hand),
+                list(hs.discards),
+                hs.seat,
+                hs.autopilot,
+                hs.raven_peek,
+                hs.missed_deadlines,
+            )
+            for h, hs in s.houses.items()
+        },
+        wildling_threat=s.wildling_threat,
+        wildling_deck=list(s.wildling_deck),
+        westeros_decks=[list(d) for d in s.westeros_decks],
+        westeros_drawn=list(s.westeros_drawn),
+        restrictions=list(s.restrictions),
+        tides_deck=list(s.tides_deck),
+        stack=_copy_json(s.stack),
+        frame_counter=s.frame_counter,
+        version=s.version,
+        winner=s.winner,
+        ended_reason=s.ended_reason,
+        vassals=dict(s.vassals),
+        leaving=list(s.leaving),
+    )
+
+
 def _copy_json(value: Any) -> Any:
     """Deep-copy a JSON-shaped value (dicts, lists, scalars) quickly."""
     if isinstance(value, dict):

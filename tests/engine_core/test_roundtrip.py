@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, RuleError, invariants, new_game
+from engine import Game, RuleError, invariants, new_game, rules
 from engine.agents import RandomAgent
 
 
@@ -97,3 +97,44 @@ def test_B_CONTROL_15_views_count_control_and_victory_as_the_rules_do(players: i
     assert shown == {a: rules.controller(g.s, a) for a in view["areas"]}
     assert view["victory"] == {h: rules.castles_controlled(g.s, h) for h in g.s.players}
     assert view["awaiting"] == g.awaiting()
+
+
+def _mutable_ids(value: object, seen: set[int] | None = None) -> set[int]:
+    """The identities of every list, dict and state object reachable from ``value``."""
+    seen = set() if seen is None else seen
+    if isinstance(value, list | dict) or hasattr(value, "__dataclass_fields__"):
+        if id(value) in seen:
+            return seen
+        seen.add(id(value))
+        if isinstance(value, dict):
+            children: list[object] = [*value.keys(), *value.values()]
+        elif isinstance(value, list):
+            children = list(value)
+        else:
+            children = [getattr(value, name) for name in value.__dataclass_fields__]  # type: ignore[attr-defined]
+        for child in children:
+            _mutable_ids(child, seen)
+    return seen
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 6]), seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_a_copy_is_the_saved_game_and_shares_nothing_mutable(players: int, seed: int, steps: int) -> None:
+    """Game.copy() (an answer's working copy) equals a save and reload, and changing it never changes the original."""
+    g = new_game(players, seed=seed)
+    play(g, seed, steps)
+    text = g.to_json()
+    copy = g.copy()
+    assert copy == Game.from_json(text) and copy.to_json() == text
+    assert not (_mutable_ids(copy.state) & _mutable_ids(g.state))
+    play(copy, seed + 1, 10)  # the copy plays on; the original stays where it was
+    assert g.to_json() == text
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.sampled_from([3, 4, 6]), seed=st.integers(0, 2**32), steps=st.integers(0, 80))
+def test_B_CONTROL_01_the_control_map_is_each_areas_controller(players: int, seed: int, steps: int) -> None:
+    """rules.control_map (views, the victory track) agrees with rules.controller area by area, ports included."""
+    g = new_game(players, seed=seed)
+    play(g, seed, steps)
+    assert rules.control_map(g.state) == {a: rules.controller(g.state, a) for a in rules.board(g.state).areas}
