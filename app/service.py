@@ -534,7 +534,7 @@ class GameService:
                 raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
             if only_if_unanswered and prompt.answered:
                 raise ServiceError("already-answered", f"{house} has already answered.")
-            game = Game.from_json(row.state)  # the answer works on its own copy
+            game = shared_before.copy()  # the answer works on its own copy
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
             shared = await self._commit(game_id, game, before, events, house, user_id, prompt.id, answer, source)
@@ -551,7 +551,7 @@ class GameService:
                 raise ServiceError("not-running", "This game is not running.")
             house = await self.house_of(game_id, user_id)
             shared_before = self._shared(game_id, row)
-            game = Game.from_json(row.state)
+            game = shared_before.copy()
             before = game.version
             events = game.gift(house, to, amount)
             record = {"to": to, "amount": amount}
