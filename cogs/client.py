@@ -25,6 +25,7 @@ from cogs.translator import CatalogTranslator
 log = logging.getLogger("westeros.bot")
 
 HTTP_CONNECTIONS = 64
+GC_THRESHOLDS = (20_000, 20, 10)  # the garbage collector's, chosen by measurement (see setup_hook)
 
 
 def load_renderer() -> Any:
@@ -104,6 +105,10 @@ class WesterosBot(commands.Bot):
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
         gc.collect()
         gc.freeze()
+        # A burst of answers allocates fast: over bench/bot.py's run (set-up, then 300 answers at once) the
+        # default thresholds (700, 10, 10) ran about 400 young and 5 full passes, the full ones of 25-50 ms in
+        # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
+        gc.set_threshold(*GC_THRESHOLDS)
 
     async def _deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
         await self.play.on_deadline_notice(kind, game_id, **data)
