@@ -1,6 +1,6 @@
 """Bot benchmark: many 6-player games on the local fake Discord, every player answering at once.
 
-    python bench/bot.py [--tables 50] [--runs 1] [--games-ended 0] [--json]
+    python bench/bot.py [--tables 50] [--runs 1] [--games-ended 0] [--flow dm|decide] [--json]
 
 Measures how fast the bot acknowledges interactions (Discord allows 3 s), how soon the player sees the
 receipt of an answer, how many answers per second it records, the bot's CPU time per answer, its memory,
@@ -17,9 +17,11 @@ and last remain in the database for ended games (``ended_intermediate_snapshots`
 An acknowledgement is timed as Discord times it: from the event's frame being written to the bot's
 socket to the callback's bytes arriving back (the fake's own queues are not the bot's);
 ``ack_p99_from_click_ms`` also counts the fake's time to build and send the event. Every player
-clicks Decide at the same instant, then Submit as soon as the form arrives: the open figures are the
-harder burst. With ``--runs N`` the whole benchmark is repeated on fresh processes and the top-level
-figures are the medians of the runs, ``spread`` giving each figure's lowest and highest (losses are summed);
+clicks Submit on the form its decision DM carries, all at the same instant (``--flow dm``, the default);
+with ``--flow decide`` every player first opens the form with /decide at the same instant, then submits
+as soon as it arrives (the path of a player whose DMs are closed): the open figures are that burst.
+With ``--runs N`` the whole benchmark is repeated on fresh processes and the top-level figures are
+the medians of the runs, ``spread`` giving each figure's lowest and highest (losses are summed);
 ``--worst`` reports the worst of the runs instead (latency and memory highest, throughput lowest).
 """
 
@@ -135,7 +137,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-async def run(games: int, profile: Path | None = None, games_ended: int = 0, spy: Path | None = None) -> dict[str, Any]:
+async def run(
+    games: int, profile: Path | None = None, games_ended: int = 0, spy: Path | None = None, flow: str = "dm"
+) -> dict[str, Any]:
     db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Bench", locale="en-US")
@@ -193,12 +197,16 @@ async def run(games: int, profile: Path | None = None, games_ended: int = 0, spy
                 queued = (interaction.sent_at or interaction.created_at) - interaction.created_at
                 from_click.append((interaction.acked_after + queued) * 1000)
 
+            channel_of = {p.id: channel for channel, players in tables for p in players}
+
             async def answer(player: Any) -> bool:
                 game_id, house = houses[player.id]
-                opened = await fake.click(player, dms[player.id], f"decide:{game_id}:{house}")
-                await opened.wait_ack(timeout=10)
-                record("open", opened)
-                form = await opened.wait_response(timeout=10)
+                form = dms[player.id]  # the decision DM carries the form
+                if flow == "decide":  # a player without the DM opens the form with /decide in the game channel
+                    opened = await fake.slash(player, channel_of[player.id], "decide")
+                    await opened.wait_ack(timeout=10)
+                    record("open", opened)
+                    form = await opened.wait_response(timeout=10)
                 submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
                 await submitted.wait_ack(timeout=10)
                 record("submit", submitted)
@@ -273,7 +281,8 @@ async def run(games: int, profile: Path | None = None, games_ended: int = 0, spy
         "ack_p50_ms": round(statistics.median(acks), 2),
         "ack_p99_ms": round(percentile(acks, 0.99), 2),
         "ack_max_ms": round(max(acks), 2),
-        "ack_p99_open_ms": round(percentile(acks_by_kind["open"], 0.99), 2),
+        "flow": flow,
+        "ack_p99_open_ms": round(percentile(acks_by_kind["open"], 0.99), 2) if acks_by_kind["open"] else None,
         "ack_p99_submit_ms": round(percentile(acks_by_kind["submit"], 0.99), 2),
         "ack_p99_from_click_ms": round(percentile(from_click, 0.99), 2),
         "receipt_p50_ms": round(statistics.median(receipts), 2) if receipts else None,
@@ -336,13 +345,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=1, help="repeat on fresh processes")
     parser.add_argument("--worst", action="store_true", help="report the worst of the runs instead of the median")
     parser.add_argument("--games-ended", type=int, default=0, help="create and end this many games first")
+    parser.add_argument(
+        "--flow", choices=("dm", "decide"), default="dm", help="answer from the DM, or open with /decide"
+    )
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the bot process to this file")
     parser.add_argument("--spy", type=Path, help="write py-spy's raw samples of the bot over the burst to this file")
     args = parser.parse_args(argv)
     limit = 600 + 2 * args.games_ended
     runs = [
-        asyncio.run(asyncio.wait_for(run(args.tables, args.profile, args.games_ended, args.spy), timeout=limit))
+        asyncio.run(
+            asyncio.wait_for(run(args.tables, args.profile, args.games_ended, args.spy, args.flow), timeout=limit)
+        )
         for _ in range(args.runs)
     ]
     figures = worst_of(runs) if args.worst else median_of(runs)

@@ -59,10 +59,12 @@ class Draft:
     user_id: int  # the player it was opened for: only they may change or submit it
     picks: dict[str, list[str]] = field(default_factory=dict)
     page: int = 0
+    head: str = ""  # shown instead of the form's title and question (a decision DM's notice)
 
 
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"decide:(?P<game>\d+):(?P<house>[a-z]+)"):
-    """Opens the house's current decision. Lives in DMs and channel pings; survives restarts."""
+    """Opens the house's current decision as an ephemeral form. Lives in channel pings, reminders, /decide and
+    the receipt of a changeable answer; survives restarts."""
 
     def __init__(self, game_id: int, house: str, label: str = "Decide") -> None:
         super().__init__(
@@ -429,15 +431,26 @@ class Play(commands.Cog):
     async def send_decision_notice(
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
     ) -> None:
+        """The decision's DM carries its form: the player answers there, with no click to open it first. A
+        player whose DMs are closed is pinged in the channel with a Decide button (its form is ephemeral)."""
         lang = await self.service.language_for(user_id, game_id)
         form = form_of(game, prompt, lang)
         text = await self.decision_text(game_id, name, game, prompt, form, lang)
-        view = discord.ui.View(timeout=None)
-        view.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
+        decide = discord.ui.View(timeout=None)
+        decide.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
         if not await self.service.dm_closed(user_id):
             try:
                 dm = await self.bot.create_dm(discord.Object(user_id))  # cached by discord.py after the first
-                await dm.send(text, view=view)
+                current = (await self.service.load(game_id)).prompt_for(prompt.house)
+                if current is None or current.id != prompt.id:  # answered meanwhile: Decide opens what is asked now
+                    await dm.send(text, view=decide)
+                    return
+                # A form the player already opened for this decision (from /decide, say) keeps its picks.
+                draft = self.drafts.get((game_id, prompt.house))
+                if draft is None or draft.prompt_id != prompt.id or draft.user_id != user_id:
+                    draft = self._new_draft(game_id, prompt, form, user_id, head=text)
+                content, form_view = self.render_form(game_id, prompt.house, draft, lang, head=text)
+                await dm.send(content, view=form_view)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:
@@ -448,7 +461,7 @@ class Play(commands.Cog):
         ping = t(
             "channel.dm_closed", lang, user=f"<@{user_id}>", title=form.title, house=house_mark(prompt.house, lang)
         )
-        await channel.send(ping, view=view, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+        await channel.send(ping, view=decide, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
         row = await self.service.deadline(game_id)
@@ -520,19 +533,27 @@ class Play(commands.Cog):
         if prompt is None:
             await say(interaction, t("decision.nothing", lang))
             return
-        form = form_of(game, prompt, lang)
-        self.prompts_seen[(game_id, house)] = prompt
-        draft = Draft(prompt.id, form, interaction.user.id, {f.key: list(f.selected) for f in form.fields})
-        self.drafts[(game_id, house)] = draft
+        draft = self._new_draft(game_id, prompt, form_of(game, prompt, lang), interaction.user.id)
         content, view = self.render_form(game_id, house, draft, lang, note)
         await interaction.followup.send(content, view=view, ephemeral=True)
 
+    def _new_draft(self, game_id: int, prompt: Prompt, form: Form, user_id: int, *, head: str = "") -> Draft:
+        """A fresh draft of the house's form for the member, replacing any earlier one (one form is live)."""
+        self.prompts_seen[(game_id, prompt.house)] = prompt
+        draft = Draft(prompt.id, form, user_id, {f.key: list(f.selected) for f in form.fields}, head=head)
+        self.drafts[(game_id, prompt.house)] = draft
+        return draft
+
     def render_form(
-        self, game_id: int, house: str, draft: Draft, lang: str, note: str = ""
+        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = ""
     ) -> tuple[str, discord.ui.View]:
+        """The form's text and components. A ``head`` (by default the draft's) shows instead of the title line
+        and the question: a decision DM's notice already names the game, the house and what is asked."""
         pages = draft.form.pages()
         page = pages[min(draft.page, len(pages) - 1)]
-        lines = [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask, *draft.form.lines]
+        head = head or draft.head
+        top = [head] if head else [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask]
+        lines = [*top, *draft.form.lines]
         if draft.form.kind == "orders":
             prompt = self.prompts_seen.get((game_id, house))
             if prompt is not None and prompt.id == draft.prompt_id:
@@ -660,11 +681,16 @@ class Play(commands.Cog):
         lines = [t("decision.recorded", lang, summary=summary)]
         if prompt.secret:
             lines.append(t("decision.changeable", lang))
+        # A secret answer can change until everyone has answered: the receipt reopens the form.
+        change: discord.ui.View | None = None
+        if prompt.secret:
+            change = discord.ui.View(timeout=None)
+            change.add_item(DecideButton(game_id, house, t("button.change", lang)))
         if draft is not None:
             self.drafts.pop((game_id, house), None)
-            await interaction.edit_original_response(content=fit("\n".join(lines)), view=None)
+            await interaction.edit_original_response(content=fit("\n".join(lines)), view=change)
         else:
-            await interaction.followup.send(fit("\n".join(lines)), ephemeral=True)
+            await interaction.followup.send(fit("\n".join(lines)), view=change or discord.utils.MISSING, ephemeral=True)
 
     # ----- slash commands -----
 

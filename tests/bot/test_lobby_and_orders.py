@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 from tests.bot.conftest import Table
 
@@ -33,12 +34,13 @@ async def test_three_players_give_orders_by_dm_and_see_the_reveal(table: Table) 
         dm = await fake.wait_for_dm(player, since=mark)
         assert "Test" in dm.content and "Orders" in dm.content
         assert "<t:" in dm.content  # the deadline as a Discord timestamp, in each reader's time zone
-        opened = await fake.click(player, dm, f"decide:{game_id}:{by_user[player.id]}")
-        form = await opened.wait_response()
-        assert "Orders" in form.content
-        submitted = await fake.click(player, form, f"dec:{game_id}:{by_user[player.id]}:submit")
+        # The DM carries the form itself: the player answers there, with no click to open it first.
+        assert f"dec:{game_id}:{by_user[player.id]}:s:0" in str(dm.components)
+        submitted = await fake.click(player, dm, f"dec:{game_id}:{by_user[player.id]}:submit")
         receipt = await submitted.wait_response()
-        assert "Recorded" in receipt.content
+        assert "Recorded" in receipt.content and receipt.id == dm.id  # the DM became the receipt
+        # Orders stay secret and changeable until everyone has given them: the receipt reopens the form.
+        assert f"decide:{game_id}:{by_user[player.id]}" in str(receipt.components)
     await fake.wait_until(
         lambda: any("Orders are revealed" in m.content for m in fake.visible_messages(table.moderator))
     )
@@ -112,9 +114,7 @@ async def test_map_hand_and_log_commands(table: Table) -> None:
     empty = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Nothing has happened yet" in empty.content
     for p in table.players[:3]:
-        opened = await fake.click(p, await fake.wait_for_dm(p), f"decide:{game_id}:{seats[p.id]}")
-        form = await opened.wait_response(timeout=10)
-        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
+        await (await fake.click(p, await fake.wait_for_dm(p), f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
     await fake.wait_idle()
     log = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Orders are revealed" in log.content
@@ -134,12 +134,36 @@ async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> Non
     assert status.pinned and "round 1/10" in status.content and "Waiting for" in status.content
     seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
     player = table.players[0]
-    form = await (
-        await fake.click(player, await fake.wait_for_dm(player), f"decide:{game_id}:{seats[player.id]}")
-    ).wait_response()
-    await (await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")).wait_ack()
+    dm = await fake.wait_for_dm(player)
+    await (await fake.click(player, dm, f"dec:{game_id}:{seats[player.id]}:submit")).wait_ack()
     await fake.wait_until(lambda: fake.world.messages[message_id].edited_at is not None, timeout=5)
     edited = fake.world.messages[message_id]
     assert edited.edited_at is not None
     assert seats[player.id].title() not in edited.content.split("Waiting for:")[1].split("\n")[0]
     assert await table.service.store.status_message(game_id) == message_id  # the same message, not a new one
+
+
+async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_it(table: Table) -> None:
+    fake = table.fake
+    mark = fake.mark()
+    game_id = await start_game(table, 3)
+    player = table.players[0]
+    house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
+    dm = await fake.wait_for_dm(player, since=mark)
+    select = next(c for row in dm.components for c in row["components"] if c.get("type") == 3)
+    choice = next(o["value"] for o in select["options"] if not o.get("default"))
+    picked = await (await fake.select(player, dm, select["custom_id"], [choice])).wait_response()
+    # The pick edits the DM itself, which still names the game and its deadline, and shows the pick.
+    assert picked.id == dm.id and "Test" in picked.content and "<t:" in picked.content
+    chosen = next(
+        c for row in picked.components for c in row["components"] if c.get("custom_id") == select["custom_id"]
+    )
+    assert [o["value"] for o in chosen["options"] if o.get("default")] == [choice]
+    receipt = await (await fake.click(player, picked, f"dec:{game_id}:{house}:submit")).wait_response()
+    assert "Recorded" in receipt.content
+    recorded = (await table.service.store.answers(game_id))[-1]
+    assert choice in json.dumps(recorded.answer)
+    # Orders may change until everyone has given them: the receipt's button opens the form again, privately.
+    reopened = await (await fake.click(player, receipt, f"decide:{game_id}:{house}")).wait_response()
+    assert reopened.flags & 64 and f"dec:{game_id}:{house}:submit" in str(reopened.components)
+    assert fake.failed_interactions == [] and fake.internal_errors == []

@@ -65,6 +65,9 @@ async def test_replace_gives_the_house_and_its_decision_to_the_new_player(table:
     fake = table.fake
     game_id = await start_game(table, 3)
     newcomer = table.players[5]
+    stark_player = (await table.service.store.seats(game_id))["stark"]
+    former = next(p for p in table.players if p.id == stark_player)
+    former_dm = await fake.wait_for_dm(former)
     mark = fake.mark()
     await (
         await fake.slash(table.moderator, table.channel, "mod replace", house="stark", member=newcomer)
@@ -72,9 +75,14 @@ async def test_replace_gives_the_house_and_its_decision_to_the_new_player(table:
     seats = await table.service.store.seats(game_id)
     assert seats["stark"] == newcomer.id
     dm = await fake.wait_for_dm(newcomer, since=mark)
-    assert f"decide:{game_id}:stark" in json.dumps(dm.components)
+    assert f"dec:{game_id}:stark:submit" in json.dumps(dm.components)
     game = await table.service.load(game_id)
     assert game.state.houses["stark"].seat == str(newcomer.id)
+    # The form the former player still has in his DM answers for nobody now.
+    refused = await fake.click(former, former_dm, f"dec:{game_id}:stark:submit")
+    assert any("Only the player seated" in m.content for m in await refused.wait_reply(timeout=10))
+    recorded = await fake.click(newcomer, dm, f"dec:{game_id}:stark:submit")
+    assert "Recorded" in (await recorded.wait_response(timeout=10)).content
 
 
 async def test_export_is_a_json_file_for_the_moderator_only(table: Table) -> None:

@@ -68,19 +68,18 @@ async def test_M_PLAYERS_02_a_four_player_game_with_three_vassals_commanded_from
     commander = by_house[liege]
     assert await table.service.seat_of(game_id, vassal) == commander.id
 
-    # The liege's DM names the vassal; he opens and submits it from there; a stranger to the vassal cannot.
+    # The liege's DM names the vassal and carries its form; he submits it there; a stranger to the vassal cannot.
+    submit = f"dec:{game_id}:{vassal}:submit"
     await fake.wait_until(
-        lambda: any(f"decide:{game_id}:{vassal}" in str(m.components) for m in fake.dm_messages(commander)),
+        lambda: any(submit in str(m.components) for m in fake.dm_messages(commander)),
         timeout=10,
     )
-    dm = next(m for m in reversed(fake.dm_messages(commander)) if f"decide:{game_id}:{vassal}" in str(m.components))
+    dm = next(m for m in reversed(fake.dm_messages(commander)) if submit in str(m.components))
     assert "for your vassal" in dm.content and house_name(vassal, "en") in dm.content
+    assert "2" in dm.content  # at most two vassal orders
     for other in (p for p in players if p is not commander):
         assert vassal not in await table.service.houses_of(game_id, other.id)
-    opened = await fake.click(commander, dm, f"decide:{game_id}:{vassal}")
-    form = await opened.wait_response()
-    assert "2" in form.content  # at most two vassal orders
-    submitted = await fake.click(commander, form, f"dec:{game_id}:{vassal}:submit")
+    submitted = await fake.click(commander, dm, submit)
     receipt = await submitted.wait_response()
     assert "Recorded" in receipt.content
     after = await table.service.load(game_id)

@@ -35,16 +35,22 @@ async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
             # Two players answer; their receipts are the acknowledgement.
             for p in players[:2]:
-                form = await (await fake.click(p, dms[p.id], f"decide:1:{seats[p.id]}")).wait_response(timeout=10)
-                receipt = await (await fake.click(p, form, f"dec:1:{seats[p.id]}:submit")).wait_response(timeout=10)
+                receipt = await (await fake.click(p, dms[p.id], f"dec:1:{seats[p.id]}:submit")).wait_response(
+                    timeout=10
+                )
                 assert "Recorded" in receipt.content
             await bot.kill()
             acknowledged = {a.house for a in await store.answers(1)}
             assert acknowledged == {seats[p.id] for p in players[:2]}
             await bot.start()
-            # The third player's DM button from before the crash still works.
+            # The third player's DM form from before the crash still answers: its draft died with the process,
+            # so the click brings the current form (nothing is guessed from a form the bot no longer knows).
             last = players[2]
-            form = await (await fake.click(last, dms[last.id], f"decide:1:{seats[last.id]}")).wait_response(timeout=10)
+            clicked = await fake.click(last, dms[last.id], f"dec:1:{seats[last.id]}:submit")
+            await clicked.wait_reply(timeout=10)
+            await fake.wait_until(lambda: bool(clicked.followups), timeout=10)
+            form = clicked.followups[0]
+            assert "out of date" in form.content
             receipt = await (await fake.click(last, form, f"dec:1:{seats[last.id]}:submit")).wait_response(timeout=10)
             assert "Recorded" in receipt.content
             await fake.wait_until(
