@@ -22,6 +22,10 @@ async def test_eight_games_answering_at_once() -> None:
     assert figures["answers"] == 48
     assert figures["lost"] == 0 and figures["duplicated"] == 0 and figures["failed_interactions"] == 0
     assert figures["ack_max_ms"] < 3000  # every interaction acknowledged within Discord's 3 s
+    # The other path: every player opens the form with /decide first, then submits it.
+    opened = await bench.run(2, flow="decide")
+    assert opened["flow"] == "decide" and opened["answers"] == 12 and opened["ack_p99_open_ms"] is not None
+    assert opened["lost"] == 0 and opened["duplicated"] == 0 and opened["failed_interactions"] == 0
 
 
 def test_repeated_runs_report_the_worst_of_each_figure() -> None:
@@ -37,3 +41,15 @@ def test_repeated_runs_report_the_worst_of_each_figure() -> None:
     assert worst["ack_p99_ms"] == 70.0 and worst["answers_per_s"] == 130.0 and worst["rss_mb"] == 120.0
     assert worst["lost"] == 2 and worst["duplicated"] == 1 and worst["games"] == 50
     assert worst["runs"] == runs
+
+
+async def test_the_acknowledgement_floor_runs_against_the_fake() -> None:
+    """bench/ack_floor.py: discord.py alone acknowledges every click of a burst (the figures are the benchmark's)."""
+    spec = importlib.util.spec_from_file_location("bench_ack_floor", BENCH.with_name("ack_floor.py"))
+    assert spec is not None and spec.loader is not None
+    floor = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(floor)
+    figures = await floor.run(20)
+    assert figures["clicks"] == 20 and figures["failed_interactions"] == 0
+    assert 0 < figures["ack_p50_ms"] <= figures["ack_p99_ms"] <= figures["ack_max_ms"] < 3000
+    assert figures["cpu_ms_per_click"] > 0
