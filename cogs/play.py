@@ -441,8 +441,8 @@ class Play(commands.Cog):
         if not await self.service.dm_closed(user_id):
             try:
                 dm = await self.bot.create_dm(discord.Object(user_id))  # cached by discord.py after the first
-                current = (await self.service.load(game_id)).prompt_for(prompt.house)
-                if current is None or current.id != prompt.id:  # answered meanwhile: Decide opens what is asked now
+                # Answered meanwhile (or the game ended): no form to keep in memory; Decide opens what is asked now.
+                if not await self._still_asked(game_id, prompt):
                     await dm.send(text, view=decide)
                     return
                 # A form the player already opened for this decision (from /decide, say) keeps its picks.
@@ -462,6 +462,14 @@ class Play(commands.Cog):
             "channel.dm_closed", lang, user=f"<@{user_id}>", title=form.title, house=house_mark(prompt.house, lang)
         )
         await channel.send(ping, view=decide, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+
+    async def _still_asked(self, game_id: int, prompt: Prompt) -> bool:
+        """Whether the game still runs and ``prompt`` is still what its house is asked (DMs go out after the
+        answer that opened them, so another answer, a deadline or /mod end may have come first)."""
+        if (await self.service.row(game_id)).status not in ("running", "paused"):
+            return False
+        current = (await self.service.load(game_id)).prompt_for(prompt.house)
+        return current is not None and current.id == prompt.id
 
     async def _deadline_text(self, game_id: int, lang: str) -> str:
         row = await self.service.deadline(game_id)

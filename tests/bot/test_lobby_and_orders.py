@@ -167,3 +167,24 @@ async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_
     reopened = await (await fake.click(player, receipt, f"decide:{game_id}:{house}")).wait_response()
     assert reopened.flags & 64 and f"dec:{game_id}:{house}:submit" in str(reopened.components)
     assert fake.failed_interactions == [] and fake.internal_errors == []
+
+
+async def test_an_ended_game_keeps_no_form_in_memory_even_for_a_late_dm(table: Table) -> None:
+    """The DM forms' drafts leave with the game; a decision DM that goes out after the end carries no form."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    player = table.players[0]
+    await fake.wait_for_dm(player)
+    await fake.wait_idle()
+    play = table.bot.play
+    assert {k for k in play.drafts if k[0] == game_id}  # each DM's form has its draft
+    await (await fake.slash(table.moderator, table.channel, "mod end")).wait_reply(timeout=10)
+    await fake.wait_idle()
+    assert not {k for k in play.drafts if k[0] == game_id}
+    # A late post (its answer came before the end) sends the notices again: Decide buttons, no drafts.
+    mark = fake.mark()
+    play.notified.pop(game_id, None)
+    await play.notify_prompts(game_id, await table.service.load(game_id))
+    late = await fake.wait_for_dm(player, since=mark)
+    assert f"decide:{game_id}:" in str(late.components) and ":submit" not in str(late.components)
+    assert not {k for k in play.drafts if k[0] == game_id}
