@@ -240,8 +240,7 @@ class Play(commands.Cog):
 
     async def publish(self, applied: Applied) -> None:
         try:
-            view_before, view_after = applied.views()
-            images = await self.step_images(applied.game_id, view_before, view_after, applied.events)
+            images = await self.step_images(applied)
             async with self.order.working():
                 await self.post_to_channel(applied.game_id, applied.game, applied.events, images)
                 await self.notify_prompts(applied.game_id, applied.game)
@@ -251,21 +250,19 @@ class Play(commands.Cog):
         except Exception:
             log.exception("could not publish the result of an answer in game %s", applied.game_id)
 
-    async def step_images(
-        self,
-        game_id: int,
-        view_before: dict[str, Any] | None,
-        view_after: dict[str, Any],
-        events: list[dict[str, Any]],
-    ) -> list[tuple[str, bytes, str]]:
+    async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
         first, then a crop of what changed or the whole board; [] when nothing visible changed."""
         if self.renderer is None:
             return []
         from render import images_for_step
-        from render.aio import step_shows_something
+        from render.aio import step_may_show_something, step_shows_something
 
-        public = [e for e in events if "private_to" not in e]
+        game_id = applied.game_id
+        public = [e for e in applied.events if "private_to" not in e]
+        if not step_may_show_something(public):
+            return []  # houses answered a secret step: nothing to draw, and no view to work out
+        view_before, view_after = applied.views()
         if not step_shows_something(view_before, view_after, public):
             return []  # most answers change nothing visible: the workers are not asked at all
         lang = (await self.service.row(game_id)).settings.get("language", "en")

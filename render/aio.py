@@ -19,6 +19,16 @@ CacheKey = tuple[Any, Any, str, str, str]
 
 # The steps :func:`render.step.images_for_step` always posts an image for (a battle, or the whole board).
 ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", "action-cleanup", "game-over"})
+# Events that only say a house has answered a simultaneous secret step: nothing they name is drawn.
+ANSWERED_ONLY = frozenset({"orders-submitted", "bid-submitted", "house-card-chosen"})
+
+
+def step_may_show_something(events: list[dict[str, Any]]) -> bool:
+    """False when a step's public events only say that houses answered a secret step (an order, a bid, a house
+    card, most answers of a round): then :func:`step_shows_something` is False too, and the step's views need not
+    even be worked out. Never False where it is True (tests/render/test_step_shortcut.py, over random games)."""
+    public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
+    return not public or any(e.get("type") not in ANSWERED_ONLY for e in public)
 
 
 def step_shows_something(view_before: View | None, view_after: View, events: list[dict[str, Any]]) -> bool:
