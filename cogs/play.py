@@ -41,7 +41,7 @@ from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError, SharedGame
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
-from cogs.text import NAME_LIMIT, fit, shown, split
+from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
 from engine import Game, Prompt
 
 log = logging.getLogger("westeros.play")
@@ -444,8 +444,14 @@ class Play(commands.Cog):
                     return
                 # A form the player already opened for this decision (from /decide, say) keeps its picks.
                 draft = self.drafts.get((game_id, prompt.house))
-                if draft is None or draft.prompt_id != prompt.id or draft.user_id != user_id:
+                opened = draft is not None and draft.prompt_id == prompt.id and draft.user_id == user_id
+                if draft is None or not opened:
                     draft = self._new_draft(game_id, prompt, form, user_id, head=text)
+                if len(self.form_text(game_id, prompt.house, draft, lang, head=text)) > MESSAGE_LIMIT:
+                    if not opened:  # the notice and the whole form exceed a message: Decide opens the form alone
+                        self.drafts.pop((game_id, prompt.house), None)
+                    await dm.send(text, view=decide)
+                    return
                 content, form_view = self.render_form(game_id, prompt.house, draft, lang, head=text)
                 await dm.send(content, view=form_view)
                 return
@@ -549,13 +555,10 @@ class Play(commands.Cog):
         self.drafts[(game_id, prompt.house)] = draft
         return draft
 
-    def render_form(
-        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = ""
-    ) -> tuple[str, discord.ui.View]:
-        """The form's text and components. A ``head`` (by default the draft's) shows instead of the title line
-        and the question: a decision DM's notice already names the game, the house and what is asked."""
+    def form_text(self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = "") -> str:
+        """The form's text, uncut. A ``head`` (by default the draft's) shows instead of the title line and the
+        question: a decision DM's notice already names the game, the house and what is asked."""
         pages = draft.form.pages()
-        page = pages[min(draft.page, len(pages) - 1)]
         head = head or draft.head
         top = [head] if head else [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask]
         lines = [*top, *draft.form.lines]
@@ -569,6 +572,15 @@ class Play(commands.Cog):
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
         if note:
             lines.append(note)
+        return "\n".join(lines)
+
+    def render_form(
+        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = ""
+    ) -> tuple[str, discord.ui.View]:
+        """The form's text (``form_text``, cut to a message) and its components."""
+        pages = draft.form.pages()
+        page = pages[min(draft.page, len(pages) - 1)]
+        text = self.form_text(game_id, house, draft, lang, note, head=head)
         view = discord.ui.View(timeout=None)
         for f in page:
             index = draft.form.fields.index(f)
@@ -593,7 +605,7 @@ class Play(commands.Cog):
             view.add_item(FormButton(game_id, house, "prev", t("button.prev", lang)))
             view.add_item(FormButton(game_id, house, "next", t("button.next", lang)))
         view.add_item(FormButton(game_id, house, "submit", t("button.submit", lang)))
-        return fit("\n".join(lines)), view
+        return fit(text), view
 
     async def _owned_draft(self, interaction: discord.Interaction[Any], game_id: int, house: str) -> Draft | None:
         """After the click is acknowledged: refuse anyone but the member seated for the house now; then the
