@@ -188,3 +188,25 @@ async def test_an_ended_game_keeps_no_form_in_memory_even_for_a_late_dm(table: T
     late = await fake.wait_for_dm(player, since=mark)
     assert f"decide:{game_id}:" in str(late.components) and ":submit" not in str(late.components)
     assert not {k for k in play.drafts if k[0] == game_id}
+
+
+async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead(table: Table) -> None:
+    """The DM never cuts a form: when the notice and the form together exceed a message, Decide opens the form."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    player = table.players[0]
+    house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
+    await fake.wait_for_dm(player)
+    await fake.wait_idle()
+    game = await table.service.load(game_id)
+    prompt = game.prompt_for(house)
+    assert prompt is not None
+    row = await table.service.row(game_id)
+    mark = fake.mark()
+    long_name = "N" * 1700  # with the rest of the notice, under a message; with the orders form, over it
+    await table.bot.play.send_decision_notice(game_id, long_name, row.channel_id, player.id, game, prompt)
+    dm = await fake.wait_for_dm(player, since=mark)
+    assert long_name in dm.content and len(dm.content) <= 2000
+    assert f"decide:{game_id}:{house}" in str(dm.components) and ":submit" not in str(dm.components)
+    opened = await (await fake.click(player, dm, f"decide:{game_id}:{house}")).wait_response()
+    assert f"dec:{game_id}:{house}:submit" in str(opened.components)
