@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import select
 import threading
 from collections.abc import Callable
 from concurrent.futures import CancelledError, ProcessPoolExecutor, ThreadPoolExecutor
@@ -45,7 +46,27 @@ class PoolBusy(RuntimeError):
     """The image pool's queue is full: the work is refused rather than queued without bound."""
 
 
-def _lower_this_processs_priority(initializer: Callable[[], object] | None) -> None:
+def _leave_with(owner: int) -> None:
+    """End this worker when the bot process that owns the pool ends, even when it is killed (SIGKILL, an out-of-
+    memory kill): the worker would otherwise wait for work forever (every worker holds its task queue's writing
+    end too), and the fork server with it, as it waits for its workers. Linux only (a process descriptor)."""
+    try:
+        watched = os.pidfd_open(owner)
+    except ProcessLookupError:
+        os._exit(0)  # already gone
+    except (AttributeError, OSError):
+        return  # no process descriptors here: only the pool's shutdown ends the worker
+
+    def wait_then_leave() -> None:
+        select.select([watched], [], [])  # readable once the owner has ended
+        os._exit(0)
+
+    threading.Thread(target=wait_then_leave, name="owner-watch", daemon=True).start()
+
+
+def _lower_this_processs_priority(initializer: Callable[[], object] | None, owner: int | None = None) -> None:
+    if owner is not None:
+        _leave_with(owner)
     with contextlib.suppress(AttributeError, OSError):
         os.nice(NICENESS)
     if initializer is not None:
@@ -87,7 +108,7 @@ class ImagePool:
             workers,
             mp_context=context,
             initializer=_lower_this_processs_priority,
-            initargs=(initializer,),
+            initargs=(initializer, os.getpid()),
             max_tasks_per_child=tasks_per_worker,
         )
         self._running: asyncio.Semaphore | None = None

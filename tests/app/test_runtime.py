@@ -4,7 +4,9 @@ version, snapshots pruned when a game ends (undo still works while it runs), ima
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -242,3 +244,45 @@ async def test_the_pool_queue_is_bounded() -> None:
         assert await first == 0.5 and await asyncio.gather(*waiting) == [0.0, 0.0]
     finally:
         pool.close()
+
+
+OWNER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from app.background import ImagePool
+pool = ImagePool(2)
+print(" ".join(map(str, pool.start())), flush=True)
+time.sleep(60)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has ended; only its parent's wait is missing
+
+
+@pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="process descriptors (Linux) end the workers")
+async def test_a_killed_bot_leaves_no_image_worker_behind() -> None:
+    """kill -9 of the process that owns the pool: its workers (and so their fork server) end with it."""
+    root = str(Path(__file__).resolve().parents[2])
+    owner = await asyncio.create_subprocess_exec(sys.executable, "-c", OWNER, root, stdout=asyncio.subprocess.PIPE)
+    assert owner.stdout is not None
+    workers = [int(p) for p in (await asyncio.wait_for(owner.stdout.readline(), 60)).split()]
+    servers = {int(Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[1]) for p in workers}
+    processes = [*workers, *(s for s in servers if s != owner.pid)]  # the workers and their fork server
+    assert workers and all(_alive(p) for p in processes)
+    owner.kill()
+    try:
+        for _ in range(100):
+            if not any(_alive(p) for p in processes):
+                break
+            await asyncio.sleep(0.05)
+        assert not any(_alive(p) for p in processes)
+    finally:
+        for pid in processes:  # a failure must not leave them behind either (they hold the owner's stdout)
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        await asyncio.wait_for(owner.wait(), 10)
