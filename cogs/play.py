@@ -447,12 +447,13 @@ class Play(commands.Cog):
                 opened = draft is not None and draft.prompt_id == prompt.id and draft.user_id == user_id
                 if draft is None or not opened:
                     draft = self._new_draft(game_id, prompt, form, user_id, head=text)
-                if len(self.form_text(game_id, prompt.house, draft, lang, head=text)) > MESSAGE_LIMIT:
+                whole = self.form_text(game_id, prompt.house, draft, lang, head=text)
+                if len(whole) > MESSAGE_LIMIT:
                     if not opened:  # the notice and the whole form exceed a message: Decide opens the form alone
                         self.drafts.pop((game_id, prompt.house), None)
                     await dm.send(text, view=decide)
                     return
-                content, form_view = self.render_form(game_id, prompt.house, draft, lang, head=text)
+                content, form_view = self.render_form(game_id, prompt.house, draft, lang, text=whole)
                 await dm.send(content, view=form_view)
                 return
             except discord.Forbidden as err:
@@ -575,12 +576,14 @@ class Play(commands.Cog):
         return "\n".join(lines)
 
     def render_form(
-        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = ""
+        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, text: str | None = None
     ) -> tuple[str, discord.ui.View]:
-        """The form's text (``form_text``, cut to a message) and its components."""
+        """The form's text (``text`` when the caller has it already, else ``form_text``), cut to a message, and its
+        components."""
         pages = draft.form.pages()
         page = pages[min(draft.page, len(pages) - 1)]
-        text = self.form_text(game_id, house, draft, lang, note, head=head)
+        if text is None:
+            text = self.form_text(game_id, house, draft, lang, note)
         view = discord.ui.View(timeout=None)
         for f in page:
             index = draft.form.fields.index(f)
