@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from app import service as service_module
 from app.decisions import Form, build_form
 from app.service import GameService, GameSettings, ServiceError
-from app.store import MIGRATIONS, Store, VersionConflict
+from app.store import MIGRATIONS, Store, VersionConflict, statements
 from engine import Game, Prompt, RuleError
 from engine.flow import STEPS, Step, prompt_id, register
 
@@ -140,6 +142,81 @@ async def test_compare_and_set_rejects_a_stale_writer(service: GameService) -> N
             answer=None,
             source="player",
         )
+
+
+async def test_a_stale_commit_writes_nothing(service: GameService) -> None:
+    game_id = await started(service)
+    before = await stored(service, game_id)
+    row = await service.row(game_id)
+    with pytest.raises(VersionConflict):
+        await service.store.commit_answer(
+            game_id, expected_version=row.version + 1, new_version=row.version + 2, new_state="{}", house="stark",
+            user_id=None, prompt_id="x", answer=None, source="player", snapshot=True, status="ended",
+        )  # fmt: skip
+    assert await stored(service, game_id) == before
+
+
+async def test_a_commit_that_fails_halfway_leaves_the_game_as_it_was(service: GameService) -> None:
+    """The answer is one statement: when appending it fails after the state was written, the state write goes too."""
+    game_id = await started(service)
+    row = await service.row(game_id)
+    # A stray log entry at the version the next answer takes makes its INSERT fail (UNIQUE (game_id, version)).
+    await service.store.write(
+        "INSERT INTO answers (game_id, version, house, prompt_id, answer, source, at) VALUES (?, ?, 'x', 'x', 'null',"
+        " 'test', 0)",
+        (game_id, row.version + 1),
+    )
+    before = await stored(service, game_id)
+    with pytest.raises(sqlite3.IntegrityError):
+        await service.store.commit_answer(
+            game_id, expected_version=row.version, new_version=row.version + 1, new_state="{}", house="stark",
+            user_id=None, prompt_id="x", answer=None, source="player", snapshot=True,
+        )  # fmt: skip
+    assert await stored(service, game_id) == before
+    assert (await service.row(game_id)).version == row.version  # the cache was not left ahead of the file
+
+
+async def stored(service: GameService, game_id: int) -> tuple[Any, ...]:
+    """What the database file holds of a game: its row's state, version and status, its log and its snapshots."""
+    db = service.store.db
+    async with db.execute("SELECT state, version, status FROM games WHERE id = ?", (game_id,)) as cur:
+        game = tuple(await cur.fetchone() or ())
+    async with db.execute("SELECT * FROM answers WHERE game_id = ? ORDER BY version", (game_id,)) as cur:
+        log = [tuple(r) for r in await cur.fetchall()]
+    return game, log, await service.store.snapshot_versions(game_id)
+
+
+def test_migration_statements_keep_a_triggers_body_whole() -> None:
+    trigger = "CREATE TRIGGER tr AFTER INSERT ON t BEGIN\n  UPDATE t SET x = 1;\n  DELETE FROM t;\nEND;"
+    script = f"CREATE TABLE t (x);\n{trigger}\n"
+    assert statements(script) == [
+        "CREATE TABLE t (x);",
+        trigger,
+    ]
+    with pytest.raises(ValueError):
+        statements("CREATE TRIGGER tr AFTER INSERT ON t BEGIN UPDATE t SET x = 1;")
+
+
+async def test_a_database_from_before_the_one_statement_commit_is_upgraded_and_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path, isolation_level=None) as old:
+        for number, script in enumerate(MIGRATIONS[:6], start=1):
+            for statement in statements(script):
+                old.execute(statement)
+            old.execute(f"PRAGMA user_version={number}")
+    old.close()
+    store = await Store.open(path)
+    try:
+        assert await store.schema_version() == len(MIGRATIONS)
+        service = GameService(store)
+        game_id = await started(service)
+        game = await service.load(game_id)
+        prompt = game.prompts()[0]
+        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=None, prompt_id=prompt.id,
+                             source="deadline")  # fmt: skip
+        assert [a.version for a in await store.answers(game_id)] == [game.version + 1]
+    finally:
+        await store.close()
 
 
 async def test_undo_restores_the_exact_previous_state(service: GameService) -> None:
