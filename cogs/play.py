@@ -306,10 +306,11 @@ class Play(commands.Cog):
         seen = self.phase_shown.get(game_id)
         lines = narrate_all(events, lang, round_=round_, phase=seen)
         seen = last_phase(events, seen)
-        now = game.view(None)["phase"]
-        if not game.finished and lines and seen is not None and now != seen:
-            lines.append(phase_header(game.state.round, now, lang))
-            seen = now
+        if not game.finished and lines and seen is not None:  # most answers narrate nothing: no view then
+            now = game.view(None)["phase"]
+            if now != seen:
+                lines.append(phase_header(game.state.round, now, lang))
+                seen = now
         if seen is not None:
             self.phase_shown[game_id] = seen
         return lines
