@@ -50,6 +50,7 @@ DM_CLOSED = 50007
 FILES_PER_MESSAGE = 10  # Discord's limit
 MAX_DECIDE_BUTTONS = 20  # a message holds 25 components; a member owes rarely more than a few decisions
 MEMORY_GAMES = 1024  # games whose drafts, notices and status text are kept (ended games leave at once)
+MEMORY_DM_CHANNELS = 4096  # users whose DM channel id is kept (discord.py keeps only its latest 128 channels)
 
 
 @dataclass
@@ -178,6 +179,7 @@ class Play(commands.Cog):
         self.notified: dict[int, set[tuple[str, str, int | None]]] = {}
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
+        self.dm_channels: dict[int, int] = Bounded(MEMORY_DM_CHANNELS)  # user id -> their DM channel's id
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
@@ -438,7 +440,7 @@ class Play(commands.Cog):
         decide.add_item(DecideButton(game_id, prompt.house, t("button.decide", lang)))
         if not await self.service.dm_closed(user_id):
             try:
-                dm = await self.bot.create_dm(discord.Object(user_id))  # cached by discord.py after the first
+                dm = await self._dm(user_id)
                 # Answered meanwhile (or the game ended): no form to keep in memory; Decide opens what is asked now.
                 if not await self._still_asked(game_id, prompt):
                     await dm.send(text, view=decide)
@@ -480,6 +482,16 @@ class Play(commands.Cog):
         row = await self.service.deadline(game_id)
         return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
 
+    async def _dm(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel. Its id never changes, and discord.py forgets all but its latest 128 channels:
+        with more players than that, every DM would first open the channel again, one more request each."""
+        channel_id = self.dm_channels.get(user_id)
+        if channel_id is not None:
+            return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        dm = await self.bot.create_dm(discord.Object(user_id))
+        self.dm_channels[user_id] = dm.id
+        return dm
+
     async def _channel(self, channel_id: int) -> discord.abc.Messageable:
         channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
@@ -516,7 +528,7 @@ class Play(commands.Cog):
                     channel=_channel_link(row.guild_id, row.channel_id),
                 )
                 try:
-                    dm = await self.bot.create_dm(discord.Object(user_id))
+                    dm = await self._dm(user_id)
                     await dm.send(text, view=view)
                 except discord.Forbidden:
                     await self.service.set_dm_closed(user_id, True)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 
+import discord
+
 from tests.bot.conftest import Table
 
 
@@ -210,3 +212,28 @@ async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead
     assert f"decide:{game_id}:{house}" in str(dm.components) and ":submit" not in str(dm.components)
     opened = await (await fake.click(player, dm, f"decide:{game_id}:{house}")).wait_response()
     assert f"dec:{game_id}:{house}:submit" in str(opened.components)
+
+
+async def test_a_players_dm_channel_is_opened_once_though_discord_py_keeps_only_its_latest_128(table: Table) -> None:
+    """With more players than discord.py's 128 remembered DM channels, each decision DM would first open the
+    channel again: the bot keeps the channel ids itself, so a DM costs one request."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    for player in table.players[:3]:
+        await fake.wait_for_dm(player)
+    await fake.wait_idle()
+    bot, play = table.bot, table.bot.play
+    for i in range(130):  # other DM channels push the players' out of discord.py's cache
+        await bot.create_dm(discord.Object(fake.add_member(table.guild, f"other{i}").id))
+    seated = {p.id for p in table.players[:3]}
+    assert not [c for c in bot.private_channels if isinstance(c, discord.DMChannel) and c.recipient
+                and c.recipient.id in seated]  # fmt: skip
+    opened = fake.requests.count("POST /users/@me/channels")
+    mark = fake.mark()
+    play.notified.pop(game_id, None)  # the notices go out again, as after a new step
+    await play.notify_prompts(game_id, await table.service.load(game_id))
+    for player in table.players[:3]:
+        again = await fake.wait_for_dm(player, since=mark)
+        assert f"dec:{game_id}:" in str(again.components)
+    assert fake.requests.count("POST /users/@me/channels") == opened
+    assert fake.failed_interactions == [] and fake.unsupported_requests == [] and fake.internal_errors == []
