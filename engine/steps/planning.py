@@ -38,6 +38,11 @@ def order_areas(s: GameState, house: str) -> list[str]:
     return sorted(a for a, us in s.units.items() if us and us[0].house == house)
 
 
+def houses_with_units(s: GameState) -> set[str]:
+    """The houses with an area to give an order to, in one pass over the board (``order_areas`` is one per house)."""
+    return {us[0].house for us in s.units.values() if us}
+
+
 def usable_tokens(s: GameState, house: str) -> Counter[str]:
     forbidden = forbidden_tokens(s.restrictions)
     return Counter({t.id: t.copies for t in ruleset(s).order_tokens().values() if t.id not in forbidden})
@@ -143,7 +148,8 @@ class Planning(Step):
         s.orders_revealed = False
 
     def _waiting_on(self, g: Game, f: Frame) -> list[str]:
-        houses = [h for h in rules.player_houses(g.s) if order_areas(g.s, h)]
+        holders = houses_with_units(g.s)
+        houses = [h for h in rules.player_houses(g.s) if h in holders]
         if f["sequential"]:
             pending = [h for h in houses if h not in f["done"]]
             return pending[:1]
@@ -153,9 +159,10 @@ class Planning(Step):
         """M-VASSAL-09: once the players' own orders are placed, each liege in turn order gives his vassals' orders,
         one vassal after another."""
         s = g.s
+        holders = houses_with_units(s)
         out = []
         for liege in rules.player_houses(s):
-            out += [v for v in rules.vassals_of(s, liege) if order_areas(s, v) and v not in f["answers"]]
+            out += [v for v in rules.vassals_of(s, liege) if v in holders and v not in f["answers"]]
         return out
 
     def _asked(self, g: Game, f: Frame) -> list[str]:
