@@ -53,3 +53,13 @@ async def test_the_acknowledgement_floor_runs_against_the_fake() -> None:
     assert figures["clicks"] == 20 and figures["failed_interactions"] == 0
     assert 0 < figures["ack_p50_ms"] <= figures["ack_p99_ms"] <= figures["ack_max_ms"] < 3000
     assert figures["cpu_ms_per_click"] > 0
+
+
+async def test_the_store_benchmark_commits_every_answer() -> None:
+    """bench/store.py: the answers of a burst committed on a real SQLite file (the figures are the benchmark's)."""
+    spec = importlib.util.spec_from_file_location("bench_store", BENCH.with_name("store.py"))
+    assert spec is not None and spec.loader is not None
+    store_bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(store_bench)
+    figures = await store_bench.run(3, 20)
+    assert figures["commits"] == 20 and figures["cpu_ms_per_commit"] > 0 and figures["wall_ms_per_commit"] > 0
