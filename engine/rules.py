@@ -7,7 +7,7 @@ whose printed crest it carries (B-CONTROL-01, B-CONTROL-12..14).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from engine import data
 from engine.rulesets import ruleset
@@ -29,49 +29,40 @@ def occupant(s: GameState, area: str) -> str | None:
 
 
 def controller(s: GameState, area: str) -> str | None:
-    a = board(s).areas[area]
-    if a.is_port:
-        assert a.port_of is not None
-        return controller(s, a.port_of)
-    house = occupant(s, area)
-    if house is not None or a.is_sea:
-        return house
-    return controller_if_emptied(s, area)
+    return _controller(s, board(s).areas, area)
 
 
 def controller_if_emptied(s: GameState, land: str) -> str | None:
     """Who controls a land once no unit stands there: its power token, else the crest printed on it."""
-    token = s.power_tokens.get(land)
-    if token is not None:
-        return token
-    home = board(s).areas[land].home_of
-    if home is not None and home in s.players and land not in s.neutral:
-        return home
-    return None
+    return _controller_if_emptied(s, board(s).areas, land)
 
 
 def control_map(s: GameState) -> dict[str, str | None]:
-    """Every area's controller at once, for readers that need them all (views, the victory track): what
-    ``controller`` gives for each, with the board looked up once (every view works this out)."""
+    """Every area's controller at once, for readers that need them all (views, the victory track), with the board
+    looked up once (every view works this out)."""
     areas = board(s).areas
-    out: dict[str, str | None] = {}
-    for area_id, a in areas.items():
-        land = a.port_of if a.is_port and a.port_of is not None else area_id  # a port follows its land
-        units = s.units.get(land)
-        if units:
-            out[area_id] = units[0].house
-        elif areas[land].is_sea:
-            out[area_id] = None
-        else:
-            token = s.power_tokens.get(land)
-            home = areas[land].home_of
-            if token is not None:
-                out[area_id] = token
-            elif home is not None and home in s.players and land not in s.neutral:
-                out[area_id] = home
-            else:
-                out[area_id] = None
-    return out
+    return {area: _controller(s, areas, area) for area in areas}
+
+
+def _controller(s: GameState, areas: Mapping[str, data.Area], area: str) -> str | None:
+    a = areas[area]
+    land = a.port_of if a.is_port and a.port_of is not None else area  # a port follows its land
+    units = s.units.get(land)
+    if units:
+        return units[0].house
+    if areas[land].is_sea:
+        return None
+    return _controller_if_emptied(s, areas, land)
+
+
+def _controller_if_emptied(s: GameState, areas: Mapping[str, data.Area], land: str) -> str | None:
+    token = s.power_tokens.get(land)
+    if token is not None:
+        return token
+    home = areas[land].home_of
+    if home is not None and home in s.players and land not in s.neutral:
+        return home
+    return None
 
 
 def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, int]:
