@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bot import cpu_seconds, percentile
+from bench.bot import cpu_seconds, median_of, percentile
 from testing.fake_discord import FakeDiscord
 
 CLIENT = Path(__file__).resolve().parent / "ack_floor_client.py"
@@ -93,15 +93,12 @@ def main() -> None:
     if not 1 <= args.clicks <= 2000 or not 1 <= args.runs <= 10:
         parser.error("--clicks must be 1-2000 and --runs 1-10")
     runs = [asyncio.run(asyncio.wait_for(run(args.clicks), timeout=300)) for _ in range(args.runs)]
-    figures = {k: (statistics.median(r[k] for r in runs) if k != "clicks" else v) for k, v in runs[0].items()}
-    figures["failed_interactions"] = sum(r["failed_interactions"] for r in runs)
-    if args.runs > 1:
-        figures["runs"] = runs
+    figures = median_of(runs, digits=3)
     if args.json:
         print(json.dumps(figures))
     else:
         for key, value in figures.items():
-            if key != "runs":
+            if key not in ("runs", "spread"):
                 print(f"{key:>22}: {value}")
 
 

@@ -319,7 +319,7 @@ def worst_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
+def median_of(runs: list[dict[str, Any]], *, digits: int = 2) -> dict[str, Any]:
     """One figure per key, the median across runs (losses summed), with each figure's spread (min, max)."""
     out: dict[str, Any] = {}
     spread: dict[str, list[float]] = {}
@@ -330,7 +330,7 @@ def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
         elif key in SUMMED:
             out[key] = sum(values)
         else:
-            out[key] = round(statistics.median(values), 2)
+            out[key] = round(statistics.median(values), digits)
             if len(runs) > 1:
                 spread[key] = [min(values), max(values)]
     if len(runs) > 1:

@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import statistics
 import sys
 import tempfile
 import time
@@ -26,6 +25,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from app.store import Store
+from bench.bot import median_of
 from engine.game import new_game
 
 PLAYERS = 6
@@ -76,16 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     if not 1 <= args.games <= 1000 or not 1 <= args.answers <= 100_000 or not 1 <= args.runs <= 20:
         parser.error("--games 1..1000, --answers 1..100000, --runs 1..20")
     runs = [asyncio.run(run(args.games, args.answers)) for _ in range(args.runs)]
-    figures: dict[str, Any] = {"games": args.games, "answers": args.answers}
-    for key in runs[0]:
-        figures[key] = statistics.median(r[key] for r in runs)
-    if args.runs > 1:
-        figures["spread"] = {key: [min(r[key] for r in runs), max(r[key] for r in runs)] for key in runs[0]}
+    figures = {"games": args.games, "answers": args.answers, **median_of(runs, digits=3)}
     if args.json:
         print(json.dumps(figures))
     else:
         for key, value in figures.items():
-            print(f"{key}: {value}")
+            if key not in ("runs", "spread"):
+                print(f"{key:>18}: {value}")
     return 0
 
 
