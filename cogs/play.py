@@ -712,11 +712,9 @@ class Play(commands.Cog):
             )
         summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
-        if prompt.secret:
-            lines.append(t("decision.changeable", lang))
-        # A secret answer can change until everyone has answered: the receipt reopens the form.
         change: discord.ui.View | None = None
-        if prompt.secret:
+        if prompt.secret:  # a secret answer can change until everyone has answered: the receipt reopens the form
+            lines.append(t("decision.changeable", lang))
             change = discord.ui.View(timeout=None)
             change.add_item(DecideButton(game_id, house, t("button.change", lang)))
         if draft is not None:
