@@ -3,7 +3,57 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
+
+
+class PromptKind(StrEnum):
+    """Every kind of decision the engine can open, in both rulesets; a prompt of any other kind is a bug."""
+
+    ORDERS = "orders"
+    VASSAL_ORDERS = "vassal-orders"
+    VASSAL_CLAIM = "vassal-claim"
+    RAVEN = "raven"
+    RAVEN_WILDLING = "raven-wildling"
+    RAID = "raid"
+    MARCH = "march"
+    CONSOLIDATE = "consolidate"
+    SUPPORT = "support"
+    SUPPORT_REFUSAL = "support-refusal"
+    HOUSE_CARD = "house-card"
+    BLADE = "blade"
+    CASUALTIES = "casualties"
+    RETREAT = "retreat"
+    PORT_CAPTURE = "port-capture"
+    TYRION_CANCEL = "tyrion-cancel"
+    DORAN_TRACK = "doran-track"
+    AERON_SWAP = "aeron-swap"
+    MACE_FOOTMAN = "mace-footman"
+    QUEEN_OF_THORNS = "queen-of-thorns"
+    RENLY_KNIGHT = "renly-knight"
+    CERSEI_ORDER = "cersei-order"
+    PATCHFACE_DISCARD = "patchface-discard"
+    LYSA_KEEP = "lysa-keep"
+    ROBERT_REMOVE = "robert-remove"
+    BRONN_PAY = "bronn-pay"
+    BERIC_UNIT = "beric-unit"
+    CONNINGTON_KNIGHT = "connington-knight"
+    WESTEROS_CHOICE = "westeros-choice"
+    RECONCILE = "reconcile"
+    MUSTER = "muster"
+    BID = "bid"
+    TIE_ORDER = "tie-order"
+    WILDLING_TIE = "wildling-tie"
+    PREEMPTIVE_RAID = "preemptive-raid"
+    TRACK = "track"
+    DISCARD_HOUSE_CARD = "discard-house-card"
+    RETURN_HOUSE_CARD = "return-house-card"
+    WILDLING_DESTROY = "wildling-destroy"
+    WILDLING_UPGRADE = "wildling-upgrade"
+    WILDLING_DOWNGRADE = "wildling-downgrade"
+
+
+PROMPT_KINDS = frozenset(PromptKind)
 
 
 @dataclass(frozen=True)
@@ -16,6 +66,10 @@ class Prompt:
     info: dict[str, Any] = field(default_factory=dict)  # context for the player (JSON-able)
     answered: bool = False  # simultaneous steps: an answer is on record and may still be replaced
     secret: bool = False  # the answer stays hidden from other houses until the step resolves
+
+    def __post_init__(self) -> None:
+        if self.kind not in PROMPT_KINDS:
+            raise ValueError(f"{self.kind!r} is not a declared PromptKind")
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -84,11 +84,14 @@ def validate_vassal_orders(s: GameState, vassal: str, orders: Any) -> dict[str, 
 
 
 def default_orders(s: GameState, house: str, areas: list[str]) -> dict[str, str]:
+    """The deadline's answer: an order in as many areas as the usable tokens cover (all of them when they can),
+    the preferred tokens first, then whatever the ruleset adds (sea orders, 003:141), so that it is always legal."""
     left = usable_tokens(s, house)
     stars_left = rules.stars_allowed(s, house)
+    preference = [*DEFAULT_PREFERENCE, *(t for t in left if t not in DEFAULT_PREFERENCE)]
     out: dict[str, str] = {}
     for area in areas:
-        for t in DEFAULT_PREFERENCE:
+        for t in preference:
             if left[t] > 0 and (not token(t).star or stars_left > 0):
                 out[area] = t
                 left[t] -= 1

@@ -246,7 +246,9 @@ class _OnlyOneWay(Step):
         if f.get("done"):
             return []
         house = g.s.players[0]
-        return [Prompt(id=prompt_id(f, "only", house), house=house, kind="only", choices=["yes"], default="yes")]
+        return [
+            Prompt(id=prompt_id(f, "only", house), house=house, kind="raven-wildling", choices=["yes"], default="yes")
+        ]
 
     def answer(self, g, f, house, answer):  # type: ignore[no-untyped-def]
         f["done"] = answer
