@@ -685,8 +685,8 @@ class GameService:
     # ----- moderation -----
 
     async def vassalize(self, game_id: int, house: str, *, moderator: int) -> Applied:
-        """A player leaves (Mother of Dragons, M-LEAVE-01): the house becomes a vassal when the next Planning phase
-        opens, and plays on until then. A logged, undoable step; the engine refuses what the rules do not allow."""
+        """A player leaves (Mother of Dragons, M-LEAVE-01): the house plays out the round and becomes a vassal as the
+        next round starts. A logged, undoable step; the engine refuses what the rules do not allow."""
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status not in ("running", "paused") or row.state is None:

@@ -139,7 +139,7 @@ class Moderation(commands.Cog):
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
 
-    @mod.command(name="vassalize", description="A player leaves: the house becomes a vassal at the next Planning phase")
+    @mod.command(name="vassalize", description="A player leaves: the house becomes a vassal as the next round starts")
     @app_commands.describe(house="The house whose player leaves (Mother of Dragons)")
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def vassalize(self, interaction: discord.Interaction[Any], house: str) -> None:

@@ -123,8 +123,9 @@ class Game:
         return [{"type": "seat-changed", "house": house, "seat": seat, "autopilot": autopilot}]
 
     def vassalize(self, house: str) -> list[dict[str, Any]]:
-        """The player of ``house`` leaves the game (M-LEAVE-01): at the start of the next Planning phase, before the
-        vassals are claimed, the house becomes a vassal. Until then it plays on as before (seated or on autopilot).
+        """The player of ``house`` leaves the game (M-LEAVE-01, 003:442): as the next round starts, before its Westeros
+        phase, the house becomes a vassal; its liege is chosen at that round's claim. Until then it plays on as before
+        (seated or on autopilot).
 
         Refused in a ruleset without vassals, for a vassal or a house already leaving, and when it would leave fewer
         than two players."""
@@ -218,9 +219,25 @@ class Game:
             top = self.state.stack[-1]
             step = STEPS[top["type"]]
             if step.asks(self, top):
+                if self._answer_for_a_vassal_without_liege(top):
+                    continue
                 return
             step.advance(self, top)
         raise RuntimeError("the game did not settle: a step loops without asking anything")
+
+    def _answer_for_a_vassal_without_liege(self, top: Frame) -> bool:
+        """A house that became a vassal as the round started has nobody to decide for it until the claim
+        (M-LEAVE-01): its open decision takes its default at once, so the game never waits for an empty seat."""
+        s = self.state
+        if None not in s.vassals.values():
+            return False
+        step = STEPS[top["type"]]
+        unled = (p for p in step.prompts(self, top) if not p.answered and s.vassals.get(p.house, "") is None)
+        prompt = next(unled, None)
+        if prompt is None:
+            return False
+        step.answer(self, top, prompt.house, prompt.default)
+        return True
 
     def end_game(self, winner: str, reason: str) -> None:
         self.state.phase = "ended"

@@ -106,7 +106,7 @@ class GameState:
     ended_reason: str | None = None
     # Mother of Dragons: every vassal in play -> the house whose player commands it (None until the first claim).
     vassals: dict[str, str | None] = field(default_factory=dict)
-    leaving: list[str] = field(default_factory=list)  # player houses that become vassals at the next claim
+    leaving: list[str] = field(default_factory=list)  # player houses that become vassals as the next round starts
 
     def to_dict(self) -> dict[str, Any]:
         raw = self._fields()

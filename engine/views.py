@@ -101,7 +101,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         "awaiting": g.awaiting(),
         "commanders": {h: rules.commander(s, h) for h in s.players},  # whose player decides for each house
         "vassals": dict(s.vassals),  # Mother of Dragons: each vassal's liege (null until first claimed)
-        "leaving": list(s.leaving),  # player houses that become vassals at the next claim
+        "leaving": list(s.leaving),  # player houses that become vassals as the next round starts
         "winner": s.winner,
         "options": {"tides_of_battle": bool(s.options.get("tides_of_battle")), "ruleset": ruleset(s).name},
     }

@@ -29,7 +29,7 @@ def vassals_of(view: View) -> dict[str, str | None]:
 
 
 def leaving_of(view: View) -> list[str]:
-    """Player houses that become vassals at the next claim."""
+    """Player houses that become vassals as the next round starts."""
     got = view.get("leaving")
     return [str(h) for h in got if isinstance(h, str)] if isinstance(got, list) else []
 

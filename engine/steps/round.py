@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine import data, victory
 from engine.flow import Frame, Step, register
-from engine.steps.vassals import start_claim
+from engine.steps.vassals import start_claim, vassalize_leavers
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,6 +28,7 @@ class GameLoop(Step):
             s.phase = "westeros"
             f["next"] = "planning"
             g.emit("round-started", round=s.round)
+            vassalize_leavers(g)
             g.push("westeros")
         elif nxt == "planning":
             s.phase = "planning"

@@ -60,13 +60,20 @@ def make_vassal(g: Game, house: str) -> None:
     g.emit("house-vassalized", house=house)
 
 
-def start_claim(g: Game) -> None:
-    """Open a Planning phase's claim: the houses of players who left become vassals, then the sets are dealt."""
+def vassalize_leavers(g: Game) -> None:
+    """M-LEAVE-01 (003:442): a player who leaves between rounds turns his house into a vassal, so the houses of the
+    players who left become vassals as a round starts, before its Westeros phase. Each is a vassal in everything from
+    then on; it has no liege until that round's claim, and what it decides until then is its default (``Game.run``)."""
     s = g.s
     for house in list(s.leaving):
         if house not in s.vassals and len(rules.player_houses(s)) > 1:
             make_vassal(g, house)
     s.leaving = []
+
+
+def start_claim(g: Game) -> None:
+    """Open a Planning phase's claim: one order set per vassal is dealt to the players."""
+    s = g.s
     if not s.vassals:
         return
     sets = deal_sets(rules.player_houses(s), len(s.vassals))

@@ -84,7 +84,7 @@ async def test_M_LEAVE_01_a_moderator_vassalizes_a_house_logged_undoable_and_rep
         await service.vassalize(game_id, leaver, moderator=999)
     assert getattr(twice.value, "code", None) == "already-vassal"
 
-    # At the next Planning phase the house is a vassal: its former player no longer decides anything for it.
+    # As the next round starts the house is a vassal: its former player no longer decides anything for it.
     game = await answer_defaults_until(service, game_id, lambda g: leaver in g.state.vassals)
     assert game.state.houses[leaver].seat is None and game.state.houses[leaver].power == 0
     former = seats[leaver]

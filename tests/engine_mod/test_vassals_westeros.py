@@ -14,7 +14,7 @@ from engine import Game, RuleError, new_game, rules
 from engine.prompts import Prompt
 from engine.sim import play_game
 from engine.victory import final_winner
-from tests.engine_westeros.helpers import events_of, setup_events, westeros
+from tests.engine_westeros.helpers import decks, events_of, setup_events, westeros
 
 MOD = {"ruleset": "mother-of-dragons"}
 # 4 players with the expansion play the base game's houses for 4; the other three of the seven are vassals.
@@ -497,10 +497,11 @@ def test_M_VASSAL_32_the_final_winner_is_always_a_player() -> None:
 # ----- a player leaves -----
 
 
-def test_M_LEAVE_01_a_leaving_house_plays_on_then_becomes_a_vassal_before_the_claim() -> None:
-    """M-LEAVE-01: in a 5-player game, ``vassalize`` lets the house play until the next Planning phase; it then
-    becomes a vassal before the claim (Power back to the pool, no house cards, no seat) and is claimed like any
-    vassal."""
+def test_M_LEAVE_01_a_leaving_house_plays_out_its_round_then_becomes_a_vassal_as_the_next_round_starts() -> None:
+    """M-LEAVE-01 (003:442: a player who leaves between rounds turns his house into a vassal; a round is Westeros,
+    Planning, Action, 002:559-582): in a 5-player game, ``vassalize`` lets the house play out the round it is in; as
+    the next round starts, before its Westeros phase, it becomes a vassal (Power back to the pool, no house cards, no
+    seat) with no liege, and it is claimed like any vassal at that round's Planning phase."""
     g = new_game(5, seed=21, options=MOD)
     players = ["baratheon", "lannister", "stark", "greyjoy", "tyrell"]
     assert rules.player_houses(g.s) == players and sorted(g.s.vassals) == ["arryn", "martell"]
@@ -512,23 +513,27 @@ def test_M_LEAVE_01_a_leaving_house_plays_on_then_becomes_a_vassal_before_the_cl
     assert "greyjoy" not in g.s.vassals and g.s.houses["greyjoy"].seat == "player-5"
 
     seen: list[Prompt] = []
-    # Round 1: the claim, then Greyjoy places its orders like any player.
-    for _ in range(400):
+    events = []
+    # Round 1: the claim, then Greyjoy places its orders and plays its Action phase like any player.
+    while g.s.round == 1:
         p = first(g)
-        if p.kind == "vassal-claim" and g.s.round == 2:
-            break
         seen.append(p)
         assert "greyjoy" not in g.s.vassals
-        g.act(p.house, p.default, prompt_id=p.id)
+        events = g.act(p.house, p.default, prompt_id=p.id)
     assert ("greyjoy", "orders") in [(p.house, p.kind) for p in seen]
-    # Round 2's Planning phase has opened: Greyjoy is a vassal now, not yet claimed.
+    # The act that ended round 1 started round 2 and made Greyjoy a vassal before any Westeros card was drawn.
+    types = [e["type"] for e in events]
+    assert types.index("round-started") < types.index("house-vassalized") < types.index("westeros-cards")
+    assert {"type": "house-vassalized", "house": "greyjoy"} in events
     gs = g.s.houses["greyjoy"]
-    assert "greyjoy" in g.s.vassals and g.s.vassals["greyjoy"] is None
+    assert g.s.phase == "westeros" and g.s.vassals["greyjoy"] is None
     assert gs.power == 0 and gs.hand == [] and gs.discards == [] and gs.seat is None
     on_board = sum(1 for h in g.s.power_tokens.values() if h == "greyjoy")
     assert rules.power_in_pool(g.s, "greyjoy") == 20 - on_board
     assert g.s.leaving == []
     assert rules.player_houses(g.s) == [h for h in g.s.tracks["iron_throne"] if h in players and h != "greyjoy"]
+
+    play_until_round(g, 2)
     claim = first(g)
     assert "greyjoy" in claim.choices
     events = g.act(claim.house, "greyjoy")
@@ -546,15 +551,16 @@ def test_M_LEAVE_01_a_leaving_house_plays_on_then_becomes_a_vassal_before_the_cl
     assert g.prompt_for("greyjoy") is None or g.prompt_for("greyjoy").kind == "vassal-orders"  # type: ignore[union-attr]
 
 
-def test_M_LEAVE_01_the_house_vassalized_event_opens_the_planning_phase() -> None:
-    """M-LEAVE-01: ``house-vassalized`` comes before ``vassal-claim-started``, which deals one set per vassal to
-    the players left; the leaver, first on the Iron Throne track, no longer holds its dominance token
-    (M-VASSAL-28)."""
-    g = Game.from_scenario({"players": 5, "options": MOD, "round": 3, "start": "action"})
+def test_M_LEAVE_01_M_VASSAL_28_the_leaver_first_on_the_iron_throne_gives_up_its_token_as_the_round_starts() -> None:
+    """M-LEAVE-01, M-VASSAL-28: ``house-vassalized`` follows ``round-started`` and comes before the Westeros cards;
+    the leaver, first on the Iron Throne track, no longer holds its dominance token from then on, and the claim deals
+    one set per vassal to the players left."""
+    g = Game.from_scenario({"players": 5, "options": MOD, "round": 3, "start": "planning"})
     assert rules.holder(g.s, "iron_throne") == "baratheon"
     g.vassalize("baratheon")
     events = play_until_round(g, 4)
     types = [e["type"] for e in events]
+    assert types.index("round-started") < types.index("house-vassalized") < types.index("westeros-cards")
     assert types.index("house-vassalized") < types.index("vassal-claim-started")
     assert {"type": "house-vassalized", "house": "baratheon"} in events
     (started,) = events_of(events, "vassal-claim-started")
@@ -574,6 +580,75 @@ def play_until_round(g: Game, round_: int, cap: int = 1000) -> list[dict[str, An
             return events
         events += g.act(p.house, p.default, prompt_id=p.id)
     raise AssertionError("the round never came")
+
+
+def leaving_in_round_3(cards: tuple[str, str, str], **spec: Any) -> tuple[Game, list[dict[str, Any]], list[Prompt]]:
+    """A 5-player game in round 3's Planning phase; Greyjoy (with 6 Power and its castles) leaves, and the game is
+    played by defaults up to round 4's claim, whose Westeros phase draws ``cards``. Returns the game, the events from
+    the start of round 4 and the prompts asked from then on."""
+    g = Game.from_scenario(
+        {
+            "players": 5,
+            "options": MOD,
+            "round": 3,
+            "start": "planning",
+            "power": {"greyjoy": 6, "stark": 6, "lannister": 6, "baratheon": 6, "tyrell": 6},
+            "westeros_decks": decks(*cards),
+            **spec,
+        }
+    )
+    g.vassalize("greyjoy")
+    events: list[dict[str, Any]] = []
+    asked: list[Prompt] = []
+    for _ in range(1000):
+        p = first(g)
+        if p.kind == "vassal-claim" and g.s.round == 4:
+            return g, events, asked
+        new = g.act(p.house, p.default, prompt_id=p.id)
+        if g.s.round == 4:
+            if not events:
+                new = new[[e["type"] for e in new].index("round-started") :]
+            events += new
+            asked += open_prompts(g)
+    raise AssertionError("round 4's claim never came")
+
+
+def test_M_LEAVE_01_M_VASSAL_27_a_house_that_left_bids_nothing_in_the_next_clash_of_kings() -> None:
+    """M-LEAVE-01 (003:442), M-VASSAL-27 (003:340, 352: a vassal bids 0 and holds no Power): the house that left in
+    round 3 is a vassal when round 4's Clash of Kings opens: it is never asked to bid, its bid is 0 on every track,
+    and its 6 Power went back to the pool instead of into the bids."""
+    g, events, asked = leaving_in_round_3((QUIET_I, "clash-of-kings", QUIET_III))
+    assert [p for p in asked if p.house == "greyjoy"] == []
+    kinds = {p.kind for p in asked if p.kind != "vassal-claim"}
+    assert "bid" in kinds and kinds <= {"bid", "tie-order"}
+    revealed = events_of(events, "bids-revealed")
+    assert len(revealed) == 3 and all(r["bids"].get("greyjoy", 0) == 0 for r in revealed)
+    assert g.s.houses["greyjoy"].power == 0
+
+
+def test_M_LEAVE_01_M_VASSAL_29_M_VASSAL_30_a_house_that_left_takes_no_game_of_thrones_power_and_no_wildling_bid() -> (
+    None
+):
+    """M-LEAVE-01 (003:442), M-VASSAL-29 (003:346-348), M-VASSAL-30 (003:352): in round 4's Westeros phase the house
+    that left gains no Power from Game of Thrones, whatever its crowns, and bids nothing against the wildlings."""
+    g, events, asked = leaving_in_round_3((QUIET_I, "game-of-thrones", "wildlings-attack"), wildling_threat=4)
+    gained = {e["house"]: e["gained"] for e in events_of(events, "power-gained")}
+    assert gained.get("greyjoy", 0) == 0 and any(gained[h] > 0 for h in ("stark", "lannister", "baratheon", "tyrell"))
+    assert events_of(events, "wildlings-attack")
+    assert [p for p in asked if p.house == "greyjoy"] == []
+    assert all(r["bids"].get("greyjoy", 0) == 0 for r in events_of(events, "bids-revealed"))
+    assert g.s.houses["greyjoy"].power == 0
+
+
+def test_M_LEAVE_01_M_VASSAL_35_a_house_that_left_musters_by_its_default_before_any_claim() -> None:
+    """M-LEAVE-01, M-VASSAL-35: when round 4 opens with Mustering, the house that left is already a vassal with no
+    liege: nobody is asked for it, it takes its default (nothing mustered), and the players muster as usual."""
+    _, events, asked = leaving_in_round_3(("mustering", QUIET_II, QUIET_III))
+    assert [p for p in asked if p.house == "greyjoy"] == []
+    assert "muster" in {p.kind for p in asked}
+    mustered = {e["house"]: e["plan"] for e in events_of(events, "mustered")}
+    assert mustered.get("greyjoy", {}) in ({}, [])
+    assert events_of(events, "house-vassalized") == [{"type": "house-vassalized", "house": "greyjoy"}]
 
 
 def test_M_LEAVE_01_vassalize_is_refused_and_changes_nothing() -> None:
