@@ -15,6 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -24,18 +25,60 @@ from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import DeadlineRow, DeadlineStore
 from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
+from engine.prompts import PromptKind
 
 log = logging.getLogger("westeros.deadlines")
 
-CATEGORY_OF_KIND = {
-    "orders": "orders",
-    "bid": "bids",
-    "support": "battle",
-    "house-card": "battle",
-    "blade": "battle",
-    "casualties": "battle",
-    "retreat": "battle",
+
+class DeadlineCategory(StrEnum):
+    """The kinds of decision a game sets its own deadline duration for (``GameSettings.deadlines``)."""
+
+    ORDERS = "orders"
+    BIDS = "bids"
+    BATTLE = "battle"
+    OTHER = "other"
+
+
+_BID_KINDS = {PromptKind.BID, PromptKind.TIE_ORDER, PromptKind.WILDLING_TIE}
+_BATTLE_KINDS = {
+    PromptKind.SUPPORT,
+    PromptKind.SUPPORT_REFUSAL,
+    PromptKind.HOUSE_CARD,
+    PromptKind.BLADE,
+    PromptKind.CASUALTIES,
+    PromptKind.RETREAT,
+    PromptKind.PORT_CAPTURE,
+    PromptKind.TYRION_CANCEL,
+    PromptKind.DORAN_TRACK,
+    PromptKind.AERON_SWAP,
+    PromptKind.MACE_FOOTMAN,
+    PromptKind.QUEEN_OF_THORNS,
+    PromptKind.RENLY_KNIGHT,
+    PromptKind.CERSEI_ORDER,
+    PromptKind.PATCHFACE_DISCARD,
+    PromptKind.LYSA_KEEP,
+    PromptKind.ROBERT_REMOVE,
+    PromptKind.BRONN_PAY,
+    PromptKind.BERIC_UNIT,
+    PromptKind.CONNINGTON_KNIGHT,
 }
+
+
+def _category_of(kind: PromptKind) -> DeadlineCategory:
+    """A decision inside a battle (a house card's ability too) waits as long as the battle's other choices, a tie
+    after a bid as long as the bid; what is none of these is "other"."""
+    if kind == PromptKind.ORDERS:
+        return DeadlineCategory.ORDERS
+    if kind in _BID_KINDS:
+        return DeadlineCategory.BIDS
+    if kind in _BATTLE_KINDS:
+        return DeadlineCategory.BATTLE
+    return DeadlineCategory.OTHER
+
+
+CATEGORY_OF_KIND: dict[PromptKind, DeadlineCategory] = {kind: _category_of(kind) for kind in PromptKind}
+# When decisions of several categories are open at once, the step waits as long as the first of them here says.
+CATEGORY_PRECEDENCE = (DeadlineCategory.ORDERS, DeadlineCategory.BIDS, DeadlineCategory.BATTLE, DeadlineCategory.OTHER)
 MAX_DEADLINE_S = 7 * 24 * 3600  # no deadline, set or extended, lies further out than this
 MIN_DEADLINE_S = 60
 FLAG_AFTER_MISSES = 3
@@ -47,12 +90,9 @@ def step_key(game: Game) -> str:
     return "|".join(sorted(p.id for p in game.prompts()))
 
 
-def category(game: Game) -> str:
-    kinds = {p.kind for p in game.prompts()}
-    for kind in ("orders", "bid", "house-card", "support", "blade", "casualties", "retreat"):
-        if kind in kinds:
-            return CATEGORY_OF_KIND[kind]
-    return "other"
+def category(game: Game) -> DeadlineCategory:
+    open_ = {CATEGORY_OF_KIND[PromptKind(p.kind)] for p in game.prompts()}
+    return next((c for c in CATEGORY_PRECEDENCE if c in open_), DeadlineCategory.OTHER)
 
 
 class Deadlines:

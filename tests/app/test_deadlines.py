@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from app.deadlines import MAX_DEADLINE_S, Deadlines, step_key
+from app.deadlines import CATEGORY_OF_KIND, MAX_DEADLINE_S, DeadlineCategory, Deadlines, category, step_key
+from app.decisions import BUILDERS
 from app.service import GameService, GameSettings, ServiceError
 from app.store import Store
+from engine import Game
+from engine.prompts import PromptKind
+from tests.engine_mod.test_vassals_westeros import mid_ability
 
 DAY = 24 * 3600
 
@@ -246,3 +250,19 @@ async def test_daily_deadlines_and_vacations(env) -> None:  # type: ignore[no-un
     with pytest.raises(ServiceError) as err:
         await deadlines.take_vacation(game_id, house, 2)  # only 1 day of the allowance is left
     assert err.value.code == "vacation-allowance" and err.value.params["left"] == "1"
+
+
+def test_every_prompt_kind_has_a_deadline_category_and_a_form() -> None:
+    """A kind the engine declares cannot fall silently into "other" or reach a player without a form."""
+    assert set(CATEGORY_OF_KIND) == set(PromptKind)
+    assert set(BUILDERS) == set(PromptKind)
+
+
+def test_a_house_card_ability_waits_as_long_as_the_battle_and_a_tie_as_long_as_the_bid() -> None:
+    """Tyrion's cancel is asked inside a battle: the battle's duration applies, not "other" (it did before)."""
+    g, kind = mid_ability()
+    assert {p.kind for p in g.prompts()} == {kind} and category(g) == DeadlineCategory.BATTLE
+    tie = Game.from_scenario({"players": 3, "round": 4, "start": {"clash": "iron_throne"}})
+    for p in [p for p in tie.prompts() if p.kind == "bid"]:
+        tie.act(p.house, 0)
+    assert {p.kind for p in tie.prompts()} == {"tie-order"} and category(tie) == DeadlineCategory.BIDS
