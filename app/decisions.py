@@ -256,8 +256,13 @@ def _choices(
     return [Choice(_encode(v), label(v), describe(v) if describe else None) for v in values]
 
 
-def _house_of_prompt(prompt: Prompt) -> str:
-    return prompt.house
+def _card_or_decline_choices(prompt: Prompt, lang: str) -> list[Choice]:
+    """A house card per choice, with its text, or "decline" for the empty choice."""
+    return _choices(
+        prompt,
+        lambda v: card_label(v, lang) if v else t("choice.decline", lang),
+        lambda v: card_text(v, lang) if v else None,
+    )
 
 
 # ----- building forms -----

@@ -45,7 +45,6 @@ class Applied:
     game_id: int
     house: str
     source: str
-    version_before: int
     game: Game
     events: list[dict[str, Any]]
     before: Game | None = None  # the shared game the answer was applied to (None: a start or a new position)
@@ -391,7 +390,7 @@ class GameService:
                 await announce(shared, seats)
             except Exception:
                 log.exception("could not announce the start of game %s", game_id)
-        started = Applied(game_id, "", "start", game.version, shared, [])
+        started = Applied(game_id, "", "start", shared, [])
         await self._notify(started)
         await self.answer_forced(game_id, shared)
         return shared
@@ -538,7 +537,7 @@ class GameService:
             before = game.version
             events = game.act(house, answer, prompt_id=prompt_id)
             shared = await self._commit(game_id, game, before, events, house, user_id, prompt.id, answer, source)
-        return await self._publish(Applied(game_id, house, source, before, shared, events, shared_before))
+        return await self._publish(Applied(game_id, house, source, shared, events, shared_before))
 
     async def gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> Applied:
         """The member's house gives Power to another house (Mother of Dragons), logged and undoable like an answer.
@@ -556,7 +555,7 @@ class GameService:
             events = game.gift(house, to, amount)
             record = {"to": to, "amount": amount}
             shared = await self._commit(game_id, game, before, events, house, user_id, GIFT, record, "player")
-        return await self._publish(Applied(game_id, house, "player", before, shared, events, shared_before))
+        return await self._publish(Applied(game_id, house, "player", shared, events, shared_before))
 
     async def check_gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> None:
         """Refuse now a gift the rules would refuse (before the player is asked to confirm it)."""
@@ -696,7 +695,7 @@ class GameService:
             before = game.version
             events = game.vassalize(house)
             shared = await self._commit(game_id, game, before, events, house, moderator, VASSALIZE, {}, "moderator")
-        applied = Applied(game_id, house, "moderator", before, shared, events, shared_before)
+        applied = Applied(game_id, house, "moderator", shared, events, shared_before)
         await self._notify(applied)
         return applied
 
@@ -740,7 +739,7 @@ class GameService:
             await self.store.set_seat(game_id, house, user_id)
             shared = SharedGame(game.state)
             self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, house, "moderator", before, shared, events, shared_before)
+        applied = Applied(game_id, house, "moderator", shared, events, shared_before)
         await self._notify(applied)
         return applied
 
@@ -787,7 +786,7 @@ class GameService:
                 source="moderator",
                 snapshot=True,
             )
-        applied = Applied(game_id, "", "moderator", old.version, game, [{"type": "game-repaired"}])
+        applied = Applied(game_id, "", "moderator", game, [{"type": "game-repaired"}])
         await self._notify(applied)
         return game
 
@@ -831,8 +830,3 @@ class GameService:
             "state": json.loads(row.state) if row.state else None,
             "log": [a.__dict__ for a in answers],
         }
-
-    async def last_answer(self, game_id: int) -> AnswerRow | None:
-        row = await self.row(game_id)
-        answers = await self.store.answers(game_id, after_version=row.version - 1)
-        return answers[-1] if answers else None

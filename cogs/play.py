@@ -386,14 +386,6 @@ class Play(commands.Cog):
         except discord.HTTPException:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
 
-    async def post_map(self, channel: discord.abc.Messageable, name: str, game: Game, lang: str) -> None:
-        if self.renderer is None:
-            return
-        view = game.view(None)  # the channel only ever sees the public view
-        png = await self.background.run(self.renderer, view, lang)  # in the image pool's worker processes
-        caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
-        await channel.send(caption, file=discord.File(io.BytesIO(png), filename="map.png"))
-
     async def notify_prompts(self, game_id: int, game: Game) -> None:
         row = await self.service.row(game_id)
         prompts = game.prompts()

@@ -91,10 +91,3 @@ def remove_power_token(g: Game, area: str, reason: str) -> None:
     house = g.s.power_tokens.pop(area, None)
     if house is not None:
         g.emit("power-token-removed", area=area, house=house, reason=reason)
-
-
-def unit_counts(units: list[Unit]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for u in units:
-        counts[u.type] = counts.get(u.type, 0) + 1
-    return counts

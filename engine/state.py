@@ -47,7 +47,6 @@ class HouseState:
     seat: str | None = None  # who plays the house (an opaque id from the application), None = unseated
     autopilot: bool = False
     raven_peek: str | None = None  # wildling card this house looked at with the Raven (private)
-    missed_deadlines: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,7 +57,9 @@ class HouseState:
             "seat": self.seat,
             "autopilot": self.autopilot,
             "raven_peek": self.raven_peek,
-            "missed_deadlines": self.missed_deadlines,
+            # Never set by anything (the deadline store counts missed deadlines); kept in the saved format so
+            # every state serialises to the same text as before (the recorded games' digests depend on it).
+            "missed_deadlines": 0,
         }
 
     @staticmethod
@@ -71,7 +72,6 @@ class HouseState:
             seat=raw.get("seat"),
             autopilot=raw.get("autopilot", False),
             raven_peek=raw.get("raven_peek"),
-            missed_deadlines=raw.get("missed_deadlines", 0),
         )
 
 
@@ -211,7 +211,6 @@ def copy_state(s: GameState) -> GameState:
                 hs.seat,
                 hs.autopilot,
                 hs.raven_peek,
-                hs.missed_deadlines,
             )
             for h, hs in s.houses.items()
         },
