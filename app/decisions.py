@@ -46,6 +46,7 @@ from app.labels import (
 )
 from engine import Prompt, data
 from engine.orders import ALL_TOKENS
+from engine.steps.mustering import RECRUIT_COST
 
 __all__ = [
     "MAX_OPTIONS",
@@ -638,11 +639,7 @@ def _cersei_order(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 
 def _patchface(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     opponent = prompt.info.get("opponent")
-    options = _choices(
-        prompt,
-        lambda v: card_label(v, lang) if v else t("choice.decline", lang),
-        lambda v: card_text(v, lang) if v else None,
-    )
+    options = _card_or_decline_choices(prompt, lang)
     ask = t("ask.patchface-discard", lang, opponent=house_name(opponent, lang))
     lines = [f"• {card_line(c, lang)}" for c in prompt.choices if c]
     return _one_select(prompt, lang, ask=ask, lines=lines, options=options)
@@ -659,11 +656,7 @@ def _lysa_keep(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 def _robert_remove(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     card = str(prompt.info.get("card", ""))
     opponent = prompt.info.get("opponent")
-    options = _choices(
-        prompt,
-        lambda v: card_label(v, lang) if v else t("choice.decline", lang),
-        lambda v: card_text(v, lang) if v else None,
-    )
+    options = _card_or_decline_choices(prompt, lang)
     ask = t("ask.robert-remove", lang, opponent=house_name(opponent, lang))
     lines = [
         f"• {card_line(card, lang)}",
@@ -856,9 +849,6 @@ def _wildling_downgrade(prompt: Prompt, view: dict[str, Any], lang: str) -> Form
     return _pick_areas(prompt, lang, prompt.choices["knights"], count, count, "knight", ask)
 
 
-MUSTER_COST = {"footman": 1, "knight": 2, "siege-engine": 2, "ship": 1}
-
-
 def _muster_actions(option: dict[str, Any]) -> tuple[list[str], list[str]]:
     """An area's possible actions as encoded strings, split by cost (1 point, 2 points)."""
     one: list[str] = []
@@ -867,7 +857,7 @@ def _muster_actions(option: dict[str, Any]) -> tuple[list[str], list[str]]:
         if unit == "ship":
             one += [f"s.{dest}" for dest in option["ship_to"]]
         else:
-            (one if MUSTER_COST.get(unit, 1) == 1 else two).append(f"r.{unit}")
+            (one if RECRUIT_COST.get(unit, 1) == 1 else two).append(f"r.{unit}")
     one += [f"u.{unit}" for unit in option["upgrade"]]
     return one, two
 
@@ -1052,11 +1042,7 @@ def _discard_house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form
 
 
 def _return_house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
-    options = _choices(
-        prompt,
-        lambda v: card_label(v, lang) if v else t("choice.decline", lang),
-        lambda v: card_text(v, lang) if v else None,
-    )
+    options = _card_or_decline_choices(prompt, lang)
     lines = [
         *_wildling_card_lines(prompt, lang, "nights_watch_victory"),
         *[f"• {card_line(c, lang)}" for c in prompt.choices if c],

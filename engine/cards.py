@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
 from engine.abilities import ABILITIES, AFTER, CANCEL, IMMEDIATELY, VICTOR, Ability, protected, register
-from engine.combat.frame import CombatFrame, combat, house_of, other
+from engine.combat.frame import CombatFrame, combat, house_of, other, won
 from engine.combat.losses import destroy_fighting, discard_played_card
 from engine.combat.strength import combat_units, supporting_areas
 from engine.errors import RuleError
@@ -85,10 +85,6 @@ def _higher(s: GameState, track: str, a: str, b: str) -> bool:
     return order.index(a) < order.index(b)
 
 
-def _won(f: CombatFrame, side: str) -> bool:
-    return f["winner"] == side
-
-
 def _lost(f: CombatFrame, side: str) -> bool:
     return f["winner"] == other(side)
 
@@ -147,7 +143,7 @@ class KnightInAnArea(Ability):
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         s = g.s
-        outcome = _won(f, side) if self.on_win else _lost(f, side)
+        outcome = won(f, side) if self.on_win else _lost(f, side)
         return outcome and rules.units_available(s, house_of(f, side), "knight") > 0 and bool(self.options(s, f, side))
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
@@ -292,7 +288,7 @@ class TywinLannister(Ability):
     window = VICTOR
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        return _won(f, side)
+        return won(f, side)
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         gained = rules.gain_power(g.s, house_of(f, side), 2)
@@ -404,7 +400,7 @@ class CerseiLannister(Ability):
         return _order_preference(s, areas)
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        return _won(f, side) and bool(self.options(g.s, f, side))
+        return won(f, side) and bool(self.options(g.s, f, side))
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         push_ability(g, f, side, self.card, areas=self.options(g.s, f, side))
@@ -436,7 +432,7 @@ class RobbStark(Ability):
     card = "robb-stark"
 
     def retreat_chooser(self, s: GameState, f: CombatFrame, side: str, loser: str) -> str | None:
-        return house_of(f, side) if _won(f, side) else None
+        return house_of(f, side) if won(f, side) else None
 
 
 @register
@@ -696,7 +692,7 @@ class SerLorasTyrell(Ability):
     window = VICTOR
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        return side == "attacker" and _won(f, side)
+        return side == "attacker" and won(f, side)
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         f["march_follows"] = True

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from engine import data, rules
 from engine.abilities import AFTER, VICTOR, Ability, register
 from engine.cards import ask, push_ability
-from engine.combat.frame import CombatFrame, house_of, other
+from engine.combat.frame import CombatFrame, house_of, other, won
 from engine.combat.strength import supporting_areas
 from engine.flow import Frame, expect_choice
 from engine.orders import token
@@ -20,10 +20,6 @@ from engine.state import GameState
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-
-def _won(f: CombatFrame, side: str) -> bool:
-    return f["winner"] == side
 
 
 @register
@@ -38,7 +34,7 @@ class LysaArryn(Ability):
         order = g.s.orders.get(f["area"])
         return (
             side == "defender"
-            and _won(f, side)
+            and won(f, side)
             and order is not None
             and order.house == house_of(f, side)
             and token(order.token).type == "defense"
@@ -112,7 +108,7 @@ class AnyaWaynwood(Ability):
     window = VICTOR
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        return _won(f, side)
+        return won(f, side)
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         s = g.s

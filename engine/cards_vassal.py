@@ -15,7 +15,7 @@ from engine import data, rules
 from engine.abilities import AFTER, CANCEL, IMMEDIATELY, Ability, register
 from engine.board_ops import WEAKEST_FIRST, destroy_units, place_units
 from engine.cards import KnightInAnArea, ask, push_ability
-from engine.combat.frame import CombatFrame, house_of, other
+from engine.combat.frame import CombatFrame, house_of, other, won
 from engine.combat.strength import combat_units
 from engine.errors import RuleError
 from engine.flow import Frame, expect_choice
@@ -25,10 +25,6 @@ from engine.steps.wildlings import move_on_track
 
 if TYPE_CHECKING:
     from engine.game import Game
-
-
-def _won(f: CombatFrame, side: str) -> bool:
-    return f["winner"] == side
 
 
 @register
@@ -162,7 +158,7 @@ class BericDondarrion(Ability):
         return [t for t in WEAKEST_FIRST if t in present]
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
-        return _won(f, side) and bool(self.fighters(g.s, f, side))
+        return won(f, side) and bool(self.fighters(g.s, f, side))
 
     def trigger(self, g: Game, f: CombatFrame, side: str) -> None:
         types = self.types(g.s, f, side)

@@ -6,10 +6,12 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from engine import data as rules_data
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"
@@ -82,24 +84,10 @@ def _load(name: str) -> Any:
 
 
 @dataclass(frozen=True)
-class Area:
-    """One board area as ``data/board.json`` describes it."""
+class Area(rules_data.Area):
+    """One board area as the engine reads it from ``data/board.json``, with its place on the layout grid."""
 
-    id: str
     index: int  # grid_value: 1 + position in board.json, also the palette index in assets/areas.png
-    kind: str  # land | sea | port
-    names: dict[str, str]
-    fortification: int
-    supply: int
-    crowns: int
-    home_of: str | None
-    port: str | None
-    port_of: str | None
-    port_sea: str | None
-    island: bool
-
-    def name(self, lang: str) -> str:
-        return self.names.get(lang) or self.names["en"]
 
 
 def areas() -> dict[str, Area]:
@@ -108,24 +96,12 @@ def areas() -> dict[str, Area]:
 
 @cache
 def areas_of(name: str) -> dict[str, Area]:
-    board = _load(BOARDS[name].board)
-    out: dict[str, Area] = {}
-    for a in board["areas"]:
-        out[a["id"]] = Area(
-            id=a["id"],
-            index=a["grid_value"],
-            kind=a["kind"],
-            names=dict(a["names"]),
-            fortification=a["fortification"],
-            supply=a["supply"],
-            crowns=a["crowns"],
-            home_of=a["home_of"],
-            port=a["port"],
-            port_of=a["port_of"],
-            port_sea=a["port_sea"],
-            island=a["island"],
-        )
-    return out
+    file = BOARDS[name].board
+    grid = {a["id"]: a["grid_value"] for a in rules_data.read(file)["areas"]}
+    return {
+        area_id: Area(**{f.name: getattr(a, f.name) for f in fields(a)}, index=grid[area_id])
+        for area_id, a in rules_data.board(file).areas.items()
+    }
 
 
 def area_by_index() -> dict[int, Area]:
@@ -143,7 +119,8 @@ def adjacency() -> frozenset[frozenset[str]]:
 
 @cache
 def adjacency_of(name: str) -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(p) for p in _load(BOARDS[name].board)["adjacency"])
+    board = rules_data.board(BOARDS[name].board)
+    return frozenset(frozenset((a, b)) for a, near in board.neighbours.items() for b in near)
 
 
 def rivers() -> frozenset[frozenset[str]]:
@@ -153,7 +130,7 @@ def rivers() -> frozenset[frozenset[str]]:
 
 @cache
 def rivers_of(name: str) -> frozenset[frozenset[str]]:
-    return frozenset(frozenset(p) for p in _load(BOARDS[name].board)["rivers_not_adjacent"])
+    return rules_data.board(BOARDS[name].board).rivers
 
 
 def layout() -> dict[str, Any]:

@@ -161,6 +161,11 @@ def side_of(f: CombatFrame, house: str) -> Side:
     return "attacker" if house == f["attacker"] else "defender"
 
 
+def won(f: CombatFrame, side: str) -> bool:
+    """Whether ``side`` won the combat (False while it is undecided)."""
+    return f["winner"] == side
+
+
 def upgrade(f: Frame) -> None:
     """Bring a combat frame saved before the stages were declared up to the declared form, in place.
 
