@@ -139,9 +139,10 @@ class Deadlines:
         due = now + duration
         if settings.daily_at:
             due = next_daily(now, settings.daily_at, settings.timezone)
-        # A player on vacation is waited for until the vacation ends (never beyond the cap).
+        # A player on vacation is waited for until the vacation ends (never beyond the cap), and so are the vassals
+        # he commands: a vacation is taken in the liege's own house's name.
         vacations = await self.table.vacations(game_id)
-        awaited = {p.house for p in game.prompts() if not p.answered}
+        awaited = {rules.commander(game.state, p.house) for p in game.prompts() if not p.answered}
         away = [until for house, (until, _) in vacations.items() if house in awaited and until > due]
         if away:
             due = min(max(away), self.clock() + MAX_DEADLINE_S)

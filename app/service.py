@@ -10,7 +10,7 @@ import contextlib
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -180,6 +180,13 @@ SEAT_CHANGE = "seat"
 REPAIR = "repair"
 GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
 VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
+
+
+def seats_held(state: GameState, houses: Iterable[str]) -> dict[str, int | None]:
+    """The seats of ``houses`` as the state holds them: the seats table follows the state's version, so undoing a
+    change of player gives the house back to the member who held it."""
+    held = {h: state.houses[h].seat for h in houses if h in state.houses}
+    return {h: int(seat) if seat is not None else None for h, seat in held.items()}
 
 
 def decider(state: GameState, seats: dict[str, int | None], house: str) -> int | None:
@@ -677,7 +684,8 @@ class GameService:
             preview = self._preview(game, last, row, await self.seated(game_id, by))
             if preview.refused:
                 raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
-            await self.store.truncate_after(game_id, game.version, game.to_json())
+            seats = seats_held(game.state, await self.store.seats(game_id))
+            await self.store.truncate_after(game_id, game.version, game.to_json(), seats)
             self._parsed.pop(game_id, None)
             return game
 
@@ -735,8 +743,8 @@ class GameService:
                 prompt_id=SEAT_CHANGE,
                 answer=answer,
                 source="moderator",
+                seats={house: user_id},
             )
-            await self.store.set_seat(game_id, house, user_id)
             shared = SharedGame(game.state)
             self._parsed[game_id] = (state, shared)
         applied = Applied(game_id, house, "moderator", shared, events, shared_before)

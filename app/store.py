@@ -398,10 +398,6 @@ class Store:
             cached = self._seats[game_id] = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
         return dict(cached)
 
-    async def set_seat(self, game_id: int, house: str, user_id: int | None) -> None:
-        await self.write(SET_SEAT, (game_id, house, user_id))
-        self._seats.pop(game_id, None)
-
     async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
         """(game, house) for every unfinished game the user sits in, optionally only in one channel."""
         sql = (
@@ -448,39 +444,49 @@ class Store:
         status: str | None = None,
         events: list[dict[str, Any]] | None = None,
         player: str | None = None,
+        seats: dict[str, int | None] | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``.
 
         A player's own answer also ends their run of missed deadlines, in the same transaction (``player``: the
-        house whose player answered, when it is not ``house``, as a liege answering for his vassal).
+        house whose player answered, when it is not ``house``, as a liege answering for his vassal). ``seats``: the
+        seats the new state holds (a change of player), written in the same transaction.
         """
         ends_a_run = source == "player" and (player or house) in await self.missed_houses(game_id)
         try:
             # One statement, so one atomic transaction: the trigger of answer_commits (migration 7) checks the
             # version, stores the state, appends the answer, and writes the snapshot, ends the run of missed
             # deadlines and prunes an ended game's snapshots when asked; any failure leaves none of it.
-            await self.write(
+            commit = (
                 "INSERT INTO answer_commits (game_id, expected_version, new_version, state, status, house, user_id,"
                 " prompt_id, answer, source, at, events, snapshot, ends_run_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    expected_version,
-                    new_version,
-                    new_state,
-                    status,
-                    house,
-                    user_id,
-                    prompt_id,
-                    json.dumps(answer),
-                    source,
-                    time.time(),
-                    json.dumps([e for e in events or [] if "private_to" not in e]),
-                    snapshot,
-                    (player or house) if ends_a_run else None,
-                ),
+                " ?, ?, ?, ?, ?)"
             )
+            values = (
+                game_id,
+                expected_version,
+                new_version,
+                new_state,
+                status,
+                house,
+                user_id,
+                prompt_id,
+                json.dumps(answer),
+                source,
+                time.time(),
+                json.dumps([e for e in events or [] if "private_to" not in e]),
+                snapshot,
+                (player or house) if ends_a_run else None,
+            )
+            if seats is None:
+                await self.write(commit, values)
+            else:
+                async with self.transaction() as db:
+                    await db.execute(commit, values)
+                    await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in seats.items()])
+                self._seats.pop(game_id, None)
         except BaseException as err:
+            self._seats.pop(game_id, None)
             self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one
             if isinstance(err, sqlite3.IntegrityError) and str(err) == VERSION_CONFLICT:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}") from err
@@ -539,15 +545,21 @@ class Store:
             row = await cur.fetchone()
         return (int(row[0]), str(row[1])) if row else None
 
-    async def truncate_after(self, game_id: int, version: int, state: str) -> None:
-        """Undo: drop answers and snapshots after ``version`` and restore that state."""
-        async with self.transaction() as db:
-            await db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
-            await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
-            await db.execute(
-                "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
-                (state, version, time.time(), game_id),
-            )
+    async def truncate_after(
+        self, game_id: int, version: int, state: str, seats: dict[str, int | None] | None = None
+    ) -> None:
+        """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds."""
+        try:
+            async with self.transaction() as db:
+                await db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
+                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
+                await db.execute(
+                    "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
+                    (state, version, time.time(), game_id),
+                )
+                await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
+        finally:
+            self._seats.pop(game_id, None)
         self._changed_game(game_id, state=state, version=version)
 
     # ----- DMs -----

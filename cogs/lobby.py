@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.background import Background
+from app.background import Background, PoolBusy
 from app.decisions import card_label
 from app.i18n import language_of, t
 from app.labels import awaited_text, house_mark
@@ -212,12 +212,13 @@ class Lobby(commands.Cog):
         await say(interaction, line)
 
     async def _my_game(self, interaction: discord.Interaction[Any]) -> tuple[int, str | None]:
-        """The running game of this channel and the user's house in it (None if the user does not play)."""
+        """The running game of this channel and the house the user plays in it now (None if the user does not play:
+        a member whose house was given to another or became a vassal holds none)."""
         row = await self.service.started_game_in(interaction.channel_id or 0)
         if row is None:
             raise ServiceError("no-game-here", "There is no game in this channel.")
-        seats = await self.service.seats(row.id)
-        return row.id, next((h for h, u in seats.items() if u == interaction.user.id), None)
+        houses = await self.service.houses_of(row.id, interaction.user.id)
+        return row.id, houses[0] if houses else None
 
     @game.command(name="map", description="The current map (yours shows your own orders before the reveal)")
     async def map(self, interaction: discord.Interaction[Any]) -> None:
@@ -231,12 +232,15 @@ class Lobby(commands.Cog):
         background: Background = play.background  # type: ignore[union-attr]
         game = await self.service.load(game_id)
         lang = (await self.service.row(game_id)).settings.get("language", "en")
-        if house is not None:  # a player's own copy, sent only to them
-            from render import render_private_board
+        try:
+            if house is not None:  # a player's own copy, sent only to them
+                from render import render_private_board
 
-            png = await background.run(render_private_board, game.view(house), lang)
-        else:
-            png = await background.run(renderer, game.view(None), lang)
+                png = await background.run(render_private_board, game.view(house), lang)
+            else:
+                png = await background.run(renderer, game.view(None), lang)
+        except PoolBusy as busy:
+            raise ServiceError("images-busy", "Too many images are being drawn; try again in a minute.") from busy
         await interaction.followup.send(file=discord.File(io.BytesIO(png), filename="map.png"), ephemeral=True)
 
     @game.command(name="hand", description="Your house cards in hand and discarded")

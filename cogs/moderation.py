@@ -14,8 +14,17 @@ from discord.ext import commands
 
 from app.deadlines import Deadlines
 from app.decisions import answer_text, prompt_title
-from app.i18n import t
-from app.service import MAX_SCENARIO_BYTES, GameService, ServiceError, parse_scenario
+from app.i18n import t, tn
+from app.service import (
+    GIFT,
+    MAX_SCENARIO_BYTES,
+    REPAIR,
+    SEAT_CHANGE,
+    VASSALIZE,
+    GameService,
+    ServiceError,
+    parse_scenario,
+)
 from app.store import GameRow
 from cogs.lobby import is_moderator
 from cogs.replies import guarded, say
@@ -170,8 +179,13 @@ class Moderation(commands.Cog):
         last = preview.last
         if preview.answer_hidden:
             what = t("mod.undo.hidden", lang)
-        elif last.prompt_id in ("seat", "repair"):
+        elif last.prompt_id in (SEAT_CHANGE, REPAIR):
             what = t(f"mod.undo.{last.prompt_id}", lang)
+        elif last.prompt_id == GIFT:
+            giver, receiver = t(f"house.{last.house}", lang), t(f"house.{last.answer['to']}", lang)
+            what = tn("mod.undo.gift", int(last.answer["amount"]), lang, giver=giver, receiver=receiver)
+        elif last.prompt_id == VASSALIZE:
+            what = t("mod.undo.vassalize", lang, house=t(f"house.{last.house}", lang))
         else:
             what = shown(answer_text(preview.kind, last.answer, lang), 600)
         text = t(

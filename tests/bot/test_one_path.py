@@ -1,0 +1,167 @@
+"""Issue P, as players and moderators try it through the fake Discord: who holds a house after it changed hands or
+became a vassal, undo restoring seats, a liege's vacation, a busy image queue, and the undo confirmation's words.
+
+Positions are reached through the service (answers by their deciders); every attempt the test is about goes through
+Discord as a member would make it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from app.background import ImagePool
+from app.service import GameService
+from engine import Game, rules
+from tests.bot.conftest import Table
+from tests.bot.test_lobby_and_orders import start_game
+from tests.bot.test_mother_of_dragons import vassal_game
+
+pytestmark = pytest.mark.slow
+
+
+async def answer_defaults_until(service: GameService, game_id: int, done: Any) -> Game:
+    """Every open prompt answered by its decider with its default, until ``done(game)``."""
+    for _ in range(500):
+        game = await service.load(game_id)
+        if done(game):
+            return game
+        prompt = next(p for p in game.prompts() if not p.answered)
+        user = await service.seat_of(game_id, prompt.house)
+        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+    raise AssertionError("the game never got there")
+
+
+def member(table: Table, players: list[Any], user_id: int | None) -> Any:
+    return next(p for p in players if p.id == user_id)
+
+
+async def test_a_member_whose_house_became_a_vassal_sees_and_decides_nothing_of_it(table: Table) -> None:
+    """P 1: the leaver's /game map is the public map, /game hand and /game vacation refuse, and /decide owes
+    nothing; the vassal's decisions go to its liege."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    leaver_house = rules.player_houses((await table.service.load(game_id)).state)[1]
+    leaver = member(table, players, seats[leaver_house])
+    await table.service.vassalize(game_id, leaver_house, moderator=table.moderator.id)
+    await answer_defaults_until(table.service, game_id, lambda g: leaver_house in g.state.vassals)
+    await fake.wait_idle()
+
+    shown = await (await fake.slash(leaver, table.channel, "game map")).wait_response(timeout=10)
+    public = await (await fake.slash(table.moderator, table.channel, "game map")).wait_response(timeout=10)
+    assert shown.attachments[0].data.startswith(b"\x89PNG")
+    assert shown.attachments[0].data == public.attachments[0].data  # the public map, not the vassal's own
+    hand = await (await fake.slash(leaver, table.channel, "game hand")).wait_response()
+    assert "You do not play" in hand.content and "Hand:" not in hand.content
+    away = await (await fake.slash(leaver, table.channel, "game vacation", days=2)).wait_response()
+    assert "You do not play" in away.content
+    assert await table.bot.deadlines.table.vacations(game_id) == {}
+    owed = await (await fake.slash(leaver, table.channel, "decide")).wait_response(timeout=10)
+    assert "owe no decision" in owed.content
+    leaver.user.locale = "ru"
+    hand_ru = await (await fake.slash(leaver, table.channel, "game hand")).wait_response()
+    assert "Вы не играете" in hand_ru.content
+    assert fake.failed_interactions == []
+
+
+async def test_undoing_a_replace_gives_the_house_back_to_its_player(table: Table) -> None:
+    """P 3: a moderator replaces a player, then undoes it: the house is the first player's again, his /decide
+    works, and the replacement owes nothing."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.seats(game_id)
+    first = table.players[0]
+    house = next(h for h, u in seats.items() if u == first.id)
+    newcomer = fake.add_member(table.guild, "newcomer")
+    replaced = await fake.slash(table.moderator, table.channel, "mod replace", house=house, member=newcomer)
+    await replaced.wait_reply(timeout=10)
+    assert await table.service.seat_of(game_id, house) == newcomer.id
+    version = (await table.service.row(game_id)).version
+
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    assert "a change of player" in ask.content
+    await (await fake.click(table.moderator, ask, f"modundo:{game_id}:{version}")).wait_reply(timeout=10)
+    await fake.wait_idle()
+    assert await table.service.seat_of(game_id, house) == first.id
+    assert (await table.service.seats(game_id))[house] == first.id
+
+    form = await (await fake.slash(first, table.channel, "decide")).wait_response(timeout=10)
+    receipt = await (await fake.click(first, form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    nothing = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
+    assert "owe no decision" in nothing.content
+    assert fake.failed_interactions == []
+
+
+async def test_a_lieges_vacation_holds_his_vassals_steps(table: Table) -> None:
+    """P 6: while only a vassal's orders are awaited, its liege's /game vacation moves the deadline to the end of
+    the vacation, as it does for his own decisions."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    game = await answer_defaults_until(
+        table.service, game_id, lambda g: [p.kind for p in g.prompts() if not p.answered] == ["vassal-orders"]
+    )
+    vassal = next(p.house for p in game.prompts() if not p.answered)
+    liege = game.state.vassals[vassal]
+    assert liege is not None
+    commander = member(table, players, (await table.service.seats(game_id))[liege])
+    before = await table.service.deadline(game_id)
+    assert before is not None
+    taken = await (await fake.slash(commander, table.channel, "game vacation", days=3)).wait_response()
+    assert "Enjoy your vacation" in taken.content
+    until, _ = (await table.bot.deadlines.table.vacations(game_id))[liege]
+    after = await table.service.deadline(game_id)
+    assert after is not None and after.due_at == pytest.approx(until, abs=1) and after.due_at > before.due_at
+    assert fake.failed_interactions == []
+
+
+async def test_game_map_says_when_the_image_queue_is_full(table: Table) -> None:
+    """P 12: a full image queue is named in the member's language with a suggestion to try again, not "Something
+    went wrong"."""
+    fake = table.fake
+    await start_game(table, 3)
+    busy = ImagePool(workers=1, queue=0)  # a queue that takes nothing: every image is refused at once
+    drawing = table.bot.play.background
+    table.bot.play.background = busy
+    try:
+        player = table.players[0]
+        refused = await (await fake.slash(player, table.channel, "game map")).wait_response(timeout=10)
+        assert "drawing many maps" in refused.content and "again" in refused.content
+        assert "went wrong" not in refused.content and not refused.attachments
+        player.user.locale = "ru"
+        refused_ru = await (await fake.slash(player, table.channel, "game map")).wait_response(timeout=10)
+        assert "рисует много карт" in refused_ru.content
+    finally:
+        table.bot.play.background = drawing
+        busy.close()
+    shown = await (await fake.slash(table.players[1], table.channel, "game map")).wait_response(timeout=10)
+    assert shown.attachments[0].data.startswith(b"\x89PNG")
+    assert fake.failed_interactions == []
+
+
+async def test_the_undo_confirmation_names_a_gift_and_a_leaving_player_in_words(table: Table) -> None:
+    """P 13: a gift reads "Arryn gave 2 Power to Stark" (in Russian with the plural agreed), a player leaving reads
+    as such; never JSON."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    await table.service.gift(game_id, user_id=seats[giver], to=receiver, amount=2)
+    await fake.wait_idle()
+    giver_en, receiver_en = giver.title(), receiver.title()
+
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    assert f"{giver_en} gave 2 Power to {receiver_en}" in ask.content and "Gift of Power" in ask.content
+    assert "{" not in ask.content and '"to"' not in ask.content
+    table.moderator.user.locale = "ru"
+    ask_ru = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    assert "передал дому" in ask_ru.content and "2 жетона власти" in ask_ru.content
+
+    await table.service.vassalize(game_id, rules.player_houses((await table.service.load(game_id)).state)[2],
+                                  moderator=table.moderator.id)  # fmt: skip
+    table.moderator.user.locale = "en-US"
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    assert "leaves the game" in ask.content and "becomes a vassal" in ask.content and "A player leaves" in ask.content
+    assert "{}" not in ask.content
+    assert fake.failed_interactions == []
