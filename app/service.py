@@ -627,6 +627,45 @@ class GameService:
                     )
                 return  # the answer above handled what followed
 
+    async def game_at(self, game_id: int, version: int) -> Game:
+        """The game as it stood at ``version``, rebuilt from the latest snapshot at or before it and the log."""
+        snap = await self.store.latest_snapshot(game_id, at_most=version)
+        if snap is None:
+            raise ServiceError("no-snapshot", "The game's history is incomplete.")
+        game = Game.from_json(snap[1])
+        for a in await self.store.answers(game_id, after_version=snap[0]):
+            if a.version > version:
+                break
+            replay(game, a.prompt_id, a.house, a.answer)
+        if game.version != version:
+            raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
+        return game
+
+    async def unpublished(self) -> list[tuple[Applied, frozenset[str]]]:
+        """Every committed version whose consequences were not all published (a crash came between), rebuilt as
+        it was applied, with the parts already sent: what the publisher drains at start-up."""
+        out: list[tuple[Applied, frozenset[str]]] = []
+        for game_id, version, sent in await self.store.unpublished():
+            try:
+                entry = await self.store.answer_at(game_id, version)
+                game = SharedGame((await self.game_at(game_id, version)).state)
+                if entry is None:  # the start: everything is new
+                    out.append((Applied(game_id, "", "start", game, []), sent))
+                    continue
+                last, events = entry
+                before = None if last.prompt_id == REPAIR else await self.game_at(game_id, version - 1)
+                out.append((Applied(game_id, last.house, last.source, game, events, before), sent))
+            except ServiceError:
+                log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
+                await self.store.published(game_id, version)
+        return out
+
+    async def published(self, game_id: int, version: int) -> None:
+        await self.store.published(game_id, version)
+
+    async def published_part(self, game_id: int, version: int, part: str) -> None:
+        await self.store.published_part(game_id, version, part)
+
     async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
         """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""
         if row.version == 0:
@@ -793,6 +832,7 @@ class GameService:
                 answer=spec,
                 source="moderator",
                 snapshot=True,
+                events=[{"type": "game-repaired"}],
             )
         applied = Applied(game_id, "", "moderator", game, [{"type": "game-repaired"}])
         await self._notify(applied)

@@ -150,6 +150,34 @@ MIGRATIONS: list[str] = [
             AND version NOT IN (SELECT version FROM answers WHERE game_id = NEW.id AND prompt_id = 'repair');
     END;
     """,
+    # 8: the outbox. The statement that commits a version also records that what it implies (channel lines and
+    # images, decision DMs, the pinned status) is still to be published; the publisher deletes the row once all of
+    # it is out and notes the parts already sent in ``sent``, and at start-up it publishes every row left, so a
+    # crash after a commit loses no message and sends none twice.
+    """
+    CREATE TABLE outbox (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        version INTEGER NOT NULL,
+        sent TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, version)
+    );
+    DROP TRIGGER answer_commits_insert;
+    CREATE TRIGGER answer_commits_insert INSTEAD OF INSERT ON answer_commits BEGIN
+        SELECT RAISE(ABORT, 'version-conflict')
+            WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.expected_version);
+        UPDATE games SET state = NEW.state, version = NEW.new_version, updated_at = NEW.at,
+            status = COALESCE(NEW.status, status)
+            WHERE id = NEW.game_id;
+        INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)
+            VALUES (NEW.game_id, NEW.new_version, NEW.house, NEW.user_id, NEW.prompt_id, NEW.answer, NEW.source,
+                NEW.at, NEW.events);
+        INSERT OR REPLACE INTO snapshots (game_id, version, state)
+            SELECT NEW.game_id, NEW.new_version, NEW.state WHERE NEW.snapshot;
+        DELETE FROM missed_deadlines WHERE game_id = NEW.game_id AND house = NEW.ends_run_of;
+        INSERT OR REPLACE INTO outbox (game_id, version, created_at) VALUES (NEW.game_id, NEW.new_version, NEW.at);
+    END;
+    """,
 ]
 
 
@@ -426,6 +454,10 @@ class Store:
             await db.execute(
                 "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)", (game_id, version, state)
             )
+            await db.execute(
+                "INSERT OR REPLACE INTO outbox (game_id, version, created_at) VALUES (?, ?, ?)",
+                (game_id, version, time.time()),
+            )
         self.forget(game_id)
 
     async def commit_answer(
@@ -512,6 +544,38 @@ class Store:
             AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6])) for r in rows
         ]
 
+    async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
+        """The entry that made ``version`` and the public events it caused (None: no entry made it, as a start)."""
+        async with self.db.execute(
+            "SELECT version, house, user_id, prompt_id, answer, source, at, events FROM answers"
+            " WHERE game_id = ? AND version = ?",
+            (game_id, version),
+        ) as cur:
+            r = await cur.fetchone()
+        if r is None:
+            return None
+        row = AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6]))
+        return row, json.loads(r[7])
+
+    # ----- the outbox -----
+
+    async def unpublished(self) -> list[tuple[int, int, frozenset[str]]]:
+        """(game, version, parts already sent) of every version whose consequences are not all published, each
+        game's in order."""
+        async with self.db.execute("SELECT game_id, version, sent FROM outbox ORDER BY game_id, version") as cur:
+            rows = await cur.fetchall()
+        return [(int(r[0]), int(r[1]), frozenset(p for p in str(r[2]).split(",") if p)) for r in rows]
+
+    async def published_part(self, game_id: int, version: int, part: str) -> None:
+        """Note that one part of a version's consequences is out (a restart must not send it again)."""
+        await self.write(
+            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ?", (part, game_id, version)
+        )
+
+    async def published(self, game_id: int, version: int) -> None:
+        """Everything a version implies is out."""
+        await self.write("DELETE FROM outbox WHERE game_id = ? AND version = ?", (game_id, version))
+
     async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
         """The most recent public events of a game, oldest first."""
         async with self.db.execute(
@@ -558,6 +622,7 @@ class Store:
                     (state, version, time.time(), game_id),
                 )
                 await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
+                await db.execute("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version))
         finally:
             self._seats.pop(game_id, None)
         self._changed_game(game_id, state=state, version=version)

@@ -101,6 +101,9 @@ class WesterosBot(commands.Bot):
         self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
+        # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
+        for game_id in await self.play.drain():
+            await self.deadlines.arm(game_id)
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
         gc.collect()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import functools
 import io
 import logging
 import re
@@ -160,6 +161,17 @@ def decision_house(game: Game, house: str, lang: str) -> str:
     return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
 
 
+def opened_by(applied: Applied) -> set[str] | None:
+    """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
+    (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
+    that publishes a version again sends no DM an earlier version had sent."""
+    if applied.before is None:
+        return None
+    before = {p.id for p in applied.before.prompts()}
+    houses = {p.house for p in applied.game.prompts() if p.id not in before}
+    return houses | {e["house"] for e in applied.events if e["type"] == "seat-changed"}
+
+
 def _play(interaction: discord.Interaction[Any]) -> Play:
     cog = interaction.client.get_cog("Play")
     assert isinstance(cog, Play)
@@ -240,17 +252,38 @@ class Play(commands.Cog):
         while self.posting:
             await asyncio.wait(list(self.posting.values()))
 
-    async def publish(self, applied: Applied) -> None:
+    async def drain(self) -> list[int]:
+        """At start-up: publish, each game in order, what versions committed before a crash implied and never sent
+        (the outbox); returns the games concerned (their deadlines are re-armed by the caller)."""
+        pending = await self.service.unpublished()
+        for applied, sent in pending:
+            self.after_answer(applied.game_id, functools.partial(self.publish, applied, sent, last_try=True))
+        return sorted({applied.game_id for applied, _ in pending})
+
+    async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> None:
+        """Send what a committed version implies: the channel's lines and images, the DMs of the decisions it opened,
+        the status. Each part sent (the channel post, each house's DM) is noted in the outbox and the row goes once
+        all is out; a failure leaves it for the next start-up (``last_try``: that was it, the row goes anyway)."""
+        game_id, version = applied.game_id, applied.game.version
         try:
-            images = await self.step_images(applied)
+            images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.working():
-                await self.post_to_channel(applied.game_id, applied.game, applied.events, images)
-                await self.notify_prompts(applied.game_id, applied.game)
-            self.schedule_status(applied.game_id)
-        except discord.HTTPException:
-            log.exception("could not post the result of an answer in game %s", applied.game_id)
-        except Exception:
-            log.exception("could not publish the result of an answer in game %s", applied.game_id)
+                if "channel" not in sent and await self.post_to_channel(game_id, applied.game, applied.events, images):
+                    await self.service.published_part(game_id, version, "channel")
+                dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
+                houses = opened_by(applied)
+                if houses is None:
+                    houses = {p.house for p in applied.game.prompts()}
+                for house in sorted(houses - dm_sent):
+                    if await self.notify_prompts(game_id, applied.game, {house}):
+                        await self.service.published_part(game_id, version, f"dm:{house}")
+            self.schedule_status(game_id)
+        except Exception as err:
+            what = "post" if isinstance(err, discord.HTTPException) else "publish"
+            log.exception("could not %s the result of version %s of game %s", what, version, game_id)
+            if not last_try:
+                return
+        await self.service.published(game_id, version)
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
@@ -282,8 +315,9 @@ class Play(commands.Cog):
         game: Game,
         events: list[dict[str, Any]],
         images: list[tuple[str, bytes, str]] | None = None,
-    ) -> None:
-        """The step's narration, with its images attached to the last of its messages (in their order)."""
+    ) -> bool:
+        """The step's narration, with its images attached to the last of its messages (in their order); whether
+        anything was posted."""
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
@@ -300,6 +334,7 @@ class Play(commands.Cog):
             for start in range(0, len(files), FILES_PER_MESSAGE):
                 batch = files[start : start + FILES_PER_MESSAGE]
                 await channel.send(chunk if start == 0 else None, files=batch)
+        return bool(chunks)
 
     def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
         """The step's lines, a header opening each new phase: the events say when a phase begins, and the
@@ -386,14 +421,16 @@ class Play(commands.Cog):
         except discord.HTTPException:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
 
-    async def notify_prompts(self, game_id: int, game: Game) -> None:
+    async def notify_prompts(self, game_id: int, game: Game, houses: set[str] | None = None) -> int:
+        """The decision DMs of the open prompts (only ``houses``' when given); how many went out."""
+        sent = 0
         row = await self.service.row(game_id)
         prompts = game.prompts()
         current = {p.id for p in prompts}  # marks of this game's closed prompts go (the set stays bounded)
         marks = {k for k in self.notified.get(game_id, ()) if k[1] in current}
         self.notified[game_id] = marks
         for prompt in prompts:
-            if prompt.answered:
+            if prompt.answered or (houses is not None and prompt.house not in houses):
                 continue
             # The seat is read for each notice: a /mod replace may land while earlier notices are being sent.
             user_id = await self.service.seat_of(game_id, prompt.house)
@@ -402,6 +439,8 @@ class Play(commands.Cog):
                 continue
             marks.add(key)
             await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
+            sent += 1
+        return sent
 
     async def decision_text(self, game_id: int, name: str, game: Game, prompt: Prompt, form: Form, lang: str) -> str:
         """The decision DM: the game, the house (name and colour mark), round and phase, what is asked in one

@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 
 from app.background import ImagePool
-from app.service import GameService
-from engine import Game, rules
+from app.service import Applied, GameService
+from cogs.play import opened_by
+from engine import Game, new_game, rules
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 from tests.bot.test_mother_of_dragons import vassal_game
@@ -144,7 +145,7 @@ async def test_the_undo_confirmation_names_a_gift_and_a_leaving_player_in_words(
     """P 13: a gift reads "Arryn gave 2 Power to Stark" (in Russian with the plural agreed), a player leaving reads
     as such; never JSON."""
     fake = table.fake
-    game_id, players = await vassal_game(table)
+    game_id, _ = await vassal_game(table)
     seats = await table.service.seats(game_id)
     giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
     await table.service.gift(game_id, user_id=seats[giver], to=receiver, amount=2)
@@ -165,3 +166,24 @@ async def test_the_undo_confirmation_names_a_gift_and_a_leaving_player_in_words(
     assert "leaves the game" in ask.content and "becomes a vassal" in ask.content and "A player leaves" in ask.content
     assert "{}" not in ask.content
     assert fake.failed_interactions == []
+
+
+def test_a_version_implies_the_dms_of_the_decisions_it_opened_and_no_other() -> None:
+    """P 5: what a version's publication sends is worked out from the versions before and after, so publishing it
+    again after a crash re-sends no DM an earlier version sent: an answer that opens nothing implies no DM, the
+    reveal implies the next decision's, a change of player the house's open one, a start every one."""
+    start = new_game(3, seed=1)
+    assert opened_by(Applied(1, "", "start", start, [])) is None
+    houses = [p.house for p in start.prompts()]
+    first = start.copy()
+    events = first.act(houses[0], first.prompt_for(houses[0]).default)  # type: ignore[union-attr]
+    assert opened_by(Applied(1, houses[0], "player", first, events, start)) == set()
+    second = first.copy()
+    second.act(houses[1], second.prompt_for(houses[1]).default)  # type: ignore[union-attr]
+    revealed = second.copy()
+    events = revealed.act(houses[2], revealed.prompt_for(houses[2]).default)  # type: ignore[union-attr]
+    assert any(e["type"] == "orders-revealed" for e in events)
+    assert opened_by(Applied(1, houses[2], "player", revealed, events, second)) == {p.house for p in revealed.prompts()}
+    replaced = revealed.copy()
+    events = replaced.set_seat(houses[0], "5")
+    assert opened_by(Applied(1, houses[0], "moderator", replaced, events, revealed)) == {houses[0]}

@@ -118,3 +118,76 @@ def invariants_hold(game: Game) -> bool:
 
     invariants.check(game)
     return True
+
+
+async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_none_twice(tmp_path: Path) -> None:
+    """P 5: the last orders are committed (the player has his receipt), then the bot is killed while Discord holds
+    back its channel post. On restart the outbox publishes what that commit implied: the reveal's lines and the next
+    decision's DM, each once, and nothing an earlier version had already sent."""
+    import asyncio
+
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        bot = BotProcess(fake, db)
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            lobby = await (await fake.slash(moderator, channel, "game new", players=3, name="Outbox")).wait_response()
+            for p in players:
+                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
+            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            seats = {u: h for h, u in (await store.seats(1)).items()}
+            dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
+            for p in players[:2]:
+                receipt = await (await fake.click(p, dms[p.id], f"dec:1:{seats[p.id]}:submit")).wait_response(
+                    timeout=10
+                )
+                assert "Recorded" in receipt.content
+            await fake.wait_until(lambda: _outbox_empty(db), timeout=10)
+            dms_before = {p.id: len(fake.dm_messages(p)) for p in players}
+
+            # Discord holds back the game channel's next post for a minute: the reveal waits behind it.
+            fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
+            last = players[2]
+            receipt = await (await fake.click(last, dms[last.id], f"dec:1:{seats[last.id]}:submit")).wait_response(
+                timeout=10
+            )
+            assert "Recorded" in receipt.content
+            await fake.wait_until(lambda: not _outbox_empty(db), timeout=5)
+            await asyncio.sleep(1.0)  # the publisher is now waiting out the rate limit
+            await bot.kill()
+
+            def reveals() -> int:
+                return sum("Orders are revealed" in m.content for m in fake.visible_messages(moderator))
+
+            assert reveals() == 0
+            assert {p.id: len(fake.dm_messages(p)) for p in players} == dms_before
+            game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
+            asked = {h for h in (p.house for p in game.prompts() if not p.answered)}
+            assert asked, "the reveal opens the next decision"
+
+            await bot.start()
+            await fake.wait_until(lambda: reveals() == 1 and _outbox_empty(db), timeout=20)
+            await asyncio.sleep(1.0)  # anything sent twice would have arrived by now
+            assert reveals() == 1
+            by_house = {h: next(p for p in players if p.id == u) for u, h in seats.items()}
+            for p in players:
+                new = len(fake.dm_messages(p)) - dms_before[p.id]
+                assert new == (1 if seats[p.id] in asked else 0), (seats[p.id], new)
+            assert set(by_house) >= asked
+        finally:
+            await store.close()
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
+
+
+def _outbox_empty(db: Path) -> bool:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
