@@ -176,10 +176,16 @@ class SharedGame(Game):
         raise TypeError("a shared game is read-only: seats change through GameService.set_seat")
 
 
+RESET = "reset"  # an undo brought the game back to a version: its publication sends every open decision afresh
 SEAT_CHANGE = "seat"
 REPAIR = "repair"
 GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
 VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
+
+
+def outbox_kind(applied: Applied) -> str:
+    """The outbox row a publication answers: an undo's ``reset`` or a committed version's ``step``."""
+    return RESET if applied.source == RESET else "step"
 
 
 def seats_held(state: GameState, houses: Iterable[str]) -> dict[str, int | None]:
@@ -645,10 +651,13 @@ class GameService:
         """Every committed version whose consequences were not all published (a crash came between), rebuilt as
         it was applied, with the parts already sent: what the publisher drains at start-up."""
         out: list[tuple[Applied, frozenset[str]]] = []
-        for game_id, version, sent in await self.store.unpublished():
+        for game_id, version, kind, sent in await self.store.unpublished():
             try:
                 entry = await self.store.answer_at(game_id, version)
                 game = SharedGame((await self.game_at(game_id, version)).state)
+                if kind == RESET:
+                    out.append((Applied(game_id, "", RESET, game, []), sent))
+                    continue
                 if entry is None:  # the start: everything is new
                     out.append((Applied(game_id, "", "start", game, []), sent))
                     continue
@@ -657,14 +666,14 @@ class GameService:
                 out.append((Applied(game_id, last.house, last.source, game, events, before), sent))
             except ServiceError:
                 log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
-                await self.store.published(game_id, version)
+                await self.store.published(game_id, version, kind)
         return out
 
-    async def published(self, game_id: int, version: int) -> None:
-        await self.store.published(game_id, version)
+    async def published(self, applied: Applied) -> None:
+        await self.store.published(applied.game_id, applied.game.version, outbox_kind(applied))
 
-    async def published_part(self, game_id: int, version: int, part: str) -> None:
-        await self.store.published_part(game_id, version, part)
+    async def published_part(self, applied: Applied, part: str) -> None:
+        await self.store.published_part(applied.game_id, applied.game.version, part, outbox_kind(applied))
 
     async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
         """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""
@@ -726,7 +735,10 @@ class GameService:
             seats = seats_held(game.state, await self.store.seats(game_id))
             await self.store.truncate_after(game_id, game.version, game.to_json(), seats)
             self._parsed.pop(game_id, None)
-            return game
+            shared = await self.load(game_id)
+        # Every decision open at the restored version is sent afresh: the forms of the later position are void.
+        await self._notify(Applied(game_id, "", RESET, shared, []))
+        return shared
 
     # ----- moderation -----
 

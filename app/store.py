@@ -153,14 +153,16 @@ MIGRATIONS: list[str] = [
     # 8: the outbox. The statement that commits a version also records that what it implies (channel lines and
     # images, decision DMs, the pinned status) is still to be published; the publisher deletes the row once all of
     # it is out and notes the parts already sent in ``sent``, and at start-up it publishes every row left, so a
-    # crash after a commit loses no message and sends none twice.
+    # crash after a commit loses no message and sends none twice. ``kind``: ``step`` (a version committed) or
+    # ``reset`` (an undo brought the game back to this version: every decision open there is sent afresh).
     """
     CREATE TABLE outbox (
         game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
         version INTEGER NOT NULL,
+        kind TEXT NOT NULL DEFAULT 'step',
         sent TEXT NOT NULL DEFAULT '',
         created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, version)
+        PRIMARY KEY (game_id, version, kind)
     );
     DROP TRIGGER answer_commits_insert;
     CREATE TRIGGER answer_commits_insert INSTEAD OF INSERT ON answer_commits BEGIN
@@ -559,22 +561,25 @@ class Store:
 
     # ----- the outbox -----
 
-    async def unpublished(self) -> list[tuple[int, int, frozenset[str]]]:
-        """(game, version, parts already sent) of every version whose consequences are not all published, each
-        game's in order."""
-        async with self.db.execute("SELECT game_id, version, sent FROM outbox ORDER BY game_id, version") as cur:
+    async def unpublished(self) -> list[tuple[int, int, str, frozenset[str]]]:
+        """(game, version, kind, parts already sent) of every version whose consequences are not all published,
+        each game's in the order they were committed."""
+        async with self.db.execute(
+            "SELECT game_id, version, kind, sent FROM outbox ORDER BY game_id, created_at, version"
+        ) as cur:
             rows = await cur.fetchall()
-        return [(int(r[0]), int(r[1]), frozenset(p for p in str(r[2]).split(",") if p)) for r in rows]
+        return [(int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p)) for r in rows]
 
-    async def published_part(self, game_id: int, version: int, part: str) -> None:
+    async def published_part(self, game_id: int, version: int, part: str, kind: str = "step") -> None:
         """Note that one part of a version's consequences is out (a restart must not send it again)."""
         await self.write(
-            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ?", (part, game_id, version)
+            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ? AND kind = ?",
+            (part, game_id, version, kind),
         )
 
-    async def published(self, game_id: int, version: int) -> None:
+    async def published(self, game_id: int, version: int, kind: str = "step") -> None:
         """Everything a version implies is out."""
-        await self.write("DELETE FROM outbox WHERE game_id = ? AND version = ?", (game_id, version))
+        await self.write("DELETE FROM outbox WHERE game_id = ? AND version = ? AND kind = ?", (game_id, version, kind))
 
     async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
         """The most recent public events of a game, oldest first."""
@@ -623,6 +628,10 @@ class Store:
                 )
                 await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
                 await db.execute("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version))
+                await db.execute(
+                    "INSERT OR REPLACE INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, 'reset', ?)",
+                    (game_id, version, time.time()),
+                )
         finally:
             self._seats.pop(game_id, None)
         self._changed_game(game_id, state=state, version=version)

@@ -96,7 +96,7 @@ class WesterosBot(commands.Bot):
         self.play = Play(self, self.service, self.renderer)
         await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
         await self.add_cog(self.play)
-        await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role))
+        await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role, self.play))
         await self.add_cog(Gifts(self, self.service))
         self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
         restored = await self.deadlines.restore()

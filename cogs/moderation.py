@@ -27,6 +27,7 @@ from app.service import (
 )
 from app.store import GameRow
 from cogs.lobby import is_moderator
+from cogs.play import Play
 from cogs.replies import guarded, say
 from cogs.text import shown
 
@@ -57,11 +58,14 @@ class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mod
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderator tools for the game in this channel")
 
-    def __init__(self, bot: commands.Bot, service: GameService, deadlines: Deadlines, role: str | None) -> None:
+    def __init__(
+        self, bot: commands.Bot, service: GameService, deadlines: Deadlines, role: str | None, play: Play | None = None
+    ) -> None:
         self.bot = bot
         self.service = service
         self.deadlines = deadlines
         self.role = role
+        self.play = play  # the game's posts, in order: audit lines queue behind them
 
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRow:
         """Acknowledge (only the moderator sees the answer), then the running game of this channel, if the user
@@ -75,11 +79,20 @@ class Moderation(commands.Cog):
         return row
 
     async def _audit(self, interaction: discord.Interaction[Any], row: GameRow, key: str, **params: Any) -> None:
+        """The moderator's action, told in the channel after the game's posts already under way (what an undo took
+        back is posted before the line that says so)."""
         lang = row.settings.get("language", "en")
         line = t("mod.audit", lang, moderator=interaction.user.mention, action=t(f"mod.did.{key}", lang, **params))
         channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(line)
+        if self.play is None:
+            await channel.send(line)
+            return
+
+        async def send() -> None:
+            await channel.send(line)
+
+        self.play.after_answer(row.id, send)
 
     async def _done(self, interaction: discord.Interaction[Any]) -> None:
         await say(interaction, t("mod.done", str(interaction.locale)))
@@ -207,8 +220,7 @@ class Moderation(commands.Cog):
         row = await self.service.row(game_id)
         if not is_moderator(interaction.user, row.created_by, self.role):
             raise ServiceError("not-moderator", "Only moderators can do that.")
-        game = await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
-        await self.deadlines.arm(game_id, game)
+        await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
         await interaction.edit_original_response(content=t("mod.done", lang), view=None)
         await self._audit(interaction, row, "undo", version=version)
 
@@ -230,8 +242,7 @@ class Moderation(commands.Cog):
         if scenario.size > MAX_SCENARIO_BYTES:  # refused before it is downloaded
             raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
         spec = parse_scenario(await scenario.read())
-        game = await self.service.repair(row.id, spec, moderator=interaction.user.id)
-        await self.deadlines.arm(row.id, game)
+        await self.service.repair(row.id, spec, moderator=interaction.user.id)
         await self._done(interaction)
         await self._audit(interaction, row, "import")
 

@@ -62,6 +62,8 @@ class Draft:
     picks: dict[str, list[str]] = field(default_factory=dict)
     page: int = 0
     head: str = ""  # shown instead of the form's title and question (a decision DM's notice)
+    # The messages showing this form: if the position is reset under it (an undo, a repair), they are void.
+    messages: set[int] = field(default_factory=set)
 
 
 class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"decide:(?P<game>\d+):(?P<house>[a-z]+)"):
@@ -190,6 +192,7 @@ class Play(commands.Cog):
         # Per game, the (house, prompt id, user) whose decision DM went out; pruned to the game's open prompts.
         self.notified: dict[int, set[tuple[str, str, int | None]]] = {}
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
+        self.void_forms: dict[int, set[int]] = Bounded(MEMORY_GAMES)  # per game, form messages an undo made void
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
         self.dm_channels: dict[int, int] = Bounded(MEMORY_DM_CHANNELS)  # user id -> their DM channel's id
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
@@ -219,6 +222,12 @@ class Play(commands.Cog):
     # ----- after every accepted answer -----
 
     async def on_applied(self, applied: Applied) -> None:
+        if applied.before is None and applied.source != "start":  # a repair or an undo: every form of the earlier
+            # position is void, even one for a prompt with the same id as a decision open now
+            self.notified.pop(applied.game_id, None)
+            void = self.void_forms.setdefault(applied.game_id, set())
+            for key in [k for k in self.drafts if k[0] == applied.game_id]:
+                void |= self.drafts.pop(key).messages
         for e in applied.events:
             if e["type"] == "seat-changed":  # a new player must hear of the decision already open
                 marks = self.notified.get(applied.game_id, set())
@@ -269,21 +278,21 @@ class Play(commands.Cog):
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.working():
                 if "channel" not in sent and await self.post_to_channel(game_id, applied.game, applied.events, images):
-                    await self.service.published_part(game_id, version, "channel")
+                    await self.service.published_part(applied, "channel")
                 dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
                 houses = opened_by(applied)
                 if houses is None:
                     houses = {p.house for p in applied.game.prompts()}
                 for house in sorted(houses - dm_sent):
                     if await self.notify_prompts(game_id, applied.game, {house}):
-                        await self.service.published_part(game_id, version, f"dm:{house}")
+                        await self.service.published_part(applied, f"dm:{house}")
             self.schedule_status(game_id)
         except Exception as err:
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
                 return
-        await self.service.published(game_id, version)
+        await self.service.published(applied)
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
@@ -361,6 +370,7 @@ class Play(commands.Cog):
             del self.prompts_seen[key]
         self.status_text.pop(game_id, None)
         self.phase_shown.pop(game_id, None)
+        self.void_forms.pop(game_id, None)
 
     def schedule_status(self, game_id: int) -> None:
         """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
@@ -488,7 +498,7 @@ class Play(commands.Cog):
                     await dm.send(text, view=decide)
                     return
                 content, form_view = self.render_form(game_id, prompt.house, draft, lang, text=whole)
-                await dm.send(content, view=form_view)
+                draft.messages.add((await dm.send(content, view=form_view)).id)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:
@@ -591,7 +601,7 @@ class Play(commands.Cog):
             return
         draft = self._new_draft(game_id, prompt, form_of(game, prompt, lang), interaction.user.id)
         content, view = self.render_form(game_id, house, draft, lang, note)
-        await interaction.followup.send(content, view=view, ephemeral=True)
+        draft.messages.add((await interaction.followup.send(content, view=view, ephemeral=True, wait=True)).id)
 
     def _new_draft(self, game_id: int, prompt: Prompt, form: Form, user_id: int, *, head: str = "") -> Draft:
         """A fresh draft of the house's form for the member, replacing any earlier one (one form is live)."""
@@ -662,7 +672,14 @@ class Play(commands.Cog):
             raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
         draft = self.drafts.get((game_id, house))
         prompt = (await self.service.load(game_id)).prompt_for(house)
-        if draft is None or draft.user_id != interaction.user.id or prompt is None or prompt.id != draft.prompt_id:
+        void = interaction.message is not None and interaction.message.id in self.void_forms.get(game_id, ())
+        if (
+            draft is None
+            or void
+            or draft.user_id != interaction.user.id
+            or prompt is None
+            or prompt.id != draft.prompt_id
+        ):
             await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
             return None
         return draft

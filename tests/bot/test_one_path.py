@@ -187,3 +187,58 @@ def test_a_version_implies_the_dms_of_the_decisions_it_opened_and_no_other() -> 
     replaced = revealed.copy()
     events = replaced.set_seat(houses[0], "5")
     assert opened_by(Applied(1, houses[0], "moderator", replaced, events, revealed)) == {houses[0]}
+
+
+async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_and_old_ones_are_void(
+    table: Table,
+) -> None:
+    """P 4: two players give orders, a moderator undoes the second: both players who now owe orders get a fresh
+    decision DM, though the prompt has the same id as before; the form from before the undo is refused with the
+    current one; the status and the map are posted again, and the line saying what was undone comes last."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.seats(game_id)
+    house_of = {u: h for h, u in seats.items()}
+    first, second, third = table.players[:3]
+    dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in (first, second, third)}
+    for p in (first, second):
+        submit = f"dec:{game_id}:{house_of[p.id]}:submit"
+        receipt = await (await fake.click(p, dms[p.id], submit)).wait_reply(timeout=10)
+        assert any("Recorded" in m.content for m in receipt)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    version = (await table.service.row(game_id)).version
+    old_prompt = (await table.service.load(game_id)).prompt_for(house_of[third.id])
+    counts = {p.id: len(fake.dm_messages(p)) for p in (first, second, third)}
+    mark = fake.mark()
+
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    await (await fake.click(table.moderator, ask, f"modundo:{game_id}:{version}")).wait_reply(timeout=10)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    game = await table.service.load(game_id)
+    assert game.version == version - 1 and not game.prompt_for(house_of[second.id]).answered  # type: ignore[union-attr]
+    assert game.prompt_for(house_of[third.id]).id == old_prompt.id  # type: ignore[union-attr]
+    # Everyone who owes orders now has a fresh DM; the one whose answer stands has none.
+    assert len(fake.dm_messages(second)) == counts[second.id] + 1
+    assert len(fake.dm_messages(third)) == counts[third.id] + 1
+    assert len(fake.dm_messages(first)) == counts[first.id]
+
+    # The third player's form from before the undo is void: pressing it shows the current form, records nothing.
+    stale = await fake.click(third, dms[third.id], f"dec:{game_id}:{house_of[third.id]}:submit")
+    await stale.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(stale.followups), timeout=10)
+    assert "out of date" in stale.followups[0].content
+    assert (await table.service.row(game_id)).version == version - 1
+    fresh = fake.dm_messages(third)[-1]
+    receipt = await (await fake.click(third, fresh, f"dec:{game_id}:{house_of[third.id]}:submit")).wait_reply(
+        timeout=10
+    )
+    assert any("Recorded" in m.content for m in receipt)
+
+    # The channel: the map again, then the line saying what was undone.
+    posted = [m for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id and m.id > mark]
+    images = [i for i, m in enumerate(posted) if m.attachments]
+    undone = [i for i, m in enumerate(posted) if "undid the last answer" in m.content]
+    assert images and undone and images[0] < undone[0], [m.content for m in posted]
+    assert fake.failed_interactions == []
