@@ -16,7 +16,7 @@ from typing import Any
 
 from app.decisions import Form, build_form
 from app.lru import Bounded, KeyedLocks
-from app.store import AnswerRow, DeadlineRow, DeadlineStore, GameRow, Store
+from app.store import AnswerRow, DeadlineRow, DeadlineStore, DuplicateCommand, GameRow, Store
 from engine import Game, Prompt, RuleError, gifts, new_game, rules, rulesets
 from engine.state import GameState
 
@@ -552,22 +552,34 @@ class GameService:
             shared = await self._commit(game_id, game, before, events, house, user_id, prompt.id, answer, source)
         return await self._publish(Applied(game_id, house, source, shared, events, shared_before))
 
-    async def gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> Applied:
+    async def gift(
+        self, game_id: int, *, user_id: int, to: str, amount: int, house: str | None = None, key: str | None = None
+    ) -> Applied:
         """The member's house gives Power to another house (Mother of Dragons), logged and undoable like an answer.
-        Raises RuleError when the rules forbid it now, ServiceError when the member may not."""
+        Raises RuleError when the rules forbid it now, ServiceError when the member may not. ``house``: the house
+        the confirmation was asked for (refused if the member no longer plays it); ``key``: the confirmation's
+        idempotency key (a second press is refused and changes nothing)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status == "paused":
                 raise ServiceError("paused", "A moderator has paused this game.")
             if row.status != "running" or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
-            house = await self.house_of(game_id, user_id)
+            giver = await self.house_of(game_id, user_id)
+            if house is not None and giver != house:
+                raise ServiceError("gift-stale", "You no longer play the house this gift was asked for.")
+            house = giver
             shared_before = self._shared(game_id, row)
             game = shared_before.copy()
             before = game.version
             events = game.gift(house, to, amount)
             record = {"to": to, "amount": amount}
-            shared = await self._commit(game_id, game, before, events, house, user_id, GIFT, record, "player")
+            try:
+                shared = await self._commit(
+                    game_id, game, before, events, house, user_id, GIFT, record, "player", key=key
+                )
+            except DuplicateCommand as err:
+                raise ServiceError("already-done", "That was already done.") from err
         return await self._publish(Applied(game_id, house, "player", shared, events, shared_before))
 
     async def check_gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> None:
@@ -586,6 +598,8 @@ class GameService:
         prompt_id: str,
         answer: Any,
         source: str,
+        *,
+        key: str | None = None,
     ) -> SharedGame:
         """Log one entry with the state it led to (under the game's lock); from then on readers share that state."""
         state = game.to_json()
@@ -603,6 +617,7 @@ class GameService:
             status="ended" if game.finished else None,
             events=events,
             player=rules.commander(game.state, house),
+            key=key,
         )
         shared = SharedGame(game.state)  # nothing changes it again
         self._parsed[game_id] = (state, shared)

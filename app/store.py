@@ -164,16 +164,23 @@ MIGRATIONS: list[str] = [
         created_at REAL NOT NULL,
         PRIMARY KEY (game_id, version, kind)
     );
-    DROP TRIGGER answer_commits_insert;
+    ALTER TABLE answers ADD COLUMN command_key TEXT;
+    CREATE UNIQUE INDEX answers_by_command_key ON answers (game_id, command_key) WHERE command_key IS NOT NULL;
+    DROP VIEW answer_commits;
+    CREATE VIEW answer_commits AS SELECT
+        NULL AS game_id, NULL AS expected_version, NULL AS new_version, NULL AS state, NULL AS status,
+        NULL AS house, NULL AS user_id, NULL AS prompt_id, NULL AS answer, NULL AS source, NULL AS at,
+        NULL AS events, NULL AS snapshot, NULL AS ends_run_of, NULL AS command_key
+    WHERE 0;
     CREATE TRIGGER answer_commits_insert INSTEAD OF INSERT ON answer_commits BEGIN
         SELECT RAISE(ABORT, 'version-conflict')
             WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.expected_version);
         UPDATE games SET state = NEW.state, version = NEW.new_version, updated_at = NEW.at,
             status = COALESCE(NEW.status, status)
             WHERE id = NEW.game_id;
-        INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)
+        INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events, command_key)
             VALUES (NEW.game_id, NEW.new_version, NEW.house, NEW.user_id, NEW.prompt_id, NEW.answer, NEW.source,
-                NEW.at, NEW.events);
+                NEW.at, NEW.events, NEW.command_key);
         INSERT OR REPLACE INTO snapshots (game_id, version, state)
             SELECT NEW.game_id, NEW.new_version, NEW.state WHERE NEW.snapshot;
         DELETE FROM missed_deadlines WHERE game_id = NEW.game_id AND house = NEW.ends_run_of;
@@ -212,6 +219,10 @@ def statements(script: str) -> list[str]:
 
 class VersionConflict(Exception):
     """The game changed since it was read: another answer won the race."""
+
+
+class DuplicateCommand(Exception):
+    """A command with this idempotency key is already applied (a confirmation pressed twice)."""
 
 
 @dataclass(frozen=True)
@@ -479,12 +490,15 @@ class Store:
         events: list[dict[str, Any]] | None = None,
         player: str | None = None,
         seats: dict[str, int | None] | None = None,
+        key: str | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``.
 
         A player's own answer also ends their run of missed deadlines, in the same transaction (``player``: the
         house whose player answered, when it is not ``house``, as a liege answering for his vassal). ``seats``: the
-        seats the new state holds (a change of player), written in the same transaction.
+        seats the new state holds (a change of player), written in the same transaction. ``key``: the command's
+        idempotency key (the confirmation it answers): a second commit with the same key raises ``DuplicateCommand``
+        and stores nothing.
         """
         ends_a_run = source == "player" and (player or house) in await self.missed_houses(game_id)
         try:
@@ -493,8 +507,8 @@ class Store:
             # deadlines and prunes an ended game's snapshots when asked; any failure leaves none of it.
             commit = (
                 "INSERT INTO answer_commits (game_id, expected_version, new_version, state, status, house, user_id,"
-                " prompt_id, answer, source, at, events, snapshot, ends_run_of) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?)"
+                " prompt_id, answer, source, at, events, snapshot, ends_run_of, command_key) VALUES (?, ?, ?, ?, ?,"
+                " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             )
             values = (
                 game_id,
@@ -511,6 +525,7 @@ class Store:
                 json.dumps([e for e in events or [] if "private_to" not in e]),
                 snapshot,
                 (player or house) if ends_a_run else None,
+                key,
             )
             if seats is None:
                 await self.write(commit, values)
@@ -524,6 +539,8 @@ class Store:
             self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one
             if isinstance(err, sqlite3.IntegrityError) and str(err) == VERSION_CONFLICT:
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}") from err
+            if isinstance(err, sqlite3.IntegrityError) and "command_key" in str(err):
+                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
         if status == "ended":
             self.forget(game_id)

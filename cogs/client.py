@@ -80,7 +80,7 @@ class WesterosBot(commands.Bot):
         self._warming: asyncio.Future[list[int]] | None = None
 
     async def setup_hook(self) -> None:
-        from cogs.gifts import Gifts
+        from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
@@ -98,7 +98,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role, self.play))
         await self.add_cog(Gifts(self, self.service))
-        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm)
+        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel)
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
         # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.

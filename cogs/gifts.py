@@ -7,7 +7,7 @@ A gift the rules forbid now is refused with the engine's reason, in the player's
 
 from __future__ import annotations
 
-import contextlib
+import re
 from typing import Any
 
 import discord
@@ -23,55 +23,82 @@ CONFIRM_SECONDS = 120
 HOUSES = [*data.houses(), *data.houses("mother-of-dragons/houses.json")]
 
 
-class GiftConfirmation(discord.ui.View):
-    """Confirm or cancel one gift; only the member who asked may press either button."""
+class GiftConfirm(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"gift:(?P<game>\d+):(?P<house>[a-z]+):(?P<to>[a-z]+):(?P<amount>\d+):(?P<user>\d+):(?P<key>\d+)",
+):
+    """Give: everything the gift needs is in the custom id, so the button works after a restart; the /gift command's
+    interaction id is the gift's idempotency key, so a second press gives nothing more."""
 
-    def __init__(
-        self,
-        service: GameService,
-        game_id: int,
-        giver: int,
-        to: str,
-        amount: int,
-        lang: str,
-        asked: discord.Interaction[Any],
-    ) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.asked = asked  # the /gift command, whose reply says so when the question expires
-        self.service, self.game_id, self.giver, self.to, self.amount, self.lang = (
-            service,
-            game_id,
-            giver,
-            to,
-            amount,
-            lang,
+    def __init__(self, game_id: int, house: str, to: str, amount: int, user: int, key: int, label: str = "") -> None:
+        custom_id = f"gift:{game_id}:{house}:{to}:{amount}:{user}:{key}"
+        super().__init__(
+            discord.ui.Button(label=label or "Give", style=discord.ButtonStyle.danger, custom_id=custom_id)
         )
-        self.confirm.label = t("gift.confirm-button", lang)
-        self.cancel.label = t("gift.cancel-button", lang)
+        self.game_id, self.house, self.to, self.amount, self.user, self.key = game_id, house, to, amount, user, key
 
-    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        return interaction.user.id == self.giver
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GiftConfirm:
+        return cls(int(match["game"]), match["house"], match["to"], int(match["amount"]), int(match["user"]),
+                   int(match["key"]))  # fmt: skip
 
-    async def on_timeout(self) -> None:
-        """An unanswered question is closed in words, so that a late click never meets a dead button."""
-        with contextlib.suppress(discord.HTTPException):
-            await self.asked.edit_original_response(content=t("gift.expired", self.lang), view=None)
-
-    @discord.ui.button(style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer()
-        self.stop()
         await guarded(interaction, self._give(interaction))
 
     async def _give(self, interaction: discord.Interaction[Any]) -> None:
-        await self.service.gift(self.game_id, user_id=self.giver, to=self.to, amount=self.amount)
-        done = t("gift.done", self.lang, amount=self.amount, house=t(f"house.{self.to}", self.lang))
+        lang = str(interaction.locale)
+        if interaction.user.id != self.user:
+            raise ServiceError("not-your-gift", "Only the member who asked for this gift may confirm it.")
+        if expired(interaction):
+            await interaction.edit_original_response(content=t("gift.expired", lang), view=None)
+            return
+        cog = interaction.client.get_cog("Gifts")
+        assert isinstance(cog, Gifts)
+        await cog.service.gift(
+            self.game_id, user_id=self.user, to=self.to, amount=self.amount, house=self.house, key=str(self.key)
+        )
+        done = t("gift.done", lang, amount=self.amount, house=t(f"house.{self.to}", lang))
         await interaction.edit_original_response(content=done, view=None)
 
-    @discord.ui.button(style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction[Any], button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=t("gift.cancelled", self.lang), view=None)
+
+class GiftCancel(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"giftno:(?P<user>\d+):(?P<key>\d+)"):
+    """Cancel: closes the question in words (also after a restart)."""
+
+    def __init__(self, user: int, key: int, label: str = "") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or "Cancel", style=discord.ButtonStyle.secondary, custom_id=f"giftno:{user}:{key}"
+        )
+        super().__init__(button)
+        self.user, self.key = user, key
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GiftCancel:
+        return cls(int(match["user"]), int(match["key"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        lang = str(interaction.locale)
+        if interaction.user.id != self.user:
+            await interaction.response.defer()
+            await guarded(interaction, refuse_stranger())
+            return
+        await interaction.response.edit_message(content=t("gift.cancelled", lang), view=None)
+
+
+async def refuse_stranger() -> None:
+    raise ServiceError("not-your-gift", "Only the member who asked for this gift may confirm it.")
+
+
+def expired(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the question was asked more than CONFIRM_SECONDS ago (the message's own time, Discord's clock)."""
+    message = interaction.message
+    if message is None:
+        return False
+    return (discord.utils.utcnow() - message.created_at).total_seconds() > CONFIRM_SECONDS
 
 
 class Gifts(commands.Cog):
@@ -92,6 +119,12 @@ class Gifts(commands.Cog):
             raise ServiceError("not-seated-here", "You do not play in a game in this channel.")
         # A member who plays no house here, or a gift the rules forbid now, is refused before any question.
         await self.service.check_gift(row.id, user_id=interaction.user.id, to=house, amount=amount)
+        giver = await self.service.house_of(row.id, interaction.user.id)
         question = t("gift.ask", lang, amount=amount, house=t(f"house.{house}", lang))
-        view = GiftConfirmation(self.service, row.id, interaction.user.id, house, amount, lang, interaction)
+        view = discord.ui.View(timeout=None)
+        key = interaction.id
+        view.add_item(
+            GiftConfirm(row.id, giver, house, amount, interaction.user.id, key, t("gift.confirm-button", lang))
+        )
+        view.add_item(GiftCancel(interaction.user.id, key, t("gift.cancel-button", lang)))
         await say(interaction, question, view=view)

@@ -242,3 +242,44 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     undone = [i for i, m in enumerate(posted) if "undid the last answer" in m.content]
     assert images and undone and images[0] < undone[0], [m.content for m in posted]
     assert fake.failed_interactions == []
+
+
+async def test_a_gift_confirmation_acts_once_belongs_to_its_house_and_survives_a_restart_of_its_view(
+    table: Table,
+) -> None:
+    """P 2, 8, 10: pressing Give twice gives once; its state is in its custom id (no in-memory view needed), so it
+    works after a restart; a confirmation asked for a house its member no longer plays is refused."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    member_ = member(table, players, seats[giver])
+    asked = await fake.slash(member_, table.channel, "gift", house=receiver, amount=2)
+    question = (await asked.wait_reply())[-1]
+    give = next(c["custom_id"] for row in question.components for c in row["components"] if c.get("style") == 4)
+    assert give.startswith(f"gift:{game_id}:{giver}:{receiver}:2:{member_.id}:")
+    power = (await table.service.load(game_id)).state.houses[giver].power
+
+    first, second = await fake.click(member_, question, give), await fake.click(member_, question, give)
+    await first.wait_ack(timeout=10)
+    await second.wait_ack(timeout=10)
+    await fake.wait_idle()
+    game = await table.service.load(game_id)
+    assert game.state.houses[giver].power == power - 2  # given once
+    gifts = [a for a in await table.service.store.answers(game_id) if a.prompt_id == "gift"]
+    assert len(gifts) == 1
+    assert fake.failed_interactions == []
+
+    # A fresh question, then the member's house goes to another member: pressing Give is refused.
+    asked = await fake.slash(member_, table.channel, "gift", house=receiver, amount=1)
+    question = (await asked.wait_reply())[-1]
+    give = next(c["custom_id"] for row in question.components for c in row["components"] if c.get("style") == 4)
+    newcomer = fake.add_member(table.guild, "newcomer")
+    await table.service.replace(game_id, giver, user_id=newcomer.id, moderator=table.moderator.id)
+    refused = await fake.click(member_, question, give)
+    replies = await refused.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(refused.followups), timeout=10)
+    texts = [m.content for m in [*replies, *refused.followups]]
+    assert any("do not play" in text or "no longer play" in text for text in texts), texts
+    assert (await table.service.load(game_id)).state.houses[giver].power == power - 2
+    assert fake.failed_interactions == []
