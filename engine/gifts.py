@@ -36,6 +36,8 @@ def check_gift(s: GameState, giver: str, receiver: str, amount: Any) -> int:
         raise RuleError("gift-too-large", f"{giver} has only {have} available Power.", house=giver, power=have)
     room = rules.power_in_pool(s, receiver)
     if amount > room:
+        if rules.bid_open(s):  # the receiver's pool would give its hidden Power away (B-HIDDEN-02/03)
+            raise RuleError("gift-pool-empty", f"{receiver}'s pool cannot take that many tokens now.", house=receiver)
         raise RuleError(
             "gift-pool-empty",
             f"Only {room} of {receiver}'s Power tokens are left in the pool.",

@@ -134,6 +134,12 @@ def is_vassal(s: GameState, house: str) -> bool:
     return house in s.vassals
 
 
+def bid_open(s: GameState) -> bool:
+    """Whether a bid is open (a Clash of Kings is one bidding round): available Power is hidden then
+    (B-HIDDEN-02/03)."""
+    return bool(s.stack) and s.stack[-1].get("type") in ("bidding", "clash")
+
+
 def player_houses(s: GameState) -> list[str]:
     """The houses in play that players hold, in turn order (every house in play but the vassals)."""
     return [h for h in turn_order(s) if h not in s.vassals]

@@ -32,7 +32,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     if viewer is not None and viewer not in s.players:
         raise ValueError(f"{viewer!r} is not a house in this game")
     top = s.stack[-1] if s.stack else None
-    bidding = top is not None and top.get("type") in ("bidding", "clash")  # a Clash of Kings is one bidding round
+    bidding = rules.bid_open(s)
     control = rules.control_map(s)
     areas: dict[str, Any] = {}
     for a in rules.board(s).areas.values():

@@ -283,3 +283,26 @@ async def test_a_gift_confirmation_acts_once_belongs_to_its_house_and_survives_a
     assert any("do not play" in text or "no longer play" in text for text in texts), texts
     assert (await table.service.load(game_id)).state.houses[giver].power == power - 2
     assert fake.failed_interactions == []
+
+
+async def test_a_gift_refused_during_a_bid_does_not_tell_the_receivers_hidden_power(table: Table) -> None:
+    """P 9 (B-HIDDEN-02/03): while a bid is open every house's Power is hidden; a gift too large for the receiver's
+    Power Pool is refused without the pool's size, which would give the receiver's Power away."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 10, receiver: 17}}
+    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    game = await table.service.load(game_id)
+    assert rules.bid_open(game.state) and rules.power_in_pool(game.state, receiver) == 3
+    member_ = member(table, players, seats[giver])
+    refused = await (await fake.slash(member_, table.channel, "gift", house=receiver, amount=5)).wait_reply()
+    texts = [m.content for m in refused]
+    assert any("cannot take that many" in text for text in texts), texts
+    assert not any("3" in text or "17" in text for text in texts), texts
+    member_.user.locale = "ru"
+    refused_ru = await (await fake.slash(member_, table.channel, "gift", house=receiver, amount=5)).wait_reply()
+    assert any("нельзя передать столько" in m.content for m in refused_ru)
+    assert (await table.service.load(game_id)).version == game.version
+    assert fake.failed_interactions == []
