@@ -757,9 +757,30 @@ class GameService:
 
     # ----- moderation -----
 
-    async def vassalize(self, game_id: int, house: str, *, moderator: int) -> Applied:
+    HANDOVER_AFTER_MISSES = 2  # a seated moderator may hand over a house whose player missed this many in a row
+
+    async def check_handover(self, game_id: int, house: str, *, moderator: int, consented_by: int | None) -> None:
+        """A seat is a player first: a moderator who holds a house may vassalize or replace another house only when
+        that house's player agrees (``consented_by``) or has missed his last two deadlines in a row."""
+        seats = await self.store.seats(game_id)
+        own = [h for h, u in seats.items() if u == moderator]
+        if not own or house in own:
+            return
+        if consented_by is not None and consented_by == seats.get(house):
+            return
+        if await self.store.missed_in_a_row(game_id, house) >= self.HANDOVER_AFTER_MISSES:
+            return
+        raise ServiceError(
+            "seated-handover",
+            "You play in this game: another house is handed over only with its player's agreement or after two"
+            " missed deadlines in a row.",
+            house=house,
+        )
+
+    async def vassalize(self, game_id: int, house: str, *, moderator: int, consented_by: int | None = None) -> Applied:
         """A player leaves (Mother of Dragons, M-LEAVE-01): the house plays out the round and becomes a vassal as the
         next round starts. A logged, undoable step; the engine refuses what the rules do not allow."""
+        await self.check_handover(game_id, house, moderator=moderator, consented_by=consented_by)
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status not in ("running", "paused") or row.state is None:
@@ -773,8 +794,11 @@ class GameService:
         await self._notify(applied)
         return applied
 
-    async def replace(self, game_id: int, house: str, *, user_id: int, moderator: int) -> Applied:
+    async def replace(
+        self, game_id: int, house: str, *, user_id: int, moderator: int, consented_by: int | None = None
+    ) -> Applied:
         """Give a house to a member who holds none in this game (one member, one house)."""
+        await self.check_handover(game_id, house, moderator=moderator, consented_by=consented_by)
         return await self.set_seat(game_id, house, user_id=user_id, autopilot=False, moderator=moderator, new=True)
 
     async def set_seat(

@@ -282,6 +282,14 @@ class Store:
         self.deadline_cache.pop(game_id, None)
         self._missed.pop(game_id, None)
 
+    async def missed_in_a_row(self, game_id: int, house: str) -> int:
+        """How many deadlines in a row the house's player has missed (0 once he answers)."""
+        async with self.db.execute(
+            "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
     async def missed_houses(self, game_id: int) -> set[str]:
         """The houses of a game whose player has a run of missed deadlines, cached and kept up to date by the store
         (a missed deadline adds its house, the player's own answer removes it)."""

@@ -82,7 +82,7 @@ class WesterosBot(commands.Bot):
     async def setup_hook(self) -> None:
         from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
-        from cogs.moderation import Moderation, UndoConfirm
+        from cogs.moderation import HandoverConsent, Moderation, UndoConfirm
         from cogs.play import DecideButton, FormButton, FormSelect, Play
         from cogs.replies import answer_failure
 
@@ -98,7 +98,9 @@ class WesterosBot(commands.Bot):
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role, self.play))
         await self.add_cog(Gifts(self, self.service))
-        self.add_dynamic_items(LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel)
+        self.add_dynamic_items(
+            LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel, HandoverConsent
+        )
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
         # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.

@@ -55,6 +55,33 @@ class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"mod
         await guarded(interaction, cog.confirm_undo(interaction, self.game_id, self.version))
 
 
+class HandoverConsent(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"handover:(?P<game>\d+):(?P<house>[a-z]+):(?P<member>\d+):(?P<moderator>\d+)",
+):
+    """A player's agreement to a seated moderator's change of his house: given to ``member`` (0: the house becomes a
+    vassal). Its state is in its custom id, so it works after a restart."""
+
+    def __init__(self, game_id: int, house: str, member: int, moderator: int, label: str = "Agree") -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=discord.ButtonStyle.danger, custom_id=f"handover:{game_id}:{house}:{member}:{moderator}"
+        )
+        super().__init__(button)
+        self.game_id, self.house, self.member, self.moderator = game_id, house, member, moderator
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> HandoverConsent:
+        return cls(int(match["game"]), match["house"], int(match["member"]), int(match["moderator"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Moderation")
+        assert isinstance(cog, Moderation)
+        await interaction.response.defer()
+        await guarded(interaction, cog.consent(interaction, self))
+
+
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderator tools for the game in this channel")
 
@@ -156,7 +183,12 @@ class Moderation(commands.Cog):
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
         row = await self._game(interaction)
-        await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
+        try:
+            await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
+        except ServiceError as err:
+            if err.code != "seated-handover" or not await self._ask_consent(interaction, row, house, member.id):
+                raise
+            return
         await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
@@ -166,10 +198,62 @@ class Moderation(commands.Cog):
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def vassalize(self, interaction: discord.Interaction[Any], house: str) -> None:
         row = await self._game(interaction)
-        await self.service.vassalize(row.id, house, moderator=interaction.user.id)
+        try:
+            await self.service.vassalize(row.id, house, moderator=interaction.user.id)
+        except ServiceError as err:
+            if err.code != "seated-handover" or not await self._ask_consent(interaction, row, house, 0):
+                raise
+            return
         await self._done(interaction)
         lang = row.settings.get("language", "en")
         await self._audit(interaction, row, "vassalize", house=t(f"house.{house}", lang))
+
+    async def _ask_consent(self, interaction: discord.Interaction[Any], row: GameRow, house: str, member: int) -> bool:
+        """A seated moderator's change of another house waits for its player's agreement: he is asked in a DM with
+        an Agree button, and the moderator is told so. False when nobody holds the house to ask."""
+        player = await self.service.seat_of(row.id, house)
+        if player is None or self.play is None:
+            return False
+        lang = await self.service.language_for(player, row.id)
+        house_text = t(f"house.{house}", lang)
+        name = shown(interaction.user.display_name, 64)
+        game = shown(row.name, 64)
+        if member:
+            ask = t("handover.ask.replace", lang, moderator=name, house=house_text, game=game, member=f"<@{member}>")
+        else:
+            ask = t("handover.ask.vassalize", lang, moderator=name, house=house_text, game=game)
+        view = discord.ui.View(timeout=None)
+        view.add_item(HandoverConsent(row.id, house, member, interaction.user.id, t("handover.button", lang)))
+        await self.play.direct_message(player, ask, view)
+        moderator_lang = str(interaction.locale)
+        await say(interaction, t("mod.handover.asked", moderator_lang, house=t(f"house.{house}", moderator_lang)))
+        return True
+
+    async def consent(self, interaction: discord.Interaction[Any], asked: HandoverConsent) -> None:
+        """The house's player agrees: the change is made (if he still holds the house) and audited."""
+        row = await self.service.row(asked.game_id)
+        if await self.service.seat_of(asked.game_id, asked.house) != interaction.user.id:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        lang = row.settings.get("language", "en")
+        if asked.member:
+            await self.service.replace(
+                asked.game_id,
+                asked.house,
+                user_id=asked.member,
+                moderator=asked.moderator,
+                consented_by=interaction.user.id,
+            )
+            action = t("mod.did.replace", lang, house=t(f"house.{asked.house}", lang), member=f"<@{asked.member}>")
+        else:
+            await self.service.vassalize(
+                asked.game_id, asked.house, moderator=asked.moderator, consented_by=interaction.user.id
+            )
+            action = t("mod.did.vassalize", lang, house=t(f"house.{asked.house}", lang))
+        await interaction.edit_original_response(content=t("handover.done", str(interaction.locale)), view=None)
+        line = t("mod.audit.agreed", lang, moderator=f"<@{asked.moderator}>", action=action)
+        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        await channel.send(line)
 
     @mod.command(name="autopilot", description="Let the bot's agent play a house (or stop it)")
     @app_commands.describe(house="The house", on="On or off")

@@ -523,6 +523,10 @@ class Play(commands.Cog):
         row = await self.service.deadline(game_id)
         return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
 
+    async def direct_message(self, user_id: int, content: str, view: discord.ui.View) -> None:
+        """A DM the bot sends a player unasked (a request to agree to a moderator's change)."""
+        await (await self._dm(user_id)).send(content, view=view)
+
     async def _dm(self, user_id: int) -> discord.abc.Messageable:
         """The user's DM channel. Its id never changes, and discord.py forgets all but its latest 128 channels:
         with more players than that, every DM would first open the channel again, one more request each."""

@@ -15,6 +15,7 @@ from app.service import Applied, GameService
 from cogs.play import opened_by
 from engine import Game, new_game, rules
 from tests.bot.conftest import Table
+from tests.bot.test_fair_play import start_own_game
 from tests.bot.test_lobby_and_orders import start_game
 from tests.bot.test_mother_of_dragons import vassal_game
 
@@ -305,4 +306,44 @@ async def test_a_gift_refused_during_a_bid_does_not_tell_the_receivers_hidden_po
     refused_ru = await (await fake.slash(member_, table.channel, "gift", house=receiver, amount=5)).wait_reply()
     assert any("нельзя передать столько" in m.content for m in refused_ru)
     assert (await table.service.load(game_id)).version == game.version
+    assert fake.failed_interactions == []
+
+
+async def test_a_seated_moderator_hands_over_another_house_only_with_its_players_agreement(table: Table) -> None:
+    """P 7: the creator, who plays, cannot /mod replace another house on his own: nothing changes, and the house's
+    player is asked in a DM; his Agree makes the change, audited in the channel. After two missed deadlines in a row
+    no agreement is needed."""
+    fake = table.fake
+    game_id = await start_own_game(table)
+    seats = await table.service.seats(game_id)
+    creator = table.players[0]
+    house = next(h for h, u in seats.items() if u == table.players[1].id)
+    player = table.players[1]
+    newcomer = fake.add_member(table.guild, "newcomer")
+    version = (await table.service.row(game_id)).version
+    mark = fake.mark()
+
+    asked = await (await fake.slash(creator, table.channel, "mod replace", house=house, member=newcomer)).wait_reply()
+    assert any("agreement" in m.content for m in asked), [m.content for m in asked]
+    assert await table.service.seat_of(game_id, house) == player.id
+    assert (await table.service.row(game_id)).version == version
+    request = await fake.wait_for_dm(player, since=mark, timeout=10)
+    assert "Agree" in str(request.components) and house.title() in request.content
+    agree = next(c["custom_id"] for row in request.components for c in row["components"])
+    await (await fake.click(player, request, agree)).wait_reply(timeout=10)
+    await fake.wait_idle()
+    assert await table.service.seat_of(game_id, house) == newcomer.id
+    assert any("agreement of the house" in m.content for m in fake.visible_messages(table.moderator))
+
+    # Another house, whose player missed two deadlines in a row: the creator may replace it at once.
+    other = next(h for h, u in seats.items() if u == table.players[2].id)
+    for _ in range(2):
+        await table.bot.deadlines.table.record_missed(game_id, other)
+    second = fake.add_member(table.guild, "second")
+    done = await (await fake.slash(creator, table.channel, "mod replace", house=other, member=second)).wait_reply()
+    assert not any("agreement" in m.content for m in done)
+    assert await table.service.seat_of(game_id, other) == second.id
+    creator.user.locale = "ru"
+    refused = await (await fake.slash(creator, table.channel, "mod replace", house=house, member=second)).wait_reply()
+    assert any("согласия" in m.content for m in refused), [m.content for m in refused]
     assert fake.failed_interactions == []
