@@ -7,6 +7,7 @@ and what the channel sees is built only from the public view and public events.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import functools
 import io
@@ -286,6 +287,8 @@ class Play(commands.Cog):
                 for house in sorted(houses - dm_sent):
                     if await self.notify_prompts(game_id, applied.game, {house}):
                         await self.service.published_part(applied, f"dm:{house}")
+                if any(e["type"] == "power-given" for e in applied.events):
+                    await self.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
         except Exception as err:
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
@@ -522,6 +525,29 @@ class Play(commands.Cog):
     async def _deadline_text(self, game_id: int, lang: str) -> str:
         row = await self.service.deadline(game_id)
         return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
+
+    async def refresh_forms(self, game_id: int, game: Game) -> None:
+        """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
+        bid may reach) are drawn again from the new position, saying so; their picks start again from the default."""
+        for house in game.state.players:
+            draft = self.drafts.get((game_id, house))
+            seen = self.prompts_seen.get((game_id, house))
+            prompt = game.prompt_for(house)
+            if draft is None or seen is None or prompt is None or prompt.id != draft.prompt_id:
+                continue
+            if (prompt.choices, prompt.default, prompt.info) == (seen.choices, seen.default, seen.info):
+                continue
+            channel_id = self.dm_channels.get(draft.user_id)
+            lang = await self.service.language_for(draft.user_id, game_id)
+            fresh = self._new_draft(game_id, prompt, form_of(game, prompt, lang), draft.user_id, head=draft.head)
+            fresh.messages = draft.messages
+            if channel_id is None:
+                continue
+            content, view = self.render_form(game_id, house, fresh, lang, t("decision.updated", lang))
+            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            for message_id in sorted(fresh.messages):
+                with contextlib.suppress(discord.HTTPException):  # an ephemeral /decide form is not in the DMs
+                    await dm.get_partial_message(message_id).edit(content=content, view=view)
 
     async def direct_message(self, user_id: int, content: str, view: discord.ui.View) -> None:
         """A DM the bot sends a player unasked (a request to agree to a moderator's change)."""

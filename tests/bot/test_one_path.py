@@ -347,3 +347,40 @@ async def test_a_seated_moderator_hands_over_another_house_only_with_its_players
     refused = await (await fake.slash(creator, table.channel, "mod replace", house=house, member=second)).wait_reply()
     assert any("согласия" in m.content for m in refused), [m.content for m in refused]
     assert fake.failed_interactions == []
+
+
+async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(table: Table) -> None:
+    """P 11: during a bid, a gift changes what the giver and the receiver may bid: both players' open DM forms are
+    edited to offer the new range and say the new total, marked as updated."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
+    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    giving, receiving = member(table, players, seats[giver]), member(table, players, seats[receiver])
+
+    def bid_form(player: Any) -> Any:
+        return next(m for m in reversed(fake.dm_messages(player)) if f"dec:{game_id}:" in str(m.components))
+
+    def top_option(message: Any) -> int:
+        select = next(c for row in message.components for c in row["components"] if c.get("type") == 3)
+        return max(int(o["value"]) for o in select["options"])
+
+    assert top_option(bid_form(receiving)) == 3 and top_option(bid_form(giving)) == 6
+    await table.service.gift(game_id, user_id=giving.id, to=receiver, amount=2)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    receiving_form, giving_form = bid_form(receiving), bid_form(giving)
+    assert top_option(receiving_form) == 5 and "5 power tokens available" in receiving_form.content
+    assert "Updated" in receiving_form.content
+    assert top_option(giving_form) == 4 and "4 power tokens available" in giving_form.content
+    # The redrawn form still answers: the receiver bids his new total.
+    select = next(c for row in receiving_form.components for c in row["components"] if c.get("type") == 3)
+    picked = await fake.select(receiving, receiving_form, select["custom_id"], ["5"])
+    form = await picked.wait_response(timeout=10)
+    receipt = await (await fake.click(receiving, form, f"dec:{game_id}:{receiver}:submit")).wait_reply(timeout=10)
+    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    assert fake.failed_interactions == []
