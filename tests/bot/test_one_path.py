@@ -384,3 +384,38 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
     receipt = await (await fake.click(receiving, form, f"dec:{game_id}:{receiver}:submit")).wait_reply(timeout=10)
     assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
     assert fake.failed_interactions == []
+
+
+async def test_pressing_start_or_undo_twice_acts_once(table: Table) -> None:
+    """P 2: two presses of Start start one game (one start message, one set of decision DMs); two presses of the
+    same Undo confirmation take back one entry."""
+    fake = table.fake
+    lobby = await (
+        await fake.slash(table.moderator, table.channel, "game new", players=3, name="Twice")
+    ).wait_response()
+    for player in table.players[:3]:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    first = await fake.click(table.moderator, lobby, "lobby:1:start", wait=False)
+    second = await fake.click(table.moderator, lobby, "lobby:1:start", wait=False)
+    await first.wait_reply(timeout=10)
+    await second.wait_reply(timeout=10)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    started = [m for m in fake.visible_messages(table.moderator) if "The game has started" in m.content]
+    assert len(started) == 1, [m.content for m in started]  # the second press is told it already started
+    for player in table.players[:3]:
+        assert sum("dec:1:" in str(m.components) for m in fake.dm_messages(player)) == 1
+
+    seats = await table.service.seats(1)
+    for player in table.players[:2]:
+        house = next(h for h, u in seats.items() if u == player.id)
+        await table.service.answer(1, house=house, answer=(await table.service.load(1)).prompt_for(house).default,  # type: ignore[union-attr]
+                                   user_id=player.id)  # fmt: skip
+    version = (await table.service.row(1)).version
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    presses = [await fake.click(table.moderator, ask, f"modundo:1:{version}", wait=False) for _ in range(2)]
+    for press in presses:
+        await press.wait_reply(timeout=10)
+    await fake.wait_idle()
+    assert (await table.service.row(1)).version == version - 1
+    assert fake.failed_interactions == []
