@@ -93,3 +93,35 @@ def test_engine_modules_import_each_other_without_a_cycle() -> None:
         if name not in state and visit(name, [name]):
             break
     assert cycle == []
+
+
+LAYERS = {
+    # layer -> the top-level packages and modules it must never import
+    "app": ("cogs", "bot", "discord", "render", "testing", "tests", "tools", "bench"),
+    "render": ("app", "cogs", "bot", "discord", "testing", "tests", "tools", "bench"),
+    "cogs": ("bot", "testing", "tests", "tools", "bench"),
+}
+
+
+def layer_modules(layer: str) -> dict[str, ast.Module]:
+    root = ENGINE.parent / layer
+    return {
+        str(path.relative_to(root.parent)): ast.parse(path.read_text(encoding="utf-8"), str(path))
+        for path in sorted(root.rglob("*.py"))
+    }
+
+
+def test_the_application_the_renderer_and_the_cogs_import_only_downwards() -> None:
+    """cogs -> app -> engine; render reads the engine's views; none imports a layer above it (issue P)."""
+    offenders = []
+    for layer, forbidden in LAYERS.items():
+        for name, tree in layer_modules(layer).items():
+            for sub in ast.walk(tree):
+                if isinstance(sub, ast.Import):
+                    targets = [alias.name for alias in sub.names]
+                elif isinstance(sub, ast.ImportFrom) and sub.level == 0:
+                    targets = [sub.module or ""]
+                else:
+                    continue
+                offenders += [f"{name}: {t}" for t in targets if t.split(".")[0] in forbidden]
+    assert offenders == []
