@@ -94,7 +94,8 @@ class WesterosBot(commands.Bot):
         # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
         self.play = Play(self, self.service, self.renderer)
-        await self.add_cog(Lobby(self, self.service, self.config.moderator_role))
+        lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
+        await self.add_cog(lobby)
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role, self.play))
         await self.add_cog(Gifts(self, self.service))

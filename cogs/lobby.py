@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.background import Background, PoolBusy
+from app.background import Background, ImagePool, PoolBusy
 from app.decisions import card_label
 from app.i18n import language_of, t
 from app.labels import awaited_text, house_mark
@@ -74,10 +74,20 @@ def lobby_view(game_id: int, lang: str) -> discord.ui.View:
 class Lobby(commands.Cog):
     game = app_commands.Group(name="game", description="Play A Game of Thrones: The Board Game")
 
-    def __init__(self, bot: commands.Bot, service: GameService, moderator_role: str | None = None) -> None:
+    def __init__(
+        self,
+        bot: commands.Bot,
+        service: GameService,
+        moderator_role: str | None = None,
+        *,
+        renderer: Any = None,
+        images: Background | ImagePool | None = None,
+    ) -> None:
         self.bot = bot
         self.service = service
         self.moderator_role = moderator_role
+        self.renderer = renderer  # None: the renderer is missing, /game map says so
+        self.images: Background | ImagePool = images or Background()  # where maps are drawn, off the event loop
 
     async def lobby_text(self, game_id: int, lang: str) -> str:
         row = await self.service.row(game_id)
@@ -224,12 +234,11 @@ class Lobby(commands.Cog):
     async def map(self, interaction: discord.Interaction[Any]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id, house = await self._my_game(interaction)
-        play = self.bot.get_cog("Play")
-        renderer = getattr(play, "renderer", None)
+        renderer = self.renderer
         if renderer is None:
             await say(interaction, t("map.unavailable", str(interaction.locale)))
             return
-        background: Background = play.background  # type: ignore[union-attr]
+        background = self.images
         game = await self.service.load(game_id)
         lang = (await self.service.row(game_id)).settings.get("language", "en")
         try:
@@ -294,12 +303,9 @@ class Lobby(commands.Cog):
         for message in messages[1:]:
             await interaction.followup.send(message, ephemeral=True)
         # The legend left the posted maps: it lives here (issue K), drawn off the event loop like every image.
-        play = self.bot.get_cog("Play")
-        background = getattr(play, "background", None)
-        if background is not None:
-            legend = await background.run(render_legend, language_of(lang))
-            picture = discord.File(io.BytesIO(legend), filename="legend.png")
-            await interaction.followup.send(t("help.legend", lang), file=picture, ephemeral=True)
+        legend = await self.images.run(render_legend, language_of(lang))
+        picture = discord.File(io.BytesIO(legend), filename="legend.png")
+        await interaction.followup.send(t("help.legend", lang), file=picture, ephemeral=True)
 
     async def on_button(self, interaction: discord.Interaction[Any], game_id: int, action: str) -> None:
         """Join, Leave, Start. The click is acknowledged first, then the lobby message is edited in place; Start

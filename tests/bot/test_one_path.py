@@ -124,8 +124,9 @@ async def test_game_map_says_when_the_image_queue_is_full(table: Table) -> None:
     fake = table.fake
     await start_game(table, 3)
     busy = ImagePool(workers=1, queue=0)  # a queue that takes nothing: every image is refused at once
-    drawing = table.bot.play.background
-    table.bot.play.background = busy
+    lobby = table.bot.get_cog("Lobby")
+    drawing = lobby.images  # type: ignore[union-attr]
+    lobby.images = busy  # type: ignore[union-attr]
     try:
         player = table.players[0]
         refused = await (await fake.slash(player, table.channel, "game map")).wait_response(timeout=10)
@@ -135,7 +136,7 @@ async def test_game_map_says_when_the_image_queue_is_full(table: Table) -> None:
         refused_ru = await (await fake.slash(player, table.channel, "game map")).wait_response(timeout=10)
         assert "рисует много карт" in refused_ru.content
     finally:
-        table.bot.play.background = drawing
+        lobby.images = drawing  # type: ignore[union-attr]
         busy.close()
     shown = await (await fake.slash(table.players[1], table.channel, "game map")).wait_response(timeout=10)
     assert shown.attachments[0].data.startswith(b"\x89PNG")
