@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app.service import Applied, GameService, GameSettings, ServiceError
-from app.store import DeadlineRow, DeadlineStore
+from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus
 from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
 from engine.prompts import PromptKind
@@ -121,7 +121,7 @@ class Deadlines:
     async def arm(self, game_id: int, game: Game | None = None, *, recompute: bool = False) -> DeadlineRow | None:
         """Make the deadline row match the game's open step (new step: new deadline; same step: keep)."""
         row = await self.service.row(game_id)
-        if row.status not in ("running", "paused"):
+        if row.status not in ACTIVE:
             await self.disarm(game_id)
             return None
         game = game or await self.service.load(game_id)
@@ -146,7 +146,7 @@ class Deadlines:
         away = [until for house, (until, _) in vacations.items() if house in awaited and until > due]
         if away:
             due = min(max(away), self.clock() + MAX_DEADLINE_S)
-        new = DeadlineRow(game_id, key, cat, now, due, max(0.0, due - now) if row.status == "paused" else None)
+        new = DeadlineRow(game_id, key, cat, now, due, max(0.0, due - now) if row.status == GameStatus.PAUSED else None)
         await self.table.put(new)
         self._schedule(new)
         return new
@@ -205,7 +205,7 @@ class Deadlines:
 
     async def pause(self, game_id: int) -> None:
         row = await self.table.get(game_id)
-        await self.service.store.set_status(game_id, "paused")
+        await self.service.store.set_status(game_id, GameStatus.PAUSED)
         if row is not None:
             remaining = max(0.0, row.due_at - self.clock())
             await self.table.put(
@@ -214,7 +214,7 @@ class Deadlines:
             self._unschedule(game_id)
 
     async def resume(self, game_id: int) -> None:
-        await self.service.store.set_status(game_id, "running")
+        await self.service.store.set_status(game_id, GameStatus.RUNNING)
         row = await self.table.get(game_id)
         if row is not None and row.paused_remaining is not None:
             now = self.clock()
@@ -230,7 +230,7 @@ class Deadlines:
         """Answer for every house still awaited in step ``key``; returns the houses answered for."""
         answered: list[str] = []
         row = await self.service.row(game_id)
-        if row.status != "running":
+        if row.status != GameStatus.RUNNING:
             return answered
         settings = GameSettings.from_dict(row.settings)
         game = await self.service.load(game_id)

@@ -16,7 +16,7 @@ from typing import Any
 
 from app.decisions import Form, build_form
 from app.lru import Bounded, KeyedLocks
-from app.store import AnswerRow, DeadlineRow, DeadlineStore, DuplicateCommand, GameRow, Store
+from app.store import ACTIVE, AnswerRow, DeadlineRow, DeadlineStore, DuplicateCommand, GameRow, GameStatus, Store
 from engine import Game, Prompt, RuleError, gifts, new_game, rules, rulesets
 from engine.state import GameState
 
@@ -342,7 +342,7 @@ class GameService:
 
     async def started_game_in(self, channel_id: int) -> GameRow | None:
         """The latest started, unfinished game of a channel (lobbies are not games yet)."""
-        rows = [r for r in await self.store.games_in_channel(channel_id) if r.status != "lobby"]
+        rows = [r for r in await self.store.games_in_channel(channel_id) if r.status != GameStatus.LOBBY]
         return rows[-1] if rows else None
 
     async def row(self, game_id: int) -> GameRow:
@@ -354,7 +354,7 @@ class GameService:
     async def join(self, game_id: int, user_id: int) -> list[int]:
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status != "lobby":
+            if row.status != GameStatus.LOBBY:
                 raise ServiceError("game-started", "This game has already started.")
             players = await self.store.lobby(game_id)
             if user_id in players:
@@ -367,7 +367,7 @@ class GameService:
     async def leave(self, game_id: int, user_id: int) -> list[int]:
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status != "lobby":
+            if row.status != GameStatus.LOBBY:
                 raise ServiceError("game-started", "The game has started: ask a moderator to replace you.")
             if not await self.store.leave_lobby(game_id, user_id):
                 raise ServiceError("not-joined", "You are not in this game.")
@@ -378,7 +378,7 @@ class GameService:
         anyone else is told (the Discord layer shows the seats to the table before the DMs go out)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status != "lobby":
+            if row.status != GameStatus.LOBBY:
                 raise ServiceError("game-started", "This game has already started.")
             settings = GameSettings.from_dict(row.settings)
             players = await self.store.lobby(game_id)
@@ -422,7 +422,7 @@ class GameService:
         if cached is not None and (cached[0] is row.state or cached[0] == row.state):
             return cached[1]
         game = SharedGame(Game.from_json(row.state).state)
-        if row.status != "ended":  # an ended game is read rarely: it does not take a place in memory
+        if row.status != GameStatus.ENDED:  # an ended game is read rarely: it does not take a place in memory
             self._parsed[game_id] = (row.state, game)
         return game
 
@@ -531,9 +531,9 @@ class GameService:
         """Apply and commit one answer. Raises RuleError (illegal) or ServiceError (not allowed now)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status == "paused" and source == "player":
+            if row.status == GameStatus.PAUSED and source == "player":
                 raise ServiceError("paused", "A moderator has paused this game.")
-            if row.status not in ("running", "paused"):
+            if row.status not in ACTIVE:
                 raise ServiceError("not-running", "This game is not running.")
             assert row.state is not None
             shared_before = self._shared(game_id, row)
@@ -561,9 +561,9 @@ class GameService:
         idempotency key (a second press is refused and changes nothing)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status == "paused":
+            if row.status == GameStatus.PAUSED:
                 raise ServiceError("paused", "A moderator has paused this game.")
-            if row.status != "running" or row.state is None:
+            if row.status != GameStatus.RUNNING or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             giver = await self.house_of(game_id, user_id)
             if house is not None and giver != house:
@@ -614,7 +614,7 @@ class GameService:
             answer=answer,
             source=source,
             snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
-            status="ended" if game.finished else None,
+            status=GameStatus.ENDED if game.finished else None,
             events=events,
             player=rules.commander(game.state, house),
             key=key,
@@ -783,7 +783,7 @@ class GameService:
         await self.check_handover(game_id, house, moderator=moderator, consented_by=consented_by)
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status not in ("running", "paused") or row.state is None:
+            if row.status not in ACTIVE or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             shared_before = self._shared(game_id, row)
             game = Game.from_json(row.state)
@@ -808,7 +808,7 @@ class GameService:
         member must not hold a house in the game yet."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status not in ("running", "paused") or row.state is None:
+            if row.status not in ACTIVE or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             seats = await self.store.seats(game_id)
             if house not in seats or house in self._shared(game_id, row).state.vassals:
@@ -848,7 +848,7 @@ class GameService:
         refuses (``RuleError``, or a value of the wrong shape) is a ``bad-scenario`` refusal and nothing is stored."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status not in ("running", "paused") or row.state is None:
+            if row.status not in ACTIVE or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             if await self.seated(game_id, moderator):
                 raise ServiceError("seated-repair", "A player of this game may not replace its position.")
@@ -893,7 +893,7 @@ class GameService:
         """End the game now: its log and last state stay, its intermediate snapshots go (see docs/bot.md)."""
         async with self.lock(game_id):
             await self.row(game_id)
-            await self.store.set_status(game_id, "ended")
+            await self.store.set_status(game_id, GameStatus.ENDED)
         self._ended(game_id)
 
     async def seated(self, game_id: int, user_id: int | None) -> bool:
@@ -906,7 +906,7 @@ class GameService:
         row = await self.row(game_id)
         answers = await self.store.answers(game_id)
         head = {"id": row.id, "name": row.name, "status": row.status, "settings": row.settings}
-        if row.status != "ended" and await self.seated(game_id, by):
+        if row.status != GameStatus.ENDED and await self.seated(game_id, by):
             events = await self.store.events_by_version(game_id)
             return {
                 "game": {**head, "public": True},

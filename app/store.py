@@ -14,6 +14,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +218,18 @@ def statements(script: str) -> list[str]:
     return found
 
 
+class GameStatus(StrEnum):
+    """Where a game stands: its lobby, running, paused by a moderator, or ended."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    PAUSED = "paused"
+    ENDED = "ended"
+
+
+ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED)  # a started game that has not ended
+
+
 class VersionConflict(Exception):
     """The game changed since it was read: another answer won the race."""
 
@@ -232,7 +245,7 @@ class GameRow:
     channel_id: int
     name: str
     created_by: int
-    status: str
+    status: GameStatus
     settings: dict[str, Any]
     state: str | None
     version: int
@@ -370,7 +383,7 @@ class Store:
         if row is None:
             return None
         game = _game_row(row)
-        if game.status != "ended":  # an ended game is read rarely: it does not take a place in memory
+        if game.status != GameStatus.ENDED:  # an ended game is read rarely: it does not take a place in memory
             self._games[game_id] = game
         return game
 
@@ -399,10 +412,10 @@ class Store:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
 
-    async def set_status(self, game_id: int, status: str) -> None:
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
         """A game that ends drops its intermediate snapshots in the same statement (a trigger, migration 7)."""
         await self.write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id))
-        if status == "ended":
+        if status == GameStatus.ENDED:
             self.forget(game_id)
         else:
             self._changed_game(game_id, status=status)
@@ -494,7 +507,7 @@ class Store:
         answer: Any,
         source: str,
         snapshot: bool = False,
-        status: str | None = None,
+        status: GameStatus | None = None,
         events: list[dict[str, Any]] | None = None,
         player: str | None = None,
         seats: dict[str, int | None] | None = None,
@@ -550,7 +563,7 @@ class Store:
             if isinstance(err, sqlite3.IntegrityError) and "command_key" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
-        if status == "ended":
+        if status == GameStatus.ENDED:
             self.forget(game_id)
             return
         if ends_a_run:
@@ -792,7 +805,7 @@ def _game_row(row: Any) -> GameRow:
         channel_id=int(row["channel_id"]),
         name=str(row["name"]),
         created_by=int(row["created_by"]),
-        status=str(row["status"]),
+        status=GameStatus(row["status"]),
         settings=json.loads(row["settings"]),
         state=row["state"],
         version=int(row["version"]),

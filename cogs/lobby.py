@@ -20,6 +20,7 @@ from app.i18n import language_of, t
 from app.labels import awaited_text, house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
+from app.store import GameStatus
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
@@ -202,7 +203,7 @@ class Lobby(commands.Cog):
         row = await self.service.game_in(interaction.channel_id or 0)
         if row is None:
             raise ServiceError("no-game-here", "There is no game in this channel.")
-        if row.status == "lobby":
+        if row.status == GameStatus.LOBBY:
             taken = len(await self.service.lobby_players(row.id))
             line = t(
                 "status.lobby", lang, name=shown(row.name, NAME_LIMIT), taken=taken, players=row.settings["players"]

@@ -41,6 +41,7 @@ from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError, SharedGame
+from app.store import ACTIVE
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
@@ -517,7 +518,7 @@ class Play(commands.Cog):
     async def _still_asked(self, game_id: int, prompt: Prompt) -> bool:
         """Whether the game still runs and ``prompt`` is still what its house is asked (DMs go out after the
         answer that opened them, so another answer, a deadline or /mod end may have come first)."""
-        if (await self.service.row(game_id)).status not in ("running", "paused"):
+        if (await self.service.row(game_id)).status not in ACTIVE:
             return False
         current = (await self.service.load(game_id)).prompt_for(prompt.house)
         return current is not None and current.id == prompt.id
