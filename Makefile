@@ -1,10 +1,13 @@
-# Two commands a newcomer needs: `make run` and `make test`. Both set up .venv on first use.
+# Two commands a newcomer needs: `make run` and `make test`; `make check` is the fast loop while editing.
+# All of them set up .venv on first use.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# pytest-xdist workers: one per CPU by default (`make test WORKERS=4` to change it)
+WORKERS ?= auto
 
-.PHONY: run test demo lint typecheck pytest sync-commands bench coverage clean
+.PHONY: run test check lint demo sync-commands bench coverage clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -16,11 +19,19 @@ $(STAMP): pyproject.toml
 run: $(STAMP)
 	@$(BIN)/python bot.py
 
-test: $(STAMP)
+# ruff (lint and format) and mypy (strict), the first half of both `make check` and `make test`
+lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+
+# The fast loop: lint, types and the tests not marked slow (under a minute on two cores)
+check: lint
+	$(BIN)/python -m pytest -n $(WORKERS) -m "not slow"
+
+# Everything CI runs (.ci/run): lint, types and the whole suite, in parallel
+test: lint
+	$(BIN)/python -m pytest -n $(WORKERS)
 
 demo: $(STAMP)
 	@$(BIN)/python tools/demo.py

@@ -15,6 +15,12 @@ from cogs.client import WesterosBot
 from testing.fake_discord import FakeDiscord
 
 
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Every test here starts the real bot, its image workers and the fake Discord (a second or more each): all are
+    slow, so ``make check`` skips this folder and ``make test`` runs it. Only this folder's tests reach this hook."""
+    item.add_marker(pytest.mark.slow)
+
+
 class TestBot(WesterosBot):
     """The real bot, with discord.py's start-up waits shortened for tests (client options, not patches)."""
 

@@ -20,6 +20,8 @@ MOD = {"ruleset": "mother-of-dragons"}
 ARRYN_CARDS = {c.id for c in data.house_cards().values() if c.house == "arryn"}
 SEA_ORDERS = {"sea-march-minus-1", "sea-support"}
 
+pytestmark = pytest.mark.slow  # whole games: make test runs them, make check skips them
+
 
 @pytest.mark.parametrize("agent", ["random", "heuristic"])
 def test_seven_player_games_finish_without_errors(agent: str) -> None:

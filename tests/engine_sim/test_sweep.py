@@ -10,6 +10,8 @@ import pytest
 
 from engine.sim import play_game, sweep
 
+pytestmark = pytest.mark.slow  # whole games: make test runs them, make check skips them
+
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])
 def test_random_agents_finish_twenty_games_without_errors(players: int) -> None:
