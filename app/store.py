@@ -616,8 +616,13 @@ class Store:
         )
 
     async def published(self, game_id: int, version: int, kind: str = "step") -> None:
-        """Everything a version implies is out."""
-        await self.write("DELETE FROM outbox WHERE game_id = ? AND version = ? AND kind = ?", (game_id, version, kind))
+        """Everything a version implies is out, and so is everything of the game's earlier versions (published in
+        order) but what failed and waits for a retry."""
+        await self.write(
+            "DELETE FROM outbox WHERE game_id = ? AND (version < ? OR (version = ? AND kind = ?))"
+            " AND sent NOT LIKE '%retry%'",
+            (game_id, version, version, kind),
+        )
 
     async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
         """The most recent public events of a game, oldest first."""

@@ -165,6 +165,9 @@ def decision_house(game: Game, house: str, lang: str) -> str:
     return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
 
 
+RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
+
+
 def opened_by(applied: Applied) -> set[str] | None:
     """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
     (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
@@ -273,14 +276,18 @@ class Play(commands.Cog):
 
     async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> None:
         """Send what a committed version implies: the channel's lines and images, the DMs of the decisions it opened,
-        the status. Each part sent (the channel post, each house's DM) is noted in the outbox and the row goes once
-        all is out; a failure leaves it for the next start-up (``last_try``: that was it, the row goes anyway)."""
+        the status. Each part sent (the channel post, each house's DM) is noted in the outbox. A version that sent
+        something takes its game's published rows out with its own; a quiet one (most answers: a secret step, nothing
+        to tell) costs no write and goes with the next, since publishing it again sends nothing. A failure keeps its
+        row for the next start-up (``last_try``: that was it, the row goes anyway)."""
         game_id, version = applied.game_id, applied.game.version
+        told = False
         try:
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.working():
                 if "channel" not in sent and await self.post_to_channel(game_id, applied.game, applied.events, images):
                     await self.service.published_part(applied, "channel")
+                    told = True
                 dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
                 houses = opened_by(applied)
                 if houses is None:
@@ -288,6 +295,7 @@ class Play(commands.Cog):
                 for house in sorted(houses - dm_sent):
                     if await self.notify_prompts(game_id, applied.game, {house}):
                         await self.service.published_part(applied, f"dm:{house}")
+                        told = True
                 if any(e["type"] == "power-given" for e in applied.events):
                     await self.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
@@ -295,8 +303,10 @@ class Play(commands.Cog):
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
+                await self.service.published_part(applied, RETRY)
                 return
-        await self.service.published(applied)
+        if told or last_try or applied.game.finished:
+            await self.service.published(applied)
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
