@@ -600,6 +600,7 @@ class GameService:
         source: str,
         *,
         key: str | None = None,
+        seats: dict[str, int | None] | None = None,
     ) -> SharedGame:
         """Log one entry with the state it led to (under the game's lock); from then on readers share that state."""
         state = game.to_json()
@@ -618,6 +619,7 @@ class GameService:
             events=events,
             player=rules.commander(game.state, house),
             key=key,
+            seats=seats,
         )
         shared = SharedGame(game.state)  # nothing changes it again
         self._parsed[game_id] = (state, shared)
@@ -786,7 +788,7 @@ class GameService:
             if row.status not in ACTIVE or row.state is None:
                 raise ServiceError("not-running", "This game is not running.")
             shared_before = self._shared(game_id, row)
-            game = Game.from_json(row.state)
+            game = shared_before.copy()
             before = game.version
             events = game.vassalize(house)
             shared = await self._commit(game_id, game, before, events, house, moderator, VASSALIZE, {}, "moderator")
@@ -817,26 +819,23 @@ class GameService:
             if held:
                 raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
             shared_before = self._shared(game_id, row)
-            game = Game.from_json(row.state)
+            game = shared_before.copy()
             before = game.version
             seat = str(user_id) if user_id is not None else None
             answer: dict[str, Any] = {"seat": seat, "autopilot": autopilot}
             events = game.set_seat(house, seat, autopilot=autopilot)
-            state = game.to_json()
-            await self.store.commit_answer(
+            shared = await self._commit(
                 game_id,
-                expected_version=before,
-                new_version=game.version,
-                new_state=state,
-                house=house,
-                user_id=moderator,
-                prompt_id=SEAT_CHANGE,
-                answer=answer,
-                source="moderator",
+                game,
+                before,
+                events,
+                house,
+                moderator,
+                SEAT_CHANGE,
+                answer,
+                "moderator",
                 seats={house: user_id},
             )
-            shared = SharedGame(game.state)
-            self._parsed[game_id] = (state, shared)
         applied = Applied(game_id, house, "moderator", shared, events, shared_before)
         await self._notify(applied)
         return applied
