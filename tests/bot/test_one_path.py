@@ -6,6 +6,7 @@ Discord as a member would make it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -419,4 +420,38 @@ async def test_pressing_start_or_undo_twice_acts_once(table: Table) -> None:
         await press.wait_reply(timeout=10)
     await fake.wait_idle()
     assert (await table.service.row(1)).version == version - 1
+    assert fake.failed_interactions == []
+
+
+async def test_after_an_import_every_player_who_owes_a_decision_gets_a_fresh_form_and_old_ones_are_void(
+    table: Table,
+) -> None:
+    """P 4: a moderator imports a position in which the same decisions are open (the same prompt ids): every
+    player gets a fresh decision DM, and the form from before the import is refused with the current one."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.seats(game_id)
+    house_of = {u: h for h, u in seats.items()}
+    dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in table.players[:3]}
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    counts = {p.id: len(fake.dm_messages(p)) for p in table.players[:3]}
+    first = table.players[0]
+    old_id = (await table.service.load(game_id)).prompt_for(house_of[first.id]).id  # type: ignore[union-attr]
+
+    scenario = json.dumps({"power": {house_of[first.id]: 9}}).encode()
+    imported = await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", scenario))
+    await imported.wait_reply(timeout=10)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    game = await table.service.load(game_id)
+    assert game.state.houses[house_of[first.id]].power == 9
+    for player in table.players[:3]:
+        assert len(fake.dm_messages(player)) == counts[player.id] + 1
+    stale = await fake.click(first, dms[first.id], f"dec:{game_id}:{house_of[first.id]}:submit")
+    await stale.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(stale.followups), timeout=10)
+    assert "out of date" in stale.followups[0].content
+    assert (await table.service.row(game_id)).version == game.version
+    assert game.prompt_for(house_of[first.id]).id == old_id  # type: ignore[union-attr]  # the same id, yet void
     assert fake.failed_interactions == []

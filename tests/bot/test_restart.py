@@ -179,6 +179,11 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
                 new = len(fake.dm_messages(p)) - dms_before[p.id]
                 assert new == (1 if seats[p.id] in asked else 0), (seats[p.id], new)
             assert set(by_house) >= asked
+            # The step the reveal opened has its deadline, though the kill came before it was armed.
+            from app.deadlines import step_key
+
+            game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
+            await fake.wait_until(lambda: _deadline_key(db) == step_key(game), timeout=10)
         finally:
             await store.close()
             await bot.stop()
@@ -190,3 +195,11 @@ def _outbox_empty(db: Path) -> bool:
 
     with sqlite3.connect(db) as conn:
         return conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
+
+
+def _deadline_key(db: Path) -> str | None:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        row = conn.execute("SELECT step_key FROM deadlines WHERE game_id = 1").fetchone()
+    return str(row[0]) if row else None
