@@ -14,6 +14,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any
@@ -83,7 +84,37 @@ MAX_DEADLINE_S = 7 * 24 * 3600  # no deadline, set or extended, lies further out
 MIN_DEADLINE_S = 60
 FLAG_AFTER_MISSES = 3
 
-Notify = Callable[..., Awaitable[None]]
+
+@dataclass(frozen=True)
+class DeadlinePassed:
+    """A deadline answered for these houses (defaults, or the autopilot agent)."""
+
+    game_id: int
+    houses: list[str]
+    autopilot: str
+
+
+@dataclass(frozen=True)
+class AbsentPlayer:
+    """A house's player has missed this many deadlines in a row."""
+
+    game_id: int
+    house: str
+    misses: int
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """The houses still awaited, reminded at half time (``which``) or an hour before the deadline."""
+
+    game_id: int
+    houses: list[str]
+    due_at: float
+    which: str
+
+
+DeadlineNotice = DeadlinePassed | AbsentPlayer | Reminder
+Notify = Callable[[DeadlineNotice], Awaitable[None]]
 
 
 def step_key(game: Game) -> str:
@@ -250,9 +281,9 @@ class Deadlines:
             player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
             misses = await self.table.record_missed(game_id, player)
             if self.notify is not None and misses >= self.flag_after:
-                await self.notify("absent-player", game_id, house=player, misses=misses)
+                await self.notify(AbsentPlayer(game_id, player, misses))
         if self.notify is not None and answered:
-            await self.notify("deadline-passed", game_id, houses=answered, autopilot=settings.autopilot)
+            await self.notify(DeadlinePassed(game_id, answered, settings.autopilot))
         return answered
 
     async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:
@@ -278,7 +309,7 @@ class Deadlines:
         row = await self.table.get(game_id)
         houses = [p.house for p in game.prompts() if not p.answered]
         if houses and row is not None:
-            await self.notify("reminder", game_id, houses=houses, due_at=row.due_at, which=which)
+            await self.notify(Reminder(game_id, houses, row.due_at, which))
 
     # ----- the scheduler mirrors the table -----
 

@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from app.background import ImagePool
 from app.config import Config
-from app.deadlines import Deadlines
+from app.deadlines import DeadlineNotice, Deadlines
 from app.service import GameService
 from app.store import Store
 from cogs.translator import CatalogTranslator
@@ -116,8 +116,8 @@ class WesterosBot(commands.Bot):
         # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
         gc.set_threshold(*GC_THRESHOLDS)
 
-    async def _deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
-        await self.play.on_deadline_notice(kind, game_id, **data)
+    async def _deadline_notice(self, notice: DeadlineNotice) -> None:
+        await self.play.on_deadline_notice(notice)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s games running)", self.user, await self.service.count_running())

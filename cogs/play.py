@@ -23,6 +23,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
+from app.deadlines import AbsentPlayer, DeadlineNotice, DeadlinePassed
 from app.decisions import (
     Form,
     answer_text,
@@ -579,20 +580,21 @@ class Play(commands.Cog):
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def on_deadline_notice(self, kind: str, game_id: int, **data: Any) -> None:
+    async def on_deadline_notice(self, notice: DeadlineNotice) -> None:
         """Deadline news for the channel: what was applied for whom, reminders by DM, absent players."""
+        game_id = notice.game_id
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
-        if kind == "deadline-passed":
-            houses = ", ".join(house_mark(h, lang) for h in data["houses"])
-            await channel.send(t(f"deadline.passed.{data.get('autopilot', 'defaults')}", lang, houses=houses))
-        elif kind == "absent-player":
-            house = house_name(data["house"], lang)
-            await channel.send(tn("deadline.absent", int(data["misses"]), lang, house=house))
-        elif kind == "reminder":
+        if isinstance(notice, DeadlinePassed):
+            houses = ", ".join(house_mark(h, lang) for h in notice.houses)
+            await channel.send(t(f"deadline.passed.{notice.autopilot}", lang, houses=houses))
+        elif isinstance(notice, AbsentPlayer):
+            house = house_name(notice.house, lang)
+            await channel.send(tn("deadline.absent", notice.misses, lang, house=house))
+        else:
             game = await self.service.load(game_id)
-            for house in data["houses"]:
+            for house in notice.houses:
                 user_id = await self.service.seat_of(game_id, house)  # a vassal's liege is reminded
                 prompt = game.prompt_for(house)
                 if user_id is None or prompt is None or await self.service.dm_closed(user_id):
@@ -606,7 +608,7 @@ class Play(commands.Cog):
                     game=shown(row.name, NAME_LIMIT),
                     house=decision_house(game, house, user_lang),
                     ask=form_of(game, prompt, user_lang).ask,
-                    deadline=deadline_stamp(float(data["due_at"])),
+                    deadline=deadline_stamp(notice.due_at),
                     channel=_channel_link(row.guild_id, row.channel_id),
                 )
                 try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,18 @@ from typing import Any
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
-from app.deadlines import CATEGORY_OF_KIND, MAX_DEADLINE_S, DeadlineCategory, Deadlines, category, step_key
+from app.deadlines import (
+    CATEGORY_OF_KIND,
+    MAX_DEADLINE_S,
+    AbsentPlayer,
+    DeadlineCategory,
+    DeadlineNotice,
+    DeadlinePassed,
+    Deadlines,
+    Reminder,
+    category,
+    step_key,
+)
 from app.decisions import BUILDERS
 from app.service import GameService, GameSettings, ServiceError
 from app.store import Store
@@ -22,11 +34,17 @@ DAY = 24 * 3600
 
 
 class Recorder:
+    """The deadline notices, as (kind, game, fields)."""
+
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, dict[str, Any]]] = []
 
-    async def __call__(self, kind: str, game_id: int, **data: Any) -> None:
-        self.calls.append((kind, game_id, data))
+    async def __call__(self, notice: DeadlineNotice) -> None:
+        fields = {k: v for k, v in dataclasses.asdict(notice).items() if k != "game_id"}
+        self.calls.append((NOTICE_KINDS[type(notice)], notice.game_id, fields))
+
+
+NOTICE_KINDS = {DeadlinePassed: "deadline-passed", AbsentPlayer: "absent-player", Reminder: "reminder"}
 
 
 @pytest.fixture

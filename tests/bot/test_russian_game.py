@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.deadlines import AbsentPlayer, DeadlinePassed, Reminder
 from app.i18n import t
 from tests.bot.conftest import Table
 
@@ -116,9 +117,9 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
     play = table.bot.play
     game = await table.service.load(game_id)
     awaited = [p.house for p in game.prompts() if not p.answered]
-    await play.on_deadline_notice("reminder", game_id, houses=awaited, due_at=time.time() + 3600)
-    await play.on_deadline_notice("absent-player", game_id, house=awaited[0], misses=3)
-    await play.on_deadline_notice("deadline-passed", game_id, houses=awaited[:1], autopilot="defaults")
+    await play.on_deadline_notice(Reminder(game_id, awaited, time.time() + 3600, "half"))
+    await play.on_deadline_notice(AbsentPlayer(game_id, awaited[0], 3))
+    await play.on_deadline_notice(DeadlinePassed(game_id, awaited[:1], "defaults"))
 
     rnd = random.Random(7)
     for _ in range(MAX_POLLS):
