@@ -15,8 +15,12 @@ FORMAT = 2  # the declared frame; frames saved before it have no "format"
 Side = Literal["attacker", "defender"]
 SIDES: tuple[Side, Side] = ("attacker", "defender")
 
+StageName = Literal[
+    "support", "refusal", "cards", "reveal", "blade", "resolve", "victor", "casualties", "skulls", "retreat",
+    "cleanup", "port", "after",
+]  # fmt: skip
 # The stages in the order a combat passes through them (a neutral force ends the combat after ``refusal``).
-STAGES = (
+STAGES: tuple[StageName, ...] = (
     "support",  # houses with an adjacent Support order declare, in turn order
     "refusal",  # combatants accept or refuse support other houses declared for them
     "cards",  # both combatants choose a house card in secret
@@ -66,7 +70,7 @@ class CombatFrame(TypedDict):
     type: Literal["combat"]
     id: int
     format: int  # FORMAT when written; a frame saved before the stages were declared has none
-    stage: str
+    stage: StageName
     area: str  # the embattled area
     origin: str  # where the March order lies; attacking units stand there until the combat is decided
     attacker: str

@@ -20,6 +20,7 @@ from engine.combat.frame import (
     SIDES,
     CombatFrame,
     Side,
+    StageName,
     combat,
     combat_fields,
     house_of,
@@ -501,7 +502,7 @@ class Victor(Stage):
 class Losses(Stage):
     """A side loses units; its owner chooses which when they differ (B-CAS-03)."""
 
-    next_stage: ClassVar[str]
+    next_stage: ClassVar[StageName]
 
     def prompts(self, g: Game, f: CombatFrame) -> list[Prompt]:
         pending = f["casualty_choice"]
