@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app.service import Applied, GameService, GameSettings, ServiceError
-from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus
+from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus, Source
 from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
 from engine.prompts import PromptKind
@@ -289,14 +289,14 @@ class Deadlines:
     async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:
         try:
             await self.service.answer(
-                game_id, house=house, answer=answer, user_id=None, prompt_id=prompt_id, source="deadline",
+                game_id, house=house, answer=answer, user_id=None, prompt_id=prompt_id, source=Source.DEADLINE,
                 only_if_unanswered=True,
             )  # fmt: skip
         except RuleError:
             if answer == default:
                 raise
             await self.service.answer(
-                game_id, house=house, answer=default, user_id=None, prompt_id=prompt_id, source="deadline",
+                game_id, house=house, answer=default, user_id=None, prompt_id=prompt_id, source=Source.DEADLINE,
                 only_if_unanswered=True,
             )  # fmt: skip
 

@@ -16,7 +16,17 @@ from typing import Any
 
 from app.decisions import Form, build_form
 from app.lru import Bounded, KeyedLocks
-from app.store import ACTIVE, AnswerRow, DeadlineRow, DeadlineStore, DuplicateCommand, GameRow, GameStatus, Store
+from app.store import (
+    ACTIVE,
+    AnswerRow,
+    DeadlineRow,
+    DeadlineStore,
+    DuplicateCommand,
+    GameRow,
+    GameStatus,
+    Source,
+    Store,
+)
 from engine import Game, Prompt, RuleError, gifts, new_game, rules, rulesets
 from engine.state import GameState
 
@@ -44,7 +54,7 @@ class ServiceError(Exception):
 class Applied:
     game_id: int
     house: str
-    source: str
+    source: Source
     game: Game
     events: list[dict[str, Any]]
     before: Game | None = None  # the shared game the answer was applied to (None: a start or a new position)
@@ -176,7 +186,6 @@ class SharedGame(Game):
         raise TypeError("a shared game is read-only: seats change through GameService.set_seat")
 
 
-RESET = "reset"  # an undo brought the game back to a version: its publication sends every open decision afresh
 SEAT_CHANGE = "seat"
 REPAIR = "repair"
 GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
@@ -185,7 +194,7 @@ VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mothe
 
 def outbox_kind(applied: Applied) -> str:
     """The outbox row a publication answers: an undo's ``reset`` or a committed version's ``step``."""
-    return RESET if applied.source == RESET else "step"
+    return Source.RESET if applied.source == Source.RESET else "step"
 
 
 def seats_held(state: GameState, houses: Iterable[str]) -> dict[str, int | None]:
@@ -403,7 +412,7 @@ class GameService:
                 await announce(shared, seats)
             except Exception:
                 log.exception("could not announce the start of game %s", game_id)
-        started = Applied(game_id, "", "start", shared, [])
+        started = Applied(game_id, "", Source.START, shared, [])
         await self._notify(started)
         await self.answer_forced(game_id, shared)
         return shared
@@ -525,19 +534,19 @@ class GameService:
         answer: Any,
         user_id: int | None,
         prompt_id: str | None = None,
-        source: str = "player",
+        source: Source = Source.PLAYER,
         only_if_unanswered: bool = False,
     ) -> Applied:
         """Apply and commit one answer. Raises RuleError (illegal) or ServiceError (not allowed now)."""
         async with self.lock(game_id):
             row = await self.row(game_id)
-            if row.status == GameStatus.PAUSED and source == "player":
+            if row.status == GameStatus.PAUSED and source == Source.PLAYER:
                 raise ServiceError("paused", "A moderator has paused this game.")
             if row.status not in ACTIVE:
                 raise ServiceError("not-running", "This game is not running.")
             assert row.state is not None
             shared_before = self._shared(game_id, row)
-            if user_id is not None and source == "player":
+            if user_id is not None and source == Source.PLAYER:
                 seats = await self.store.seats(game_id)
                 if decider(shared_before.state, seats, house) != user_id:
                     raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
@@ -576,11 +585,11 @@ class GameService:
             record = {"to": to, "amount": amount}
             try:
                 shared = await self._commit(
-                    game_id, game, before, events, house, user_id, GIFT, record, "player", key=key
+                    game_id, game, before, events, house, user_id, GIFT, record, Source.PLAYER, key=key
                 )
             except DuplicateCommand as err:
                 raise ServiceError("already-done", "That was already done.") from err
-        return await self._publish(Applied(game_id, house, "player", shared, events, shared_before))
+        return await self._publish(Applied(game_id, house, Source.PLAYER, shared, events, shared_before))
 
     async def check_gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> None:
         """Refuse now a gift the rules would refuse (before the player is asked to confirm it)."""
@@ -597,7 +606,7 @@ class GameService:
         user_id: int | None,
         prompt_id: str,
         answer: Any,
-        source: str,
+        source: Source,
         *,
         key: str | None = None,
         seats: dict[str, int | None] | None = None,
@@ -645,7 +654,7 @@ class GameService:
                         answer=prompt.choices[0],
                         user_id=None,
                         prompt_id=prompt.id,
-                        source="auto",
+                        source=Source.AUTO,
                         only_if_unanswered=True,
                     )
                 return  # the answer above handled what followed
@@ -672,11 +681,11 @@ class GameService:
             try:
                 entry = await self.store.answer_at(game_id, version)
                 game = SharedGame((await self.game_at(game_id, version)).state)
-                if kind == RESET:
-                    out.append((Applied(game_id, "", RESET, game, []), sent))
+                if kind == Source.RESET:
+                    out.append((Applied(game_id, "", Source.RESET, game, []), sent))
                     continue
                 if entry is None:  # the start: everything is new
-                    out.append((Applied(game_id, "", "start", game, []), sent))
+                    out.append((Applied(game_id, "", Source.START, game, []), sent))
                     continue
                 last, events = entry
                 before = None if last.prompt_id == REPAIR else await self.game_at(game_id, version - 1)
@@ -754,7 +763,7 @@ class GameService:
             self._parsed.pop(game_id, None)
             shared = await self.load(game_id)
         # Every decision open at the restored version is sent afresh: the forms of the later position are void.
-        await self._notify(Applied(game_id, "", RESET, shared, []))
+        await self._notify(Applied(game_id, "", Source.RESET, shared, []))
         return shared
 
     # ----- moderation -----
@@ -791,8 +800,10 @@ class GameService:
             game = shared_before.copy()
             before = game.version
             events = game.vassalize(house)
-            shared = await self._commit(game_id, game, before, events, house, moderator, VASSALIZE, {}, "moderator")
-        applied = Applied(game_id, house, "moderator", shared, events, shared_before)
+            shared = await self._commit(
+                game_id, game, before, events, house, moderator, VASSALIZE, {}, Source.MODERATOR
+            )
+        applied = Applied(game_id, house, Source.MODERATOR, shared, events, shared_before)
         await self._notify(applied)
         return applied
 
@@ -833,10 +844,10 @@ class GameService:
                 moderator,
                 SEAT_CHANGE,
                 answer,
-                "moderator",
+                Source.MODERATOR,
                 seats={house: user_id},
             )
-        applied = Applied(game_id, house, "moderator", shared, events, shared_before)
+        applied = Applied(game_id, house, Source.MODERATOR, shared, events, shared_before)
         await self._notify(applied)
         return applied
 
@@ -880,11 +891,11 @@ class GameService:
                 user_id=moderator,
                 prompt_id=REPAIR,
                 answer=spec,
-                source="moderator",
+                source=Source.MODERATOR,
                 snapshot=True,
                 events=[{"type": "game-repaired"}],
             )
-        applied = Applied(game_id, "", "moderator", game, [{"type": "game-repaired"}])
+        applied = Applied(game_id, "", Source.MODERATOR, game, [{"type": "game-repaired"}])
         await self._notify(applied)
         return game
 

@@ -230,6 +230,18 @@ class GameStatus(StrEnum):
 ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED)  # a started game that has not ended
 
 
+class Source(StrEnum):
+    """Who a change came from: logged with each entry (player, deadline, auto, moderator), or only published (a
+    start, an undo's reset)."""
+
+    PLAYER = "player"
+    DEADLINE = "deadline"
+    AUTO = "auto"  # a decision with a single legal answer
+    MODERATOR = "moderator"
+    START = "start"
+    RESET = "reset"  # an undo brought the game back to a version: every open decision is sent afresh
+
+
 class VersionConflict(Exception):
     """The game changed since it was read: another answer won the race."""
 
@@ -259,7 +271,7 @@ class AnswerRow:
     user_id: int | None
     prompt_id: str
     answer: Any
-    source: str
+    source: Source
     at: float
 
 
@@ -505,7 +517,7 @@ class Store:
         user_id: int | None,
         prompt_id: str,
         answer: Any,
-        source: str,
+        source: Source,
         snapshot: bool = False,
         status: GameStatus | None = None,
         events: list[dict[str, Any]] | None = None,
@@ -521,7 +533,7 @@ class Store:
         idempotency key (the confirmation it answers): a second commit with the same key raises ``DuplicateCommand``
         and stores nothing.
         """
-        ends_a_run = source == "player" and (player or house) in await self.missed_houses(game_id)
+        ends_a_run = source == Source.PLAYER and (player or house) in await self.missed_houses(game_id)
         try:
             # One statement, so one atomic transaction: the trigger of answer_commits (migration 7) checks the
             # version, stores the state, appends the answer, and writes the snapshot, ends the run of missed
@@ -581,7 +593,7 @@ class Store:
         ) as cur:
             rows = await cur.fetchall()
         return [
-            AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6])) for r in rows
+            AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6])) for r in rows
         ]
 
     async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
@@ -594,7 +606,7 @@ class Store:
             r = await cur.fetchone()
         if r is None:
             return None
-        row = AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), str(r[5]), float(r[6]))
+        row = AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6]))
         return row, json.loads(r[7])
 
     # ----- the outbox -----
