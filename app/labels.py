@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from app.i18n import has, language_of, t, tn
 from engine import data
 from engine.orders import ALL_TOKENS
+from i18n import has, language_of, t, tn
 
 # A colour mark per house, close to the colour the map draws it in.
 HOUSE_MARKS = {

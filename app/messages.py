@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from app.decisions import area_label, token_label, unit_label
-from app.i18n import catalog, language_of, t, tn
 from engine import data
+from i18n import catalog, language_of, t, tn
 
 
 def _format_param(key: str, value: Any, lang: str) -> Any:

@@ -15,7 +15,6 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from app.i18n import has, language_of, t, tn
 from app.labels import (
     area_label,
     card_label,
@@ -32,6 +31,7 @@ from app.labels import (
     westeros_name,
     wildling_name,
 )
+from i18n import has, language_of, t, tn
 
 __all__ = ["PHASE_OF_EVENT", "QUIET", "house_label", "narrate", "narrate_all", "phase_header", "units_label"]
 

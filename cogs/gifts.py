@@ -14,10 +14,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.i18n import t
 from app.service import GameService, ServiceError
 from cogs.replies import guarded, say
 from engine import data
+from i18n import t
 
 CONFIRM_SECONDS = 120
 HOUSES = [*data.houses(), *data.houses("mother-of-dragons/houses.json")]

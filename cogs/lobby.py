@@ -16,7 +16,6 @@ from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
 from app.decisions import card_label
-from app.i18n import language_of, t
 from app.labels import awaited_text, house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
@@ -24,6 +23,7 @@ from app.store import GameStatus
 from cogs.replies import guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
+from i18n import language_of, t
 from render import render_legend
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}

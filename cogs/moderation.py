@@ -14,7 +14,6 @@ from discord.ext import commands
 
 from app.deadlines import Deadlines
 from app.decisions import answer_text, prompt_title
-from app.i18n import t, tn
 from app.service import (
     GIFT,
     MAX_SCENARIO_BYTES,
@@ -30,6 +29,7 @@ from cogs.lobby import is_moderator
 from cogs.play import Play
 from cogs.replies import guarded, say
 from cogs.text import shown
+from i18n import t, tn
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn"]
 

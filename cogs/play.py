@@ -36,7 +36,6 @@ from app.decisions import (
     refresh_orders,
     to_answer,
 )
-from app.i18n import t, tn
 from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
@@ -47,6 +46,7 @@ from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
 from engine import Game, Prompt
+from i18n import t, tn
 
 log = logging.getLogger("westeros.play")
 

@@ -19,11 +19,11 @@ import discord
 from discord import app_commands
 
 from app.decisions import FormError
-from app.i18n import t
 from app.messages import error_text
 from app.service import ServiceError
 from cogs.text import fit, shown
 from engine import RuleError
+from i18n import t
 
 log = logging.getLogger("westeros.errors")
 

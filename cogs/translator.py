@@ -9,7 +9,7 @@ from __future__ import annotations
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from app.i18n import catalog, language_of
+from i18n import catalog, language_of
 
 TRANSLATED = {Where.command_description, Where.group_description, Where.parameter_description, Where.choice_name}
 

@@ -1,7 +1,7 @@
 """Mother of Dragons vassals as the images show them: a vassal is a house nobody plays, commanded this round by its
 liege. The strip tags its column with a "vassal" label in the liege's colour and names the liege in a "Vassal of"
 row (its Power shows as "—": a vassal has none); a house whose player is leaving is marked "leaving" in red; a
-battle side that is a vassal says whose. Every word comes from ``render/strings.py`` (en and ru).
+battle side that is a vassal says whose. Every word comes from the catalogs, through ``render/strings.py``.
 
 Tags are drawn at 20 px or more (the strip's smallest text, ``strip.TEXT_MIN``), so they read on a phone."""
 

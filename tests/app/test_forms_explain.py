@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from app.decisions import Form, FormError, answer_text, build_form, to_answer
-from app.i18n import t
 from app.labels import (
     area_label,
     card_name,
@@ -31,6 +30,7 @@ from app.labels import (
 )
 from engine import Game, Prompt, new_game
 from engine.agents import RandomAgent
+from i18n import t
 from tests.engine_action.helpers import march, prompt
 
 KINDS = [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.i18n import LANGUAGES, catalog, has, language_of, t
+from i18n import LANGUAGES, catalog, has, language_of, t
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

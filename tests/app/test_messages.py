@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from app.i18n import catalog
 from app.messages import error_text
 from engine import RuleError
+from i18n import catalog
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
 INTERNAL = {"scenario", "nothing-to-answer", "bad-player-count", "unknown-house", "bad-houses"}

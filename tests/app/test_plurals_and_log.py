@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.i18n import catalog, tn
 from app.narration import QUIET, narrate, narrate_all
 from engine.sim import play_game
+from i18n import catalog, tn
 from tests.app.test_forms_explain import LATIN, raw_ids
 
 

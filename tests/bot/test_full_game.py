@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from app.i18n import catalog
 from engine import data
+from i18n import catalog
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.deadlines import AbsentPlayer, DeadlinePassed, Reminder
-from app.i18n import t
+from i18n import t
 from tests.bot.conftest import Table
 
 pytestmark = pytest.mark.slow
