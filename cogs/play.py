@@ -41,7 +41,7 @@ from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError, SharedGame
-from app.store import ACTIVE
+from app.store import ACTIVE, Source
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
 from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
@@ -228,7 +228,7 @@ class Play(commands.Cog):
     # ----- after every accepted answer -----
 
     async def on_applied(self, applied: Applied) -> None:
-        if applied.before is None and applied.source != "start":  # a repair or an undo: every form of the earlier
+        if applied.before is None and applied.source != Source.START:  # a repair or an undo: every form of the earlier
             # position is void, even one for a prompt with the same id as a decision open now
             self.notified.pop(applied.game_id, None)
             void = self.void_forms.setdefault(applied.game_id, set())
