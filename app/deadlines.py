@@ -16,12 +16,12 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
+from app.kinds.registry import DeadlineCategory, registered
 from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus, Source
 from engine import Game, RuleError, rules
@@ -31,53 +31,8 @@ from engine.prompts import PromptKind
 log = logging.getLogger("westeros.deadlines")
 
 
-class DeadlineCategory(StrEnum):
-    """The kinds of decision a game sets its own deadline duration for (``GameSettings.deadlines``)."""
-
-    ORDERS = "orders"
-    BIDS = "bids"
-    BATTLE = "battle"
-    OTHER = "other"
-
-
-_BID_KINDS = {PromptKind.BID, PromptKind.TIE_ORDER, PromptKind.WILDLING_TIE}
-_BATTLE_KINDS = {
-    PromptKind.SUPPORT,
-    PromptKind.SUPPORT_REFUSAL,
-    PromptKind.HOUSE_CARD,
-    PromptKind.BLADE,
-    PromptKind.CASUALTIES,
-    PromptKind.RETREAT,
-    PromptKind.PORT_CAPTURE,
-    PromptKind.TYRION_CANCEL,
-    PromptKind.DORAN_TRACK,
-    PromptKind.AERON_SWAP,
-    PromptKind.MACE_FOOTMAN,
-    PromptKind.QUEEN_OF_THORNS,
-    PromptKind.RENLY_KNIGHT,
-    PromptKind.CERSEI_ORDER,
-    PromptKind.PATCHFACE_DISCARD,
-    PromptKind.LYSA_KEEP,
-    PromptKind.ROBERT_REMOVE,
-    PromptKind.BRONN_PAY,
-    PromptKind.BERIC_UNIT,
-    PromptKind.CONNINGTON_KNIGHT,
-}
-
-
-def _category_of(kind: PromptKind) -> DeadlineCategory:
-    """A decision inside a battle (a house card's ability too) waits as long as the battle's other choices, a tie
-    after a bid as long as the bid; what is none of these is "other"."""
-    if kind == PromptKind.ORDERS:
-        return DeadlineCategory.ORDERS
-    if kind in _BID_KINDS:
-        return DeadlineCategory.BIDS
-    if kind in _BATTLE_KINDS:
-        return DeadlineCategory.BATTLE
-    return DeadlineCategory.OTHER
-
-
-CATEGORY_OF_KIND: dict[PromptKind, DeadlineCategory] = {kind: _category_of(kind) for kind in PromptKind}
+# Each kind's category is its registration's (``app/kinds/``); ``tests/app/test_deadlines.py`` holds it total.
+CATEGORY_OF_KIND: dict[PromptKind, DeadlineCategory] = {spec.kind: spec.category for spec in registered()}
 # When decisions of several categories are open at once, the step waits as long as the first of them here says.
 CATEGORY_PRECEDENCE = (DeadlineCategory.ORDERS, DeadlineCategory.BIDS, DeadlineCategory.BATTLE, DeadlineCategory.OTHER)
 MAX_DEADLINE_S = 7 * 24 * 3600  # no deadline, set or extended, lies further out than this

@@ -1,0 +1,198 @@
+"""The action phase: raids, marches and consolidating power (or mustering in a stronghold instead)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.forms import (
+    MAX_OPTIONS,
+    STAY,
+    Choice,
+    Field,
+    Form,
+    choices_of,
+    generic_words,
+    one_pick,
+    one_select,
+    order_at,
+    order_text,
+)
+from app.kinds.registry import DeadlineCategory, KindSpec, register
+from app.labels import area_label, unit_label, units_text
+from engine import Prompt, data
+from engine.prompts import PromptKind
+from i18n import t, tn
+
+# --- raid ---
+
+
+def _raid(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    options = []
+    for origin, targets in sorted(prompt.choices.items()):
+        for target in [*targets, None]:
+            value = f"{origin}>{target or ''}"
+            label = (
+                t("decision.raid.target", lang, origin=area_label(origin, lang), target=area_label(target, lang))
+                if target
+                else t("decision.raid.remove", lang, origin=area_label(origin, lang))
+            )
+            options.append(Choice(value, label, order_at(view, target, lang) if target else None))
+    lines = [
+        t(
+            "ctx.raid.from",
+            lang,
+            area=area_label(origin, lang),
+            order=order_text(view["areas"][origin].get("order"), lang),
+            targets=", ".join(f"{area_label(a, lang)} ({order_at(view, a, lang)})" for a in targets) or "—",
+        )
+        for origin, targets in sorted(prompt.choices.items())
+    ]
+    selected = f"{prompt.default['from']}>{prompt.default['target'] or ''}"
+    return one_select(
+        prompt, lang, ask=t("ask.raid", lang), lines=lines, options=options, key="raid", selected=selected
+    )
+
+
+def _read_raid(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, str | None]:
+    origin, _, target = one_pick(picks, "raid").partition(">")
+    return {"from": origin, "target": target or None}
+
+
+def _raid_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
+    if isinstance(answer, dict):
+        origin = area_label(str(answer.get("from", "")), lang)
+        if answer.get("target"):
+            return t("decision.raid.target", lang, origin=origin, target=area_label(answer["target"], lang))
+        return t("decision.raid.remove", lang, origin=origin)
+    return generic_words(answer, lang, prompt)
+
+
+register(
+    KindSpec(kind=PromptKind.RAID, form=_raid, read=_read_raid, words=_raid_words, category=DeadlineCategory.OTHER)
+)
+
+
+# --- march ---
+
+
+def _march(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    """One field for the origin, then one per unit of the first origin: where it goes (or stays)."""
+    origins = sorted(prompt.choices)
+    fields = [
+        Field(
+            "from",
+            t("decision.march.from", lang),
+            [Choice(a, area_label(a, lang), order_text(view["areas"][a].get("order"), lang)) for a in origins],
+            selected=[origins[0]],
+        )
+    ]
+    lines = [t("decision.march.help", lang)]
+    for a in origins:
+        units = [u for types, n in prompt.choices[a]["units"].items() for u in [types] * n]
+        lines.append(
+            t(
+                "ctx.march.from",
+                lang,
+                area=area_label(a, lang),
+                order=order_text(view["areas"][a].get("order"), lang),
+                units=units_text(units, lang),
+            )
+        )
+    return Form(
+        prompt.id,
+        prompt.kind,
+        t("decision.march.title", lang),
+        lines,
+        fields + march_unit_fields(prompt, origins[0], lang),
+        t("ask.march", lang),
+    )
+
+
+def march_unit_fields(prompt: Prompt, origin: str, lang: str) -> list[Field]:
+    option = prompt.choices[origin]
+    fields = []
+    for unit_type, count in sorted(option["units"].items()):
+        destinations = option["destinations"].get(unit_type, [])
+        choices = [Choice(STAY, t("decision.march.stay", lang, area=area_label(origin, lang)))] + [
+            Choice(d, area_label(d, lang)) for d in destinations
+        ]
+        for i in range(count):
+            label = t(
+                "decision.march.unit", lang, unit=unit_label(unit_type, lang), n=i + 1, area=area_label(origin, lang)
+            )
+            fields.append(Field(f"unit:{unit_type}:{i}", label, choices[:MAX_OPTIONS], selected=[STAY]))
+    if option.get("can_leave_power"):
+        fields.append(
+            Field(
+                "leave_power",
+                t("decision.march.leave_power", lang),
+                [Choice("no", t("no", lang)), Choice("yes", t("yes", lang))],
+                selected=["no"],
+            )
+        )
+    return fields
+
+
+def _read_march(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, Any]:
+    origin = one_pick(picks, "from")
+    moves: dict[str, list[str]] = {}
+    for key, values in picks.items():
+        if key.startswith("unit:") and values and values[0] != STAY:
+            moves.setdefault(values[0], []).append(key.split(":")[1])
+    leave = picks.get("leave_power", ["no"])[0] == "yes"
+    return {"from": origin, "moves": [{"to": d, "units": u} for d, u in moves.items()], "leave_power": leave}
+
+
+def _march_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
+    """The origin, then each destination with the units sent there; leaving a power token behind."""
+    if isinstance(answer, dict) and "from" in answer:
+        moves = [
+            t(
+                "receipt.move",
+                lang,
+                units=units_text(list(m.get("units", [])), lang),
+                to=area_label(m.get("to", ""), lang),
+            )
+            for m in answer.get("moves", [])
+        ]
+        text = t(
+            "receipt.march",
+            lang,
+            area=area_label(answer["from"], lang),
+            moves="; ".join(moves) or t("receipt.march.none", lang),
+        )
+        if answer.get("leave_power"):
+            text += " " + t("receipt.march.power", lang)
+        return text
+    return generic_words(answer, lang, prompt)
+
+
+register(
+    KindSpec(kind=PromptKind.MARCH, form=_march, read=_read_march, words=_march_words, category=DeadlineCategory.OTHER)
+)
+
+
+# --- consolidate power ---
+
+
+def _consolidate(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    area = prompt.info.get("area", "")
+    power = int(prompt.info.get("power", 0))
+    points = _muster_points(area)
+    labels = {
+        "power": tn("choice.consolidate.power", power, lang),
+        "muster": tn("choice.consolidate.muster", points, lang, area=area_label(area, lang)),
+    }
+    options = choices_of(prompt, lambda v: labels.get(str(v), str(v)))
+    ask = t("ask.consolidate", lang, area=area_label(area, lang))
+    lines = [t("ctx.power", lang, power=(view.get("power") or {}).get(prompt.house, "?"))]
+    return one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
+register(KindSpec(kind=PromptKind.CONSOLIDATE, form=_consolidate, category=DeadlineCategory.OTHER))
+
+
+def _muster_points(area: str) -> int:
+    a = data.all_areas().get(area)
+    fort = getattr(a, "fortification", 0) or 0
+    return 2 if fort >= 2 else 1
