@@ -160,7 +160,7 @@ def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
 
 def decision_house(game: Game, house: str, lang: str) -> str:
     """The house a decision is for, as its DM and reminder name it: a vassal with the liege who commands it."""
-    liege = game.state.vassals.get(house)
+    liege = game.liege_of(house)
     if liege is None:
         return house_mark(house, lang)
     return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
@@ -363,14 +363,14 @@ class Play(commands.Cog):
     def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
         """The step's lines, a header opening each new phase: the events say when a phase begins, and the
         game's phase afterwards opens the one that starts without an event (planning after Westeros)."""
-        round_ = game.state.round - (1 if any(e["type"] == "round-started" for e in events) else 0)
+        round_ = game.round - (1 if any(e["type"] == "round-started" for e in events) else 0)
         seen = self.phase_shown.get(game_id)
         lines = narrate_all(events, lang, round_=round_, phase=seen)
         seen = last_phase(events, seen)
         if not game.finished and lines and seen is not None:  # most answers narrate nothing: no view then
             now = game.view(None)["phase"]
             if now != seen:
-                lines.append(phase_header(game.state.round, now, lang))
+                lines.append(phase_header(game.round, now, lang))
                 seen = now
         if seen is not None:
             self.phase_shown[game_id] = seen
@@ -415,7 +415,7 @@ class Play(commands.Cog):
                 "status.pinned.over",
                 lang,
                 name=shown(row.name, NAME_LIMIT),
-                winner=house_mark(game.state.winner, lang),
+                winner=house_mark(game.winner, lang),
             )
         else:
             awaiting = awaited_text(view, lang)
@@ -476,7 +476,7 @@ class Play(commands.Cog):
             lang,
             game=name,
             house=decision_house(game, prompt.house, lang),
-            round=game.state.round,
+            round=game.round,
             phase=t(f"phase.{game.view(None)['phase']}", lang),
             title=form.title,
             ask=form.ask,
@@ -541,7 +541,7 @@ class Play(commands.Cog):
     async def refresh_forms(self, game_id: int, game: Game) -> None:
         """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
         bid may reach) are drawn again from the new position, saying so; their picks start again from the default."""
-        for house in game.state.players:
+        for house in game.houses:
             draft = self.drafts.get((game_id, house))
             seen = self.prompts_seen.get((game_id, house))
             prompt = game.prompt_for(house)

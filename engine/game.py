@@ -72,6 +72,25 @@ class Game:
     def finished(self) -> bool:
         return self.state.phase == "ended"
 
+    # ----- what every player may know, without reaching into the state -----
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @property
+    def winner(self) -> str | None:
+        return self.state.winner
+
+    @property
+    def houses(self) -> list[str]:
+        """Every house in play, players and vassals."""
+        return list(self.state.players)
+
+    def liege_of(self, house: str) -> str | None:
+        """The house commanding ``house`` if it is a vassal (None: not a vassal, or not claimed yet)."""
+        return self.state.vassals.get(house)
+
     def prompts(self) -> list[Prompt]:
         if not self.state.stack or self.finished:
             return []

@@ -130,3 +130,19 @@ def test_the_application_the_renderer_and_the_cogs_import_only_downwards() -> No
                     continue
                 offenders += [f"{name}: {t}" for t in targets if t.split(".")[0] in forbidden]
     assert offenders == []
+
+
+def test_the_cogs_read_a_game_through_its_public_face_never_its_state() -> None:
+    """Issue P: the cogs read a game through the engine's public face (views, prompts, ``round``...) and the service's
+    queries, never its ``state``: the state's shape is the engine's own business."""
+    offenders = []
+    for name, tree in layer_modules("cogs").items():
+        for sub in ast.walk(tree):
+            if not (isinstance(sub, ast.Attribute) and sub.attr == "state"):
+                continue
+            owner = sub.value
+            if (isinstance(owner, ast.Name) and owner.id in ("game", "g", "shared")) or (
+                isinstance(owner, ast.Attribute) and owner.attr == "game"
+            ):
+                offenders.append(f"{name}:{sub.lineno}")
+    assert offenders == []
