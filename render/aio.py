@@ -13,6 +13,7 @@ from typing import Any
 
 from render.api import render_battle, render_board, render_private_board
 from render.changes import COMPARED, changed_areas
+from render.data import board_of
 from render.views import View, require_private, require_public
 
 CacheKey = tuple[Any, Any, str, str, str]
@@ -35,13 +36,13 @@ def step_shows_something(view_before: View | None, view_after: View, events: lis
     """Whether :func:`render.step.images_for_step` would return any image for this step, worked out without
     drawing (dict comparisons), so that the bot sends a step to its image workers only when it must: most
     answers (an order recorded, a bid) change nothing visible. Never False where images_for_step draws."""
-    after = require_public(view_after)  # also selects the view's board
+    after = require_public(view_after)
     if view_before is None:
         return True
     public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
     if any(e.get("type") in ALWAYS_DRAWN for e in public):
         return True
-    if changed_areas(public, None, after).areas:  # the areas the events name
+    if changed_areas(board_of(after), public, None, after).areas:  # the areas the events name
         return True
     old, new = view_before.get("areas") or {}, after.get("areas") or {}
     return any(_differs_beyond_order(old.get(a) or {}, state or {}) for a, state in new.items() if old.get(a) != state)

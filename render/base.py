@@ -9,7 +9,7 @@ from functools import cache
 from PIL import Image, ImageFilter
 
 from render import palette, shapes, style
-from render.data import adjacency, area_by_index, areas, board_name
+from render.data import RenderBoard, board_named
 from render.marks import NameBlock, draw_marks
 from render.views import View, area_state
 
@@ -25,11 +25,11 @@ BORDER_COLOURS = {
 }
 
 
-def _draw_fields(img: Image.Image) -> None:
+def _draw_fields(img: Image.Image, board: RenderBoard) -> None:
     """Areas (raw indices: entry k is area k) and borders; sea borders drawn twice as wide, so a sea reads as one
     region and its pieces as belonging to it."""
-    img.paste(shapes.labels(), (0, 0))
-    b = shapes.borders()
+    img.paste(shapes.labels(board), (0, 0))
+    b = shapes.borders(board)
     sea = b.point(lambda v: 255 if v in (3, 4) else 0).filter(ImageFilter.MaxFilter(3))
     img.paste(palette.idx(style.BORDER_SEA), (0, 0, b.width, b.height), sea)
     for cls, colour in BORDER_COLOURS.items():
@@ -38,28 +38,28 @@ def _draw_fields(img: Image.Image) -> None:
         img.paste(palette.idx(colour), (0, 0, b.width, b.height), b.point(lambda v, c=cls: 255 if v == c else 0))
 
 
-def _draw_map(img: Image.Image, lang: str) -> None:
-    _draw_fields(img)
-    for area_id in areas():
-        draw_label(img, area_id, lang)
+def _draw_map(img: Image.Image, board: RenderBoard, lang: str) -> None:
+    _draw_fields(img, board)
+    for area_id in board.areas:
+        draw_label(img, board, area_id, lang)
 
 
-def fields() -> Image.Image:
+def fields(board: RenderBoard) -> Image.Image:
     """The map without names or marks (mode P): the crops draw those themselves at their zoom."""
-    return _fields(board_name())
+    return _fields(board.name)
 
 
 @cache
 def _fields(board: str) -> Image.Image:
     img = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
-    _draw_fields(img)
+    _draw_fields(img, board_named(board))
     return img
 
 
-def draw_label(img: Image.Image, area_id: str, lang: str, dx: int = 0, dy: int = 0) -> None:
+def draw_label(img: Image.Image, board: RenderBoard, area_id: str, lang: str, dx: int = 0, dy: int = 0) -> None:
     """An area's name and printed marks where the build placed them."""
-    area = areas()[area_id]
-    rec = shapes.area_meta(area_id)["name"][lang]
+    area = board.areas[area_id]
+    rec = shapes.area_meta(board, area_id)["name"][lang]
     if rec["box"] is None:
         return
     x, y, _, _ = rec["box"]
@@ -68,29 +68,30 @@ def draw_label(img: Image.Image, area_id: str, lang: str, dx: int = 0, dy: int =
         draw_marks(img, area, lang, rec["marks"][0] + dx, rec["marks"][1] + dy)
 
 
-def map_base(lang: str) -> Image.Image:
+def map_base(board: RenderBoard, lang: str) -> Image.Image:
     """The static map (no panel), mode P; callers copy it before drawing."""
-    key = (board_name(), lang)
+    key = (board.name, lang)
     with _lock:
         got = _bases.get(key)
         if got is None:
             got = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
-            _draw_map(got, lang)
+            _draw_map(got, board, lang)
             _bases[key] = got
         return got
 
 
-def sea_shades() -> dict[str, style.RGB]:
+def sea_shades(board: RenderBoard) -> dict[str, style.RGB]:
     """Neighbouring seas get different blues (greedy colouring of the sea/sea adjacency)."""
-    return _sea_shades(board_name())
+    return _sea_shades(board.name)
 
 
 @cache
-def _sea_shades(board: str) -> dict[str, style.RGB]:
-    seas = sorted(a.id for a in areas().values() if a.kind == "sea")
+def _sea_shades(name: str) -> dict[str, style.RGB]:
+    board = board_named(name)
+    seas = sorted(a.id for a in board.areas.values() if a.kind == "sea")
     out: dict[str, style.RGB] = {}
     for sea in seas:
-        taken = {out[o] for pair in adjacency() if sea in pair for o in pair if o != sea and o in out}
+        taken = {out[o] for pair in board.adjacency if sea in pair for o in pair if o != sea and o in out}
         out[sea] = next(c for c in style.SEA_FILLS if c not in taken)
     return out
 
@@ -99,11 +100,11 @@ def impassable(view: View, area_id: str) -> bool:
     return area_state(view, area_id).get("neutral") == "impassable"
 
 
-def area_fills(view: View) -> dict[int, style.RGB]:
+def area_fills(board: RenderBoard, view: View) -> dict[int, style.RGB]:
     """Palette entries 1..58: land by controller (parchment when none), seas blue, ports pale blue."""
     fills: dict[int, style.RGB] = {}
-    shades = sea_shades()
-    for k, area in area_by_index().items():
+    shades = sea_shades(board)
+    for k, area in board.area_by_index.items():
         if area.kind == "sea":
             fills[k] = shades[area.id]
         elif area.kind == "port":

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from render import base, palette, stamps, style, tokens
 from render.crop import OUT_W, Crop, Move, compose, encode
-from render.data import areas, house_cards, tides_cards
+from render.data import RenderBoard, house_cards, tides_cards
 from render.marks import crest
 from render.strings import house_card_name, house_name, t
 from render.style import ALERT, GOLD, INK, MUTED, OUTLINE, PAPER, PAPER_DARK, RGB, WHITE
@@ -33,41 +33,41 @@ def _side_house(battle: dict[str, Any], side: str) -> str | None:
     return h if isinstance(h, str) and h != "neutral" else None
 
 
-def battle_crop(view: View, battle: dict[str, Any], lang: str) -> Crop:
+def battle_crop(board: RenderBoard, view: View, battle: dict[str, Any], lang: str) -> Crop:
     area_id = str(battle["area"])
-    if area_id not in areas():
+    if area_id not in board.areas:
         raise ViewError(f"battle in unknown area {area_id!r}")
     attacker = _side_house(battle, "attacker")
     defender = _side_house(battle, "defender")
     focus = [area_id]
     moves: list[Move] = []
     src = battle.get("from")
-    if isinstance(src, str) and src in areas():
+    if isinstance(src, str) and src in board.areas:
         focus.append(src)
         moves.append(Move(attacker, "march", src, area_id))
     for side, group in (battle.get("supporters") or {}).items():
         for a in group or []:
-            if a in areas():
+            if a in board.areas:
                 focus.append(a)
                 order = area_state(view, a).get("order") or {}
                 owner = order.get("house") if isinstance(order, dict) else None
                 house = owner or (attacker if side == "attacker" else defender if side == "defender" else None)
                 if side in SIDES:
                     moves.append(Move(house, "support", a, area_id))
-    return compose(view, lang, focus, moves=moves, highlight=[area_id])
+    return compose(board, view, lang, focus, moves=moves, highlight=[area_id])
 
 
 def compose_battle(
-    view: View, lang: str, battle: dict[str, Any] | None = None, notes: list[str] | None = None
+    board: RenderBoard, view: View, lang: str, battle: dict[str, Any] | None = None, notes: list[str] | None = None
 ) -> bytes:
     """PNG of the battle in ``battle`` (default: ``view["battle"]``); ``notes`` are outcome lines under it."""
     b: dict[str, Any] = battle if battle is not None else view["battle"]
-    crop = battle_crop(view, b, lang)
-    table = _table(view, b, lang, crop.image.width, notes or [])
+    crop = battle_crop(board, view, b, lang)
+    table = _table(board, view, b, lang, crop.image.width, notes or [])
     out = Image.new("P", (crop.image.width, crop.image.height + table.height), palette.idx(PAPER))
     out.paste(crop.image, (0, 0))
     out.paste(table, (0, crop.image.height))
-    out.putpalette(palette.palette_bytes(base.area_fills(view)))
+    out.putpalette(palette.palette_bytes(base.area_fills(board, view)))
     return encode(out)
 
 
@@ -115,13 +115,15 @@ def components_of(battle: dict[str, Any]) -> dict[str, dict[str, int]]:
     return out
 
 
-def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: list[str]) -> Image.Image:
+def _table(
+    board: RenderBoard, view: View, battle: dict[str, Any], lang: str, width: int, notes: list[str]
+) -> Image.Image:
     img = Image.new("P", (width, 1400), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
     d.line((0, 1, width, 1), fill=palette.idx(style.BORDER_LAND), width=3)
     pad = 24
     y = 18
-    area_name = areas()[str(battle["area"])].name(lang)
+    area_name = board.areas[str(battle["area"])].name(lang)
     _text(d, img, (pad, y), t("battle", lang, area=area_name), 36, max_w=width - 2 * pad)
     y += 56
     col_w = (width - 2 * pad - LABEL_W) / 2
@@ -166,7 +168,7 @@ def _table(view: View, battle: dict[str, Any], lang: str, width: int, notes: lis
     details: dict[str, dict[str, str | None]] = {
         "card": {s: _card_detail(cards.get(s), lang) for s in SIDES},
         "tides": {s: _tides_detail(tides.get(s)) for s in SIDES},
-        "support": {s: ", ".join(areas()[a].name(lang) for a in sup.get(s) or [] if a in areas()) or None
+        "support": {s: ", ".join(board.areas[a].name(lang) for a in sup.get(s) or [] if a in board.areas) or None
                     for s in SIDES},
     }  # fmt: skip
     n = 0

@@ -28,7 +28,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render import style
-from render.data import BOARDS, DATA_DIR, Area, adjacency, area_by_index, areas, board_files, layout, rivers, use_board
+from render.data import BOARDS, DATA_DIR, Area, RenderBoard, board_named
 from render.marks import NameBlock, marks_size, wraps
 
 W, H = style.MAP_W, style.MAP_H
@@ -42,21 +42,21 @@ Rect = tuple[int, int, int, int]  # x, y, w, h
 # --- shapes -----------------------------------------------------------------------------------------------
 
 
-def upscale_grid() -> Image.Image:
+def upscale_grid(board: RenderBoard) -> Image.Image:
     """The label raster at final scale, nearest-neighbour (cell size 6 * SCALE px)."""
-    grid = Image.open(DATA_DIR / board_files().grid).convert("L")
+    grid = Image.open(DATA_DIR / board.files.grid).convert("L")
     cell = style.CELL * style.SCALE
     return grid.resize((round(grid.width * cell), round(grid.height * cell)), Image.Resampling.NEAREST).crop(
         (0, 0, W, H)
     )
 
 
-def smooth(raw: Image.Image, radius: float) -> Image.Image:
+def smooth(board: RenderBoard, raw: Image.Image, radius: float) -> Image.Image:
     """Each pixel takes the label whose blurred indicator is largest there (ties keep the lower label)."""
     labels = Image.new("L", raw.size, 0)
     best = Image.new("L", raw.size, 0)
     pad = int(radius * 3) + 2
-    for k in sorted(area_by_index()):
+    for k in sorted(board.area_by_index):
         indicator = raw.point(lambda v, k=k: 255 if v == k else 0)
         bbox = indicator.getbbox()
         if bbox is None:
@@ -139,9 +139,9 @@ def contacts(buf: bytes | bytearray) -> dict[frozenset[int], list[int]]:
     return out
 
 
-def expected_contacts() -> set[frozenset[int]]:
-    by_id = areas()
-    pairs = adjacency() | rivers()
+def expected_contacts(board: RenderBoard) -> set[frozenset[int]]:
+    by_id = board.areas
+    pairs = board.adjacency | board.rivers
     return {frozenset(by_id[a].index for a in pair) for pair in pairs}
 
 
@@ -166,9 +166,9 @@ def repair(buf: bytearray, raw: bytes, expected: set[frozenset[int]]) -> None:
     raise RuntimeError("could not repair the area contacts")
 
 
-def classify_borders(buf: bytes | bytearray) -> bytearray:
-    by_index = area_by_index()
-    river_pairs = {frozenset(areas()[a].index for a in pair) for pair in rivers()}
+def classify_borders(board: RenderBoard, buf: bytes | bytearray) -> bytearray:
+    by_index = board.area_by_index
+    river_pairs = {frozenset(board.areas[a].index for a in pair) for pair in board.rivers}
     kind = {k: a.kind for k, a in by_index.items()}
     out = bytearray(len(buf))
     rank = {BORDER_NONE: 0, BORDER_SEA: 1, BORDER_PORT: 2, BORDER_LAND: 3, BORDER_COAST: 4, BORDER_RIVER: 5}
@@ -259,7 +259,8 @@ QUALITY_COST = {"in": 0, "tight": 20, "edge": 80, "part": 2500, "any": 5000}
 class Placer:
     """Places boxes inside areas, never over each other (a global obstacle map spans all areas)."""
 
-    def __init__(self, labels: Image.Image) -> None:
+    def __init__(self, board: RenderBoard, labels: Image.Image) -> None:
+        self.board = board
         self.labels = labels
         self.free = Image.new("L", labels.size, 255)
         self._boxes: dict[int, tuple[int, int, int, int]] = {}
@@ -416,7 +417,7 @@ def _fit_coastal(placer: Placer, area: Area, size: tuple[int, int], prefer: tupl
     x0, y0, x1, y1 = placer.bbox(k)
     pad = max(w, h)
     box = (max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad))
-    wet = {a.index for a in areas().values() if a.kind != "land"} | {k}
+    wet = {a.index for a in placer.board.areas.values() if a.kind != "land"} | {k}
     usable = placer.labels.crop(box).point(lambda v: 255 if v in wet else 0)
     usable = ImageChops.darker(usable, placer.free.crop(box))
     ok = fitting_corners(usable, w + 4, h + 4)
@@ -546,11 +547,11 @@ def _try_plan(
     return Trial(score, rects, names, clean, compact)
 
 
-def place_all(labels: Image.Image) -> dict[str, Any]:
-    placer = Placer(labels)
-    frame = layout()["areas"]
+def place_all(board: RenderBoard, labels: Image.Image) -> dict[str, Any]:
+    placer = Placer(board, labels)
+    frame = board.layout()["areas"]
     out: dict[str, Any] = {}
-    by_id = areas()
+    by_id = board.areas
     # Small areas first: what cannot fit spills over, and the larger neighbours then make room.
     for area in sorted(by_id.values(), key=lambda a: frame[a.id]["area_px"]):
         info = frame[area.id]
@@ -627,41 +628,41 @@ def place_all(labels: Image.Image) -> dict[str, Any]:
 # --- main -------------------------------------------------------------------------------------------------
 
 
-def preview_palette() -> list[int]:
+def preview_palette(board: RenderBoard) -> list[int]:
     pal = [0, 0, 0] * 256
-    for k, a in area_by_index().items():
+    for k, a in board.area_by_index.items():
         colour = style.LAND_NEUTRAL if a.kind == "land" else style.PORT_FILL if a.kind == "port" else style.SEA_FILLS[0]
         pal[3 * k : 3 * k + 3] = list(colour)
     return pal
 
 
-def build() -> None:
-    asset_dir = board_files().assets
-    raw = upscale_grid()
-    expected = expected_contacts()
+def build(board: RenderBoard) -> None:
+    asset_dir = board.files.assets
+    raw = upscale_grid(board)
+    expected = expected_contacts(board)
     if set(contacts(raw.tobytes())) != expected:
         raise RuntimeError("the layout grid's own contacts differ from board.json")
-    labels = smooth(raw, SMOOTH_RADIUS)
+    labels = smooth(board, raw, SMOOTH_RADIUS)
     buf = bytearray(labels.tobytes())
     print("pieces merged:", keep_largest_pieces(buf))
     repair(buf, raw.tobytes(), expected)
     if set(contacts(buf)) != expected:
         raise RuntimeError("contacts differ after repair")
     pieces = Counter(label for label, _ in components(buf))
-    if any(n != 1 for n in pieces.values()) or len(pieces) != len(areas()):
+    if any(n != 1 for n in pieces.values()) or len(pieces) != len(board.areas):
         raise RuntimeError(f"areas not in one piece each: {pieces}")
     labels = Image.frombytes("L", (W, H), bytes(buf))
     asset_dir.mkdir(exist_ok=True)
     shapes = Image.frombytes("P", (W, H), bytes(buf))
-    shapes.putpalette(preview_palette())
+    shapes.putpalette(preview_palette(board))
     shapes.save(asset_dir / "areas.png", optimize=True)
-    borders = Image.frombytes("P", (W, H), bytes(classify_borders(buf)))
+    borders = Image.frombytes("P", (W, H), bytes(classify_borders(board, buf)))
     colours = [(255, 255, 255), style.BORDER_LAND, style.BORDER_COAST, style.BORDER_SEA, style.BORDER_SEA, style.RIVER]
     borders.putpalette([c for rgb in colours for c in rgb])
     borders.save(asset_dir / "borders.png", optimize=True)
-    placements = place_all(labels)
+    placements = place_all(board, labels)
     meta = {
-        "about": f"Derived by render/build_shapes.py from data/{board_files().grid}; coordinates in final map pixels.",
+        "about": f"Derived by render/build_shapes.py from data/{board.files.grid}; coordinates in final map pixels.",
         "scale": style.SCALE,
         "size": [W, H],
         "areas": placements,
@@ -670,13 +671,13 @@ def build() -> None:
     print("wrote", ", ".join(p.name for p in sorted(asset_dir.iterdir())))
 
 
-def place_only() -> None:
+def place_only(board: RenderBoard) -> None:
     """Re-place the pieces and names on the committed shapes (after a change of sizes; the shapes stay)."""
-    asset_dir = board_files().assets
+    asset_dir = board.files.assets
     meta = json.loads((asset_dir / "areas.json").read_text(encoding="utf-8"))
     with Image.open(asset_dir / "areas.png") as im:
         labels = Image.frombytes("L", im.size, im.tobytes())
-    meta["areas"] = place_all(labels)
+    meta["areas"] = place_all(board, labels)
     (asset_dir / "areas.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print("wrote areas.json")
 
@@ -688,5 +689,5 @@ if __name__ == "__main__":
     parser.add_argument("--board", default="base", choices=sorted(BOARDS))
     parser.add_argument("--place-only", action="store_true", help="re-place pieces and names; keep the shapes")
     args = parser.parse_args()
-    use_board(args.board)
-    place_only() if args.place_only else build()
+    chosen = board_named(args.board)
+    place_only(chosen) if args.place_only else build(chosen)

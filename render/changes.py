@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from render.crop import Move
-from render.data import areas
+from render.data import RenderBoard
 from render.views import View, area_state
 
 # Events that change what an area shows, and the fields naming those areas.
@@ -37,18 +37,19 @@ COMPARED = ("controller", "units", "order", "power_token", "garrison", "neutral"
 
 @dataclass
 class ChangeSet:
+    board: RenderBoard = field(repr=False)  # the board the areas are on
     areas: list[str] = field(default_factory=list)  # changed areas, most important first
     moves: list[Move] = field(default_factory=list)  # arrows to draw
 
     def add(self, area: Any) -> None:
-        if isinstance(area, str) and area in areas() and area not in self.areas:
+        if isinstance(area, str) and area in self.board.areas and area not in self.areas:
             self.areas.append(area)
 
 
-def changed_areas(events: list[dict[str, Any]], before: View | None, after: View) -> ChangeSet:
+def changed_areas(board: RenderBoard, events: list[dict[str, Any]], before: View | None, after: View) -> ChangeSet:
     """The areas a step changed (from its events first, then any other area whose public state differs between
     the two views) and the moves to draw: marches, retreats, raids, an order moved by Ser Loras, musters' ships."""
-    out = ChangeSet()
+    out = ChangeSet(board)
     for ev in events:
         if ev.get("private_to"):
             continue
@@ -79,7 +80,7 @@ def changed_areas(events: list[dict[str, Any]], before: View | None, after: View
             for area in ev.get("areas") or []:
                 out.add(area)
     if before is not None:
-        for area_id in areas():
+        for area_id in board.areas:
             a, b = area_state(before, area_id), area_state(after, area_id)
             changed = any(_norm(a.get(k)) != _norm(b.get(k)) for k in COMPARED)
             if changed and area_id not in out.areas and not _only_order_reveal(a, b):

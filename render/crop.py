@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from PIL import Image, ImageChops, ImageDraw
 
 from render import arrows, base, palette, shapes, style
-from render.data import areas
+from render.data import RenderBoard
 from render.layout import Box, Piece, area_pieces, is_impassable, name_block, name_pieces, overlaps, zoom_key
 from render.marks import draw_marks
 from render.pieces import hatch
@@ -54,10 +54,10 @@ class Crop:
         return piece * k, label * k
 
 
-def focus_box(area_id: str, lang: str) -> Box:
+def focus_box(board: RenderBoard, area_id: str, lang: str) -> Box:
     """The part of an area a crop must show: its pieces' boxes and its name (not its whole outline, so a long sea
     does not pull the crop across the board)."""
-    rec = shapes.area_meta(area_id)
+    rec = shapes.area_meta(board, area_id)
     rects = [rec[k] for k in ("units", "order", "power", "garrison") if k in rec]
     name = rec["name"][lang]
     if name["box"]:
@@ -69,9 +69,9 @@ def focus_box(area_id: str, lang: str) -> Box:
     return x0, y0, x1, y1
 
 
-def region_for(focus: list[str], lang: str) -> tuple[int, int, int, int]:
+def region_for(board: RenderBoard, focus: list[str], lang: str) -> tuple[int, int, int, int]:
     """A map slice around ``focus`` (the first area first: if all do not fit, the crop centres on it)."""
-    boxes = [focus_box(a, lang) for a in focus if a in areas()]
+    boxes = [focus_box(board, a, lang) for a in focus if a in board.areas]
     if not boxes:
         return 0, 0, style.MAP_W, style.MAP_H
     x0 = min(b[0] for b in boxes) - MARGIN
@@ -91,6 +91,7 @@ def region_for(focus: list[str], lang: str) -> tuple[int, int, int, int]:
 
 
 def compose(
+    board: RenderBoard,
     view: View,
     lang: str,
     focus: list[str],
@@ -101,39 +102,39 @@ def compose(
     out_w: int = OUT_W,
 ) -> Crop:
     """The crop around ``focus`` with ``moves`` drawn as arrows and ``highlight`` areas outlined."""
-    region = region_for(focus, lang)
+    region = region_for(board, focus, lang)
     rx0, ry0, rx1, ry1 = region
     z = zoom_key(out_w / (rx1 - rx0))
     origin = (rx0 * z, ry0 * z)
     # Fields (areas, borders, hatching, outlines) at map scale, then enlarged.
-    fields = base.fields().crop(region)
-    for area_id in areas():
+    fields = base.fields(board).crop(region)
+    for area_id in board.areas:
         if is_impassable(view, area_id):
-            hatch(fields, area_id, -rx0, -ry0)
+            hatch(fields, board, area_id, -rx0, -ry0)
     for area_id in highlight:
-        if area_id in areas():
-            (ox, oy), band = shapes.outline_mask(area_id)
+        if area_id in board.areas:
+            (ox, oy), band = shapes.outline_mask(board, area_id)
             fields.paste(palette.idx(highlight_colour), (ox - rx0, oy - ry0, ox - rx0 + band.width,
                                                          oy - ry0 + band.height), band)  # fmt: skip
     size = (round((rx1 - rx0) * z), round((ry1 - ry0) * z))
-    img = enlarge(fields, region, size)
-    img.putpalette(palette.palette_bytes(base.area_fills(view)))
+    img = enlarge(board, fields, region, size)
+    img.putpalette(palette.palette_bytes(base.area_fills(board, view)))
     # Names and marks, at the crop's scale.
-    labels = [p for p in name_pieces(view, lang, z, origin) if _touches(p.box, size)]
+    labels = [p for p in name_pieces(board, view, lang, z, origin) if _touches(p.box, size)]
     for area_id in sorted({p.area for p in labels}):
-        got = name_block(area_id, lang, z)
+        got = name_block(board, area_id, lang, z)
         if got is None:
             continue
         block, (bx, by) = got
-        area = areas()[area_id]
+        area = board.areas[area_id]
         block.draw(img, area, lang, round(bx * z - origin[0]), round(by * z - origin[1]))
-        rec = shapes.area_meta(area_id)["name"][lang]
+        rec = shapes.area_meta(board, area_id)["name"][lang]
         if rec["marks"] is not None:
             draw_marks(img, area, lang, rec["marks"][0] * z - origin[0], rec["marks"][1] * z - origin[1], z)
     # Pieces.
     pieces: list[Piece] = []
-    for area_id in areas():
-        got_p = [p for p in area_pieces(view, area_id, lang, z, origin) if _touches(p.box, size)]
+    for area_id in board.areas:
+        got_p = [p for p in area_pieces(board, view, area_id, lang, z, origin) if _touches(p.box, size)]
         for p in got_p:
             if p.stamp is not None:
                 p.stamp.paste(img, p.box[0], p.box[1])
@@ -143,12 +144,12 @@ def compose(
     routed: list[arrows.Arrow] = []
     d = ImageDraw.Draw(img)
     for mv in moves:
-        if mv.origin not in areas() or mv.to not in areas():
+        if mv.origin not in board.areas or mv.to not in board.areas:
             continue
-        start_boxes = arrows.piece_boxes(everything, mv.origin) or [_reserved(mv.origin, z, origin)]
-        end_boxes = arrows.piece_boxes(everything, mv.to) or [_reserved(mv.to, z, origin)]
-        a = _centre(_reserved(mv.origin, z, origin))
-        b = _centre(_reserved(mv.to, z, origin))
+        start_boxes = arrows.piece_boxes(everything, mv.origin) or [_reserved(board, mv.origin, z, origin)]
+        end_boxes = arrows.piece_boxes(everything, mv.to) or [_reserved(board, mv.to, z, origin)]
+        a = _centre(_reserved(board, mv.origin, z, origin))
+        b = _centre(_reserved(board, mv.to, z, origin))
         obstacles = [p.box for p in everything if p.area not in (mv.origin, mv.to) or p.kind in ("name", "marks")]
         width = (9 if mv.kind in ("march", "retreat") else 6) * z
         arrow = arrows.route(mv.house, mv.kind, a, b, start_boxes, end_boxes, obstacles, width)
@@ -158,8 +159,8 @@ def compose(
     return Crop(img, region, z, everything, routed)
 
 
-def _reserved(area_id: str, z: float, origin: tuple[float, float]) -> Box:
-    x, y, w, h = shapes.area_meta(area_id)["units"]
+def _reserved(board: RenderBoard, area_id: str, z: float, origin: tuple[float, float]) -> Box:
+    x, y, w, h = shapes.area_meta(board, area_id)["units"]
     return x * z - origin[0], y * z - origin[1], (x + w) * z - origin[0], (y + h) * z - origin[1]
 
 
@@ -171,7 +172,9 @@ def _touches(box: Box, size: tuple[int, int]) -> bool:
     return box[2] > 0 and box[3] > 0 and box[0] < size[0] and box[1] < size[1]
 
 
-def enlarge(fields: Image.Image, region: tuple[int, int, int, int], size: tuple[int, int]) -> Image.Image:
+def enlarge(
+    board: RenderBoard, fields: Image.Image, region: tuple[int, int, int, int], size: tuple[int, int]
+) -> Image.Image:
     """``fields`` (mode P, the map slice ``region``) enlarged to ``size`` in their own palette, so the crop needs no
     quantizing: the areas nearest neighbour, and the lines (borders, rivers, hatching, outlines) where their mask,
     enlarged smoothly, passes a threshold, so their curves do not turn into nearest neighbour's staircases. A line
@@ -183,7 +186,7 @@ def enlarge(fields: Image.Image, region: tuple[int, int, int, int], size: tuple[
         near = ImageChops.lighter(near, ImageChops.offset(lines, dx, dy))
     near.paste(lines, (0, 0), lines.point(_ANY))  # a line pixel keeps its own colour
     cover = lines.point(_ANY).resize(size, Image.Resampling.BILINEAR).point(_THRESHOLD)
-    out = Image.frombytes("P", size, shapes.labels().crop(region).resize(size, Image.Resampling.NEAREST).tobytes())
+    out = Image.frombytes("P", size, shapes.labels(board).crop(region).resize(size, Image.Resampling.NEAREST).tobytes())
     drawn = near.resize(size, Image.Resampling.NEAREST).tobytes()
     out.paste(Image.frombytes("P", size, drawn), (0, 0), cover)
     return out

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
@@ -41,38 +38,13 @@ BOARDS: dict[str, BoardFiles] = {
         ASSET_DIR / "mother-of-dragons",
     ),
 }
-_BOARD: ContextVar[str] = ContextVar("render_board", default="base")
 
 
-def board_name() -> str:
-    """The board being drawn now (each render call sets it from its view; threads and tasks keep their own)."""
-    return _BOARD.get()
-
-
-def board_files() -> BoardFiles:
-    return BOARDS[board_name()]
-
-
-def board_of(view: Any) -> str:
+def board_of(view: Any) -> RenderBoard:
     """The board a view is played on: its ruleset's (a view without one is a base game's)."""
     options = view.get("options") if isinstance(view, dict) else None
     ruleset = options.get("ruleset", "base") if isinstance(options, dict) else "base"
-    return ruleset if ruleset in BOARDS else "base"
-
-
-def use_board(board: str) -> None:
-    """Draw on ``board`` from now on in this thread or task (``views.check`` calls it for every view it checks)."""
-    _BOARD.set(board)
-
-
-@contextmanager
-def drawing(board: str) -> Iterator[None]:
-    """Draw on ``board`` until the block ends."""
-    token = _BOARD.set(board)
-    try:
-        yield
-    finally:
-        _BOARD.reset(token)
+    return board_named(ruleset if ruleset in BOARDS else "base")
 
 
 UNIT_TYPES = ("footman", "knight", "siege-engine", "ship")
@@ -90,10 +62,6 @@ class Area(rules_data.Area):
     index: int  # grid_value: 1 + position in board.json, also the palette index in assets/areas.png
 
 
-def areas() -> dict[str, Area]:
-    return areas_of(board_name())
-
-
 @cache
 def areas_of(name: str) -> dict[str, Area]:
     file = BOARDS[name].board
@@ -104,17 +72,9 @@ def areas_of(name: str) -> dict[str, Area]:
     }
 
 
-def area_by_index() -> dict[int, Area]:
-    return area_by_index_of(board_name())
-
-
 @cache
 def area_by_index_of(name: str) -> dict[int, Area]:
     return {a.index: a for a in areas_of(name).values()}
-
-
-def adjacency() -> frozenset[frozenset[str]]:
-    return adjacency_of(board_name())
 
 
 @cache
@@ -123,24 +83,40 @@ def adjacency_of(name: str) -> frozenset[frozenset[str]]:
     return frozenset(frozenset((a, b)) for a, near in board.neighbours.items() for b in near)
 
 
-def rivers() -> frozenset[frozenset[str]]:
-    """Pairs that touch on the board but are not adjacent (a river runs along their border)."""
-    return rivers_of(board_name())
-
-
 @cache
 def rivers_of(name: str) -> frozenset[frozenset[str]]:
+    """Pairs that touch on the board but are not adjacent (a river runs along their border)."""
     return rules_data.board(BOARDS[name].board).rivers
-
-
-def layout() -> dict[str, Any]:
-    return layout_of(board_name())
 
 
 @cache
 def layout_of(name: str) -> dict[str, Any]:
     data: dict[str, Any] = _load(BOARDS[name].layout)
     return data
+
+
+@dataclass(frozen=True, eq=False)
+class RenderBoard:
+    """One board as the renderer draws it: its files and its areas, looked up once per board name
+    (:func:`board_named`, so two boards are equal only when they are the same object). Every function that depends on
+    the board takes one; the entry points get it from their view (:func:`board_of`)."""
+
+    name: str  # a key of BOARDS
+    files: BoardFiles
+    areas: dict[str, Area]
+    area_by_index: dict[int, Area]
+    adjacency: frozenset[frozenset[str]]
+    rivers: frozenset[frozenset[str]]  # pairs that touch but are not adjacent (a river runs along their border)
+
+    def layout(self) -> dict[str, Any]:
+        """The board's layout frame (read by build_shapes only, so loaded on demand)."""
+        return layout_of(self.name)
+
+
+@cache
+def board_named(name: str) -> RenderBoard:
+    """The board ``name`` (a key of BOARDS)."""
+    return RenderBoard(name, BOARDS[name], areas_of(name), area_by_index_of(name), adjacency_of(name), rivers_of(name))
 
 
 @cache

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from render import shapes, style, tokens
-from render.data import areas
+from render.data import RenderBoard
 from render.marks import NameBlock
 from render.stamps import Stamp
 from render.views import View, area_state
@@ -55,14 +55,14 @@ def is_impassable(view: View, area_id: str) -> bool:
 
 
 def area_pieces(
-    view: View, area_id: str, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)
+    board: RenderBoard, view: View, area_id: str, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)
 ) -> list[Piece]:
     """The dynamic pieces of one area (nothing for an impassable area: it shows its hatching only)."""
     state = area_state(view, area_id)
     if not state or is_impassable(view, area_id):
         return []
-    area = areas()[area_id]
-    rec = shapes.area_meta(area_id)
+    area = board.areas[area_id]
+    rec = shapes.area_meta(board, area_id)
     compact = bool(rec.get("compact")) or area.kind == "port"
     out: list[Piece] = []
     ux, uy = _centre(rec["units"], z, origin)
@@ -97,7 +97,7 @@ def area_pieces(
                 str(order["house"]), str(order["type"]), bool(order.get("star")), bonus, size, bool(order.get("sea"))
             )
         placed = _at("order", area_id, stamp, ox, oy, size)
-        if any(_overlap(placed.box, o.box) for o in _name_of(area_id, lang, z, origin) + out):
+        if any(_overlap(placed.box, o.box) for o in _name_of(board, area_id, lang, z, origin) + out):
             placed = _at("order", area_id, stamp, *_centre(rec["order"], z, origin), size)  # the reserved spot
         out.append(placed)
     if chips:
@@ -134,14 +134,16 @@ def _beside_chips(
     return ox, oy
 
 
-def name_pieces(view: View | None, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)) -> list[Piece]:
+def name_pieces(
+    board: RenderBoard, view: View | None, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)
+) -> list[Piece]:
     """Every area's name and marks as laid out by the build (hidden for impassable areas)."""
     out: list[Piece] = []
-    for area_id in areas():
+    for area_id in board.areas:
         if view is not None and is_impassable(view, area_id):
             continue
-        got = _name_of(area_id, lang, z, origin)
-        if view is not None and areas()[area_id].kind == "port":
+        got = _name_of(board, area_id, lang, z, origin)
+        if view is not None and board.areas[area_id].kind == "port":
             state = area_state(view, area_id)
             if state.get("units") or state.get("order"):
                 continue  # a port's anchor lies under its ships: shown only while the port is empty
@@ -149,9 +151,9 @@ def name_pieces(view: View | None, lang: str, z: float = 1.0, origin: tuple[floa
     return out
 
 
-def _name_of(area_id: str, lang: str, z: float, origin: tuple[float, float]) -> list[Piece]:
-    area = areas()[area_id]
-    rec = shapes.area_meta(area_id)["name"][lang]
+def _name_of(board: RenderBoard, area_id: str, lang: str, z: float, origin: tuple[float, float]) -> list[Piece]:
+    area = board.areas[area_id]
+    rec = shapes.area_meta(board, area_id)["name"][lang]
     if rec["box"] is None:
         return []
     x, y, w, h = rec["box"]
@@ -168,9 +170,9 @@ def _name_of(area_id: str, lang: str, z: float, origin: tuple[float, float]) -> 
     return out
 
 
-def name_block(area_id: str, lang: str, z: float) -> tuple[NameBlock, tuple[int, int]] | None:
+def name_block(board: RenderBoard, area_id: str, lang: str, z: float) -> tuple[NameBlock, tuple[int, int]] | None:
     """The name block of an area at zoom ``z`` and its top-left corner on the unzoomed map."""
-    rec = shapes.area_meta(area_id)["name"][lang]
+    rec = shapes.area_meta(board, area_id)["name"][lang]
     if rec["box"] is None:
         return None
     return NameBlock(tuple(rec["lines"]), round(rec["size"] * z), rec["marks"] is None, z), (
@@ -179,11 +181,13 @@ def name_block(area_id: str, lang: str, z: float) -> tuple[NameBlock, tuple[int,
     )
 
 
-def board_pieces(view: View, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)) -> list[Piece]:
+def board_pieces(
+    board: RenderBoard, view: View, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)
+) -> list[Piece]:
     """All pieces and labels of a view."""
-    out = name_pieces(view, lang, z, origin)
-    for area_id in areas():
-        out += area_pieces(view, area_id, lang, z, origin)
+    out = name_pieces(board, view, lang, z, origin)
+    for area_id in board.areas:
+        out += area_pieces(board, view, area_id, lang, z, origin)
     return out
 
 
@@ -205,14 +209,16 @@ def overlaps(pieces: list[Piece], within: Box | None = None) -> list[tuple[Piece
     return out
 
 
-def outside(pieces: list[Piece], z: float = 1.0, origin: tuple[float, float] = (0, 0)) -> list[Piece]:
+def outside(
+    board: RenderBoard, pieces: list[Piece], z: float = 1.0, origin: tuple[float, float] = (0, 0)
+) -> list[Piece]:
     """Pieces (not labels) whose box centre or corners leave their own area by more than a few pixels."""
-    labels = shapes.labels()
+    labels = shapes.labels(board)
     out = []
     for p in pieces:
         if p.kind not in PIECE_KINDS:
             continue
-        k = areas()[p.area].index
+        k = board.areas[p.area].index
         inset = 4 * z
         x0, y0, x1, y1 = p.box
         pts = [((x0 + x1) / 2, (y0 + y1) / 2), (x0 + inset, y0 + inset), (x1 - inset, y0 + inset),

@@ -10,6 +10,7 @@ from typing import Any
 from render import style
 from render.battle import battle_crop
 from render.crop import Crop, Move, compose
+from render.data import board_of
 from render.layout import board_pieces, min_sizes, order_gaps, outside, overlaps
 from render.views import View
 
@@ -37,11 +38,12 @@ def board_figures(views: list[View], lang: str = "en") -> Figures:
     k = style.PHONE_W / style.MAP_W
     piece, label, count, off, gap = 1e9, 1e9, 0, 0, 0.0
     for view in views:
-        pieces = board_pieces(view, lang)
+        board = board_of(view)
+        pieces = board_pieces(board, view, lang)
         p, lab = min_sizes(pieces)
         piece, label = min(piece, p * k), min(label, lab * k)
         count += len(overlaps(pieces))
-        off += len(outside(pieces))
+        off += len(outside(board, pieces))
         gap = max([gap, *(g * k for g in order_gaps(pieces).values())])
     return Figures(piece, label, count, off, gap)
 
@@ -69,6 +71,7 @@ def sample_crops(view: View, battles: list[View], lang: str = "en") -> list[Crop
         (["kings-landing", "dragonstone", "blackwater-bay"], []),
         (["winterfell", "white-harbor", "karhold"], [Move("stark", "march", "winterfell", "karhold")]),
     ]  # fmt: skip
-    out = [compose(view, lang, focus, moves=moves, highlight=focus) for focus, moves in steps]
-    out += [battle_crop(b, b["battle"], lang) for b in battles]
+    board = board_of(view)
+    out = [compose(board, view, lang, focus, moves=moves, highlight=focus) for focus, moves in steps]
+    out += [battle_crop(board_of(b), b, b["battle"], lang) for b in battles]
     return out

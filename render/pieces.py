@@ -5,16 +5,16 @@ from __future__ import annotations
 from PIL import Image
 
 from render import palette, shapes, style
-from render.data import areas
+from render.data import RenderBoard
 from render.layout import Piece, area_pieces, is_impassable
 from render.views import View
 
 
-def hatch(img: Image.Image, area_id: str, dx: int = 0, dy: int = 0) -> None:
+def hatch(img: Image.Image, board: RenderBoard, area_id: str, dx: int = 0, dy: int = 0) -> None:
     """Cover an impassable area with its own fill (hiding its name and marks), then hatch it."""
-    (x0, y0, _, _), mask = shapes.area_mask(area_id)
-    img.paste(areas()[area_id].index, (x0 + dx, y0 + dy, x0 + dx + mask.width, y0 + dy + mask.height), mask)
-    (hx, hy), lines = shapes.hatch_mask(area_id)
+    (x0, y0, _, _), mask = shapes.area_mask(board, area_id)
+    img.paste(board.areas[area_id].index, (x0 + dx, y0 + dy, x0 + dx + mask.width, y0 + dy + mask.height), mask)
+    (hx, hy), lines = shapes.hatch_mask(board, area_id)
     img.paste(palette.idx(style.HATCH), (hx + dx, hy + dy, hx + dx + lines.width, hy + dy + lines.height), lines)
 
 
@@ -24,14 +24,14 @@ def paste_pieces(img: Image.Image, pieces: list[Piece]) -> None:
             p.stamp.paste(img, p.box[0], p.box[1])
 
 
-def draw_pieces(img: Image.Image, view: View, lang: str, dy: int = 0) -> list[Piece]:
+def draw_pieces(img: Image.Image, board: RenderBoard, view: View, lang: str, dy: int = 0) -> list[Piece]:
     """Draw every area's pieces on the board's map (at its own scale, its top ``dy`` px down); returns them."""
     drawn: list[Piece] = []
-    for area_id in areas():
+    for area_id in board.areas:
         if is_impassable(view, area_id):
-            hatch(img, area_id, 0, dy)
+            hatch(img, board, area_id, 0, dy)
             continue
-        got = area_pieces(view, area_id, lang, 1.0, (0, -dy))
+        got = area_pieces(board, view, area_id, lang, 1.0, (0, -dy))
         paste_pieces(img, got)
         drawn += got
     return drawn

@@ -8,17 +8,17 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
-from render.data import BOARDS, areas_of, board_name
+from render.data import BOARDS, RenderBoard, areas_of
 
 
-def labels() -> Image.Image:
+def labels(board: RenderBoard) -> Image.Image:
     """Mode L image: pixel value = the grid_value of the area drawn there."""
-    return _image(board_name(), "areas.png")
+    return _image(board.name, "areas.png")
 
 
-def borders() -> Image.Image:
+def borders(board: RenderBoard) -> Image.Image:
     """Mode L image: border class per pixel (see build_shapes)."""
-    return _image(board_name(), "borders.png")
+    return _image(board.name, "borders.png")
 
 
 @cache
@@ -28,8 +28,8 @@ def _image(board: str, name: str) -> Image.Image:
         return Image.frombytes("L", im.size, im.tobytes())
 
 
-def meta() -> dict[str, Any]:
-    return _meta(board_name())
+def meta(board: RenderBoard) -> dict[str, Any]:
+    return _meta(board.name)
 
 
 @cache
@@ -38,14 +38,14 @@ def _meta(board: str) -> dict[str, Any]:
     return data
 
 
-def area_meta(area_id: str) -> dict[str, Any]:
-    rec: dict[str, Any] = meta()["areas"][area_id]
+def area_meta(board: RenderBoard, area_id: str) -> dict[str, Any]:
+    rec: dict[str, Any] = meta(board)["areas"][area_id]
     return rec
 
 
-def area_mask(area_id: str) -> tuple[tuple[int, int, int, int], Image.Image]:
+def area_mask(board: RenderBoard, area_id: str) -> tuple[tuple[int, int, int, int], Image.Image]:
     """(bbox, mode L mask of the area within its bbox)."""
-    return _area_mask(board_name(), area_id)
+    return _area_mask(board.name, area_id)
 
 
 @lru_cache(maxsize=64)
@@ -56,9 +56,11 @@ def _area_mask(board: str, area_id: str) -> tuple[tuple[int, int, int, int], Ima
     return (x0, y0, x1, y1), crop.point(lambda v: 255 if v == k else 0)
 
 
-def hatch_mask(area_id: str, spacing: int = 10, width: int = 2) -> tuple[tuple[int, int], Image.Image]:
+def hatch_mask(
+    board: RenderBoard, area_id: str, spacing: int = 10, width: int = 2
+) -> tuple[tuple[int, int], Image.Image]:
     """Diagonal hatching clipped to an area: (top-left, mask)."""
-    return _hatch_mask(board_name(), area_id, spacing, width)
+    return _hatch_mask(board.name, area_id, spacing, width)
 
 
 @lru_cache(maxsize=64)
@@ -72,9 +74,9 @@ def _hatch_mask(board: str, area_id: str, spacing: int, width: int) -> tuple[tup
     return (box[0], box[1]), ImageChops.darker(lines, mask)
 
 
-def outline_mask(area_id: str, thickness: int = 5) -> tuple[tuple[int, int], Image.Image]:
+def outline_mask(board: RenderBoard, area_id: str, thickness: int = 5) -> tuple[tuple[int, int], Image.Image]:
     """A band along the inside of an area's edge: (top-left, mask)."""
-    return _outline_mask(board_name(), area_id, thickness)
+    return _outline_mask(board.name, area_id, thickness)
 
 
 @lru_cache(maxsize=16)

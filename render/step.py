@@ -4,18 +4,19 @@
 
 ``kind`` is ``"battle"`` (a battle ended: its crop and strength table), ``"change"`` (a crop of the few areas the
 step changed) or ``"board"`` (the full board: the start of the game, the end of each round's action phase, the end
-of the game, or a step that changed too many areas for one crop). ``/game map`` calls :func:`render_board`.
+of the game, or a step that changed too many areas for one crop). ``/game map`` calls :func:`render.api.render_board`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from render.api import render_board
+from render.api import compose_board
 from render.battle import compose_battle
 from render.changes import changed_areas
 from render.crop import Crop, compose, encode
-from render.data import areas
+from render.data import RenderBoard, board_of
+from render.png import encode_png
 from render.strings import house_name
 from render.views import View, lang_of, require_public
 
@@ -23,21 +24,25 @@ MAX_CROP_AREAS = 8  # more changed areas than this, or too far apart for one cro
 Image = tuple[str, bytes, str]
 
 
-def change_crop(before: View | None, after: View, events: list[dict[str, Any]], lang: str) -> Crop | None:
+def change_crop(
+    board: RenderBoard, before: View | None, after: View, events: list[dict[str, Any]], lang: str
+) -> Crop | None:
     """The crop of what a step changed, or None when nothing changed or too much did for one crop."""
-    changes = changed_areas(events, before, after)
+    changes = changed_areas(board, events, before, after)
     if not changes.areas or len(changes.areas) > MAX_CROP_AREAS:
         return None
-    return compose(after, lang, changes.areas, moves=changes.moves, highlight=changes.areas,
+    return compose(board, after, lang, changes.areas, moves=changes.moves, highlight=changes.areas,
                    highlight_colour=(232, 178, 20))  # fmt: skip
 
 
-def _battle_images(before: View | None, after: View, events: list[dict[str, Any]], lang: str) -> list[Image]:
+def _battle_images(
+    board: RenderBoard, before: View | None, after: View, events: list[dict[str, Any]], lang: str
+) -> list[Image]:
     out: list[Image] = []
     seen = (before or {}).get("battle") if isinstance((before or {}).get("battle"), dict) else None
     for i, ev in enumerate(events):
         kind = ev.get("type")
-        if kind not in ("combat-result", "neutral-attack") or ev.get("area") not in areas():
+        if kind not in ("combat-result", "neutral-attack") or ev.get("area") not in board.areas:
             continue
         battle: dict[str, Any] = dict(seen) if seen and seen.get("area") == ev.get("area") else {}
         battle["area"] = ev["area"]
@@ -50,7 +55,7 @@ def _battle_images(before: View | None, after: View, events: list[dict[str, Any]
             for later in events[i + 1 :]:
                 if later.get("type") == "combat-ended":
                     break
-                notes += _note(later, lang)
+                notes += _note(board, later, lang)
         else:
             battle.setdefault("attacker", ev.get("house"))
             battle.setdefault("defender", "neutral")
@@ -62,20 +67,20 @@ def _battle_images(before: View | None, after: View, events: list[dict[str, Any]
             battle["components"] = {"attacker": comp, "defender": {"neutral": needed, "total": needed}}
             battle["winner"] = ev.get("house") if ev.get("won") else "neutral"
         view = before if before is not None and seen else after
-        out.append((f"battle-{ev['area']}-{after.get('version', 0)}.png", compose_battle(view, lang, battle, notes),
-                    "battle"))  # fmt: skip
+        png = compose_battle(board, view, lang, battle, notes)
+        out.append((f"battle-{ev['area']}-{after.get('version', 0)}.png", png, "battle"))
     return out
 
 
-def _note(ev: dict[str, Any], lang: str) -> list[str]:
+def _note(board: RenderBoard, ev: dict[str, Any], lang: str) -> list[str]:
     from render.strings import t
 
     kind = ev.get("type")
-    if kind == "units-destroyed" and ev.get("area") in areas():
+    if kind == "units-destroyed" and ev.get("area") in board.areas:
         units = ", ".join(t(f"unit.{u}", lang) for u in ev.get("units") or [] if f"unit.{u}" in _UNIT_KEYS)
-        return [f"✕ {house_name(str(ev.get('house')), lang)}: {units} ({areas()[ev['area']].name(lang)})"]
-    if kind == "retreat" and ev.get("to") in areas():
-        return [f"→ {house_name(str(ev.get('house')), lang)} ⟶ {areas()[ev['to']].name(lang)}"]
+        return [f"✕ {house_name(str(ev.get('house')), lang)}: {units} ({board.areas[ev['area']].name(lang)})"]
+    if kind == "retreat" and ev.get("to") in board.areas:
+        return [f"→ {house_name(str(ev.get('house')), lang)} ⟶ {board.areas[ev['to']].name(lang)}"]
     return []
 
 
@@ -91,27 +96,28 @@ def images_for_step(
     after = require_public(view_after)
     before = require_public(view_before) if view_before is not None else None
     lang = lang_of(lang)
+    board = board_of(after)
     events = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
     version = after.get("version", 0)
-    out = _battle_images(before, after, events, lang)
+    out = _battle_images(board, before, after, events, lang)
     kinds = {e.get("type") for e in events}
     if before is None or kinds & {"action-cleanup", "game-over"}:
-        return [*out, (f"board-{version}.png", render_board(after, lang), "board")]
+        return [*out, (f"board-{version}.png", encode_png(compose_board(board, after, lang)), "board")]
     battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
     fight = before.get("battle") if isinstance(before.get("battle"), dict) else None
     if fight and fight.get("area") in battle_areas:  # the battle image already shows its origin and supporters
         battle_areas.add(fight.get("from"))
         for group in (fight.get("supporters") or {}).values():
             battle_areas.update(group or [])
-    changes = changed_areas(events, before, after)
+    changes = changed_areas(board, events, before, after)
     rest = [a for a in changes.areas if a not in battle_areas]
     if out and not rest:
         return out
     if not changes.areas:
         return out
     if len(changes.areas) > MAX_CROP_AREAS:
-        return [*out, (f"board-{version}.png", render_board(after, lang), "board")]
-    crop = change_crop(before, after, events, lang)
+        return [*out, (f"board-{version}.png", encode_png(compose_board(board, after, lang)), "board")]
+    crop = change_crop(board, before, after, events, lang)
     if crop is None:
         return out
     return [*out, (f"changes-{version}.png", encode(crop.image), "change")]

@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from render import palette, stamps, style
-from render.data import areas, kings_court_stars, supply_limits
+from render.data import RenderBoard, kings_court_stars, supply_limits
 from render.marks import crest
 from render.stamps import Canvas, Stamp
 from render.strings import house_name, step_name, t, westeros_card_name
@@ -78,11 +78,11 @@ class _Rec(list[Item]):
         return stamp
 
 
-def items(view: View, lang: str, width: int = style.MAP_W) -> list[Item]:
+def items(board: RenderBoard, view: View, lang: str, width: int = style.MAP_W) -> list[Item]:
     """What the strip draws in each house's column, where, and how large its text is (drawn afresh, not cached):
     for the legibility and overlap checks."""
     rec = _Rec()
-    _draw(view, lang, width, rec)
+    _draw(board, view, lang, width, rec)
     return list(rec)
 
 
@@ -112,7 +112,7 @@ def phase_line(view: View, lang: str) -> str:
     return line
 
 
-def standing(view: View, house: str) -> tuple[int, ...]:
+def standing(board: RenderBoard, view: View, house: str) -> tuple[int, ...]:
     """The rulebook's ranking at the end of the game: castles, then strongholds, supply, Power, Iron Throne."""
 
     def num(field: str) -> int:
@@ -122,19 +122,19 @@ def standing(view: View, house: str) -> tuple[int, ...]:
     strongholds = sum(
         1
         for a, state in (view.get("areas") or {}).items()
-        if state and state.get("controller") == house and a in areas() and areas()[a].fortification == 2
+        if state and state.get("controller") == house and a in board.areas and board.areas[a].fortification == 2
     )
     throne = list((view.get("tracks") or {}).get("iron_throne") or [])
     pos = throne.index(house) if house in throne else len(throne)
     return (num("victory"), strongholds, num("supply"), num("power"), -pos)
 
 
-def house_order(view: View) -> list[str]:
+def house_order(board: RenderBoard, view: View) -> list[str]:
     """Iron Throne order while the game runs; at its end the players ranked, then the vassals (who never win)."""
     order = list((view.get("tracks") or {}).get("iron_throne") or players(view))
     if view.get("winner") or view.get("phase") == "ended":
         vassals = vassals_of(view)
-        order.sort(key=lambda h: (h not in vassals, standing(view, h)), reverse=True)
+        order.sort(key=lambda h: (h not in vassals, standing(board, view, h)), reverse=True)
         winner = view.get("winner")
         if winner in order:
             order.remove(winner)
@@ -146,15 +146,17 @@ _cache: OrderedDict[str, Image.Image] = OrderedDict()
 _lock = threading.Lock()
 
 
-def strip(view: View, lang: str, width: int) -> Image.Image:
+def strip(board: RenderBoard, view: View, lang: str, width: int) -> Image.Image:
     """The strip (mode P, fixed palette entries only), cached by the view fields it reads."""
-    key = json.dumps([lang, width, {k: view.get(k) for k in FIELDS}, _strongholds(view)], sort_keys=True, default=str)
+    key = json.dumps(
+        [board.name, lang, width, {k: view.get(k) for k in FIELDS}, _strongholds(view)], sort_keys=True, default=str
+    )
     with _lock:
         got = _cache.get(key)
         if got is not None:
             _cache.move_to_end(key)
             return got
-    img = _draw(view, lang, width)
+    img = _draw(board, view, lang, width)
     with _lock:
         _cache[key] = img
         while len(_cache) > 64:
@@ -168,7 +170,7 @@ def _strongholds(view: View) -> dict[str, str]:
     return {a: str(s.get("controller")) for a, s in (view.get("areas") or {}).items() if s and s.get("controller")}
 
 
-def _draw(view: View, lang: str, width: int, rec: _Rec | None = None) -> Image.Image:
+def _draw(board: RenderBoard, view: View, lang: str, width: int, rec: _Rec | None = None) -> Image.Image:
     img = Image.new("P", (width, 1200), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
     left, right = PAD, width - PAD
@@ -225,16 +227,16 @@ def _draw(view: View, lang: str, width: int, rec: _Rec | None = None) -> Image.I
     y += 36
     d.line((left, y, right, y), fill=palette.idx(RULE), width=2)
     y += 8
-    y = _table(img, d, view, lang, left, right, y, _Rec() if rec is None else rec)
+    y = _table(img, d, board, view, lang, left, right, y, _Rec() if rec is None else rec)
     return img.crop((0, 0, width, y + 8))
 
 
 _ORDER_KEYS = {f"order.{k}" for k in ("march", "defense", "support", "raid", "consolidate")}
 
 
-def _table(img: Image.Image, d: ImageDraw.ImageDraw, view: View, lang: str, left: int, right: int, y: int,
-           rec: _Rec) -> int:  # fmt: skip
-    order = house_order(view)
+def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: View, lang: str, left: int, right: int,
+           y: int, rec: _Rec) -> int:  # fmt: skip
+    order = house_order(board, view)
     if not order:
         return y
     label_w = 196

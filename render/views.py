@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from render.data import ORDER_TYPES, UNIT_TYPES, areas, board_of, use_board
+from render.data import ORDER_TYPES, UNIT_TYPES, board_of
 
 View = dict[str, Any]
 
@@ -18,12 +18,10 @@ class PrivateViewError(ViewError):
 
 
 def check(view: Any) -> View:
-    """A view that can be drawn; checking it also selects its board (every entry point checks its view before it
-    draws anything, so what follows is drawn on the board of the game the view shows)."""
+    """A view that can be drawn: every area it names is on its board (:func:`render.data.board_of`)."""
     if not isinstance(view, dict) or not isinstance(view.get("areas"), dict):
         raise ViewError("not a view: expected a dict with an 'areas' mapping")
-    use_board(board_of(view))
-    unknown = set(view["areas"]) - set(areas())
+    unknown = set(view["areas"]) - set(board_of(view).areas)
     if unknown:
         raise ViewError(f"unknown areas in view: {sorted(unknown)}")
     for area_id, state in view["areas"].items():

@@ -11,8 +11,10 @@ import pytest
 from PIL import Image
 
 from render import style
-from render.data import ASSET_DIR, adjacency, area_by_index, areas, rivers
+from render.data import ASSET_DIR, board_named
 from render.fonts import FONT_DIR, FONT_FILES
+
+BASE = board_named("base")  # the assets under ASSET_DIR are the base board's
 
 
 def _labels() -> Image.Image:
@@ -20,7 +22,7 @@ def _labels() -> Image.Image:
 
 
 def _contacts(img: Image.Image) -> set[frozenset[str]]:
-    by_index = area_by_index()
+    by_index = BASE.area_by_index
     w, h = img.size
     data = img.tobytes()
     pairs: set[tuple[int, int]] = set()
@@ -37,12 +39,12 @@ def test_area_asset_is_a_palette_image_at_drawing_scale() -> None:
     img = _labels()
     assert img.mode == "P"
     assert img.size == (style.MAP_W, style.MAP_H)
-    assert sorted(v for _, v in img.getcolors(256) or []) == sorted(a.index for a in areas().values())
+    assert sorted(v for _, v in img.getcolors(256) or []) == sorted(a.index for a in BASE.areas.values())
 
 
 def test_every_area_touches_exactly_its_neighbours_and_river_pairs() -> None:
     """Ports included: a port touches exactly its castle's land area and its sea."""
-    expected = set(adjacency()) | set(rivers())
+    expected = set(BASE.adjacency) | set(BASE.rivers)
     found = _contacts(_labels())
     assert found - expected == set(), "areas touch on the drawn map but are not adjacent"
     assert expected - found == set(), "adjacent areas do not touch on the drawn map"
@@ -50,9 +52,9 @@ def test_every_area_touches_exactly_its_neighbours_and_river_pairs() -> None:
 
 def test_per_area_contacts_match_the_rules() -> None:
     found = _contacts(_labels())
-    for area_id in areas():
+    for area_id in BASE.areas:
         drawn = {next(iter(p - {area_id})) for p in found if area_id in p}
-        ruled = {next(iter(p - {area_id})) for p in adjacency() | rivers() if area_id in p}
+        ruled = {next(iter(p - {area_id})) for p in BASE.adjacency | BASE.rivers if area_id in p}
         assert drawn == ruled, area_id
 
 
@@ -61,8 +63,8 @@ def test_rivers_are_drawn_between_river_pairs() -> None:
     labels = _labels()
     w = labels.width
     lab, bor = labels.tobytes(), borders.tobytes()
-    by_id = areas()
-    for pair in rivers():
+    by_id = BASE.areas
+    for pair in BASE.rivers:
         a, b = (by_id[x].index for x in pair)
         river_px = [i for i, v in enumerate(bor) if v == 5 and lab[i] in (a, b)]
         touching = [
@@ -92,7 +94,7 @@ def test_each_area_is_one_connected_piece() -> None:
                 if 0 <= j < w * h and not seen[j] and data[j] == label:
                     seen[j] = 1
                     queue.append(j)
-    assert all(n == 1 for n in pieces.values()), {area_by_index()[k].id: n for k, n in pieces.items() if n != 1}
+    assert all(n == 1 for n in pieces.values()), {BASE.area_by_index[k].id: n for k, n in pieces.items() if n != 1}
 
 
 # Too long for their thin areas at 18 px: "Солнечное Копьё" and "Орлиное Гнездо" lie partly over a neighbour.
@@ -105,7 +107,7 @@ def test_placements_lie_on_their_areas() -> None:
     img = _labels()
     px = img.load()
     assert px is not None
-    for area_id, area in areas().items():
+    for area_id, area in BASE.areas.items():
         rec = meta["areas"][area_id]
         assert rec["index"] == area.index
         x, y = rec["anchor"]
@@ -122,7 +124,7 @@ def test_placements_lie_on_their_areas() -> None:
                 assert bx >= 0 and bx + bw <= style.MAP_W and by >= 0 and by + bh <= style.MAP_H
                 cx, cy = bx + bw // 2, by + bh // 2
                 # A name's centre is on its own area, or on water next to a small coastal land.
-                under = area_by_index()[int(cast(int, px[cx, cy]))]
+                under = BASE.area_by_index[int(cast(int, px[cx, cy]))]
                 if (area_id, lang) in KNOWN_NAME_SPILLS:
                     continue
                 assert under.index == area.index or under.kind != "land", (area_id, lang)

@@ -9,6 +9,7 @@ from PIL import Image
 
 from render import PrivateViewError, ViewError, base, palette, render_battle, style
 from render.battle import battle_crop
+from render.data import board_of
 from render.palette import PLACEHOLDER
 from tests.render import viewkit
 from tests.render.conftest import open_png
@@ -49,12 +50,12 @@ def test_battle_image_is_drawn_in_the_board_palette(view: dict[str, Any]) -> Non
     """The PNG comes out of the renderer in mode P with the board's own palette (area entries set for the view),
     as wide as its map crop, and uses only real entries: no octree palette, no stray placeholder pixels."""
     img = open_png(render_battle(view, "en"))
-    crop = battle_crop(view, view["battle"], "en")
+    crop = battle_crop(board_of(view), view, view["battle"], "en")
     assert img.mode == "P"
     assert img.width == crop.image.width and 1000 <= img.width <= style.PHONE_W
     assert crop.image.height + 300 < img.height < crop.image.height + 1400
-    assert bytes(img.getpalette() or []) == palette.palette_bytes(base.area_fills(view))
-    fills = base.area_fills(view)
+    assert bytes(img.getpalette() or []) == palette.palette_bytes(base.area_fills(board_of(view), view))
+    fills = base.area_fills(board_of(view), view)
     used = [i for i, n in enumerate(img.histogram()) if n]
     stray = [i for i in used if (i not in fills if i <= palette.AREA_ENTRIES else palette.ENTRIES[i] == PLACEHOLDER)]
     assert not stray

@@ -22,10 +22,12 @@ from render import (
     style,
 )
 from render.base import area_fills, sea_shades
-from render.data import areas
+from render.data import board_named
 from render.fonts import font
 from tests.render import viewkit
 from tests.render.conftest import open_png
+
+BASE = board_named("base")  # viewkit's views are base games
 
 
 def _rgb(png: bytes) -> Image.Image:
@@ -36,7 +38,7 @@ def _rgb(png: bytes) -> Image.Image:
 
 def _fill_share(img: Image.Image, area_id: str, colour: tuple[int, int, int]) -> float:
     """Share of the area's pixels (from the committed shapes) that show ``colour`` in the drawn image."""
-    (x0, y0, x1, y1), mask = shapes.area_mask(area_id)
+    (x0, y0, x1, y1), mask = shapes.area_mask(BASE, area_id)
     crop = img.crop((x0, y0, x1, y1))
     target = Image.new("RGB", crop.size, colour)
     same = ImageChops.difference(crop, target).convert("L").point(lambda v: 255 if v == 0 else 0)
@@ -77,15 +79,15 @@ def test_controlled_land_carries_the_house_colour() -> None:
     img = _rgb(render_board(view))
     px = img.load()
     assert px is not None
-    for area_id, area in areas().items():
+    for area_id, area in BASE.areas.items():
         if area.kind == "land":
             owner = owners.get(area_id)
             want = style.house_style(owner).tint if owner else style.LAND_NEUTRAL
         elif area.kind == "sea":
-            want = sea_shades()[area_id]
+            want = sea_shades(BASE)[area_id]
         else:
             want = style.PORT_FILL
-        x, y = shapes.area_meta(area_id)["anchor"]
+        x, y = shapes.area_meta(BASE, area_id)["anchor"]
         assert px[x, y] == want, (area_id, px[x, y], want)
         assert _fill_share(img, area_id, want) > 0.5, area_id
 
@@ -104,7 +106,7 @@ def test_house_fills_are_distinct_from_each_other_and_from_neutral_and_sea() -> 
 
 
 def test_seas_next_to_each_other_differ_in_shade() -> None:
-    shade = sea_shades()
+    shade = sea_shades(BASE)
     for pair in viewkit.BOARD["adjacency"]:
         a, b = pair
         if a in shade and b in shade:
@@ -116,10 +118,10 @@ def test_impassable_and_neutral_forces() -> None:
     img = _rgb(render_board(view))
     assert _fill_share(img, "pyke", style.LAND_IMPASSABLE) > 0.3
     assert _fill_share(img, "pyke", style.HATCH) > 0.1  # hatched, not just grey
-    fills = area_fills(view)
-    assert fills[areas()["pyke"].index] == style.LAND_IMPASSABLE
+    fills = area_fills(BASE, view)
+    assert fills[BASE.areas["pyke"].index] == style.LAND_IMPASSABLE
     # King's Landing's neutral force (5) is drawn in the units slot: dark token pixels there.
-    x, y, w, h = shapes.area_meta("kings-landing")["units"]
+    x, y, w, h = shapes.area_meta(BASE, "kings-landing")["units"]
     box = img.crop((x, y, x + w, y + h))
     assert box.getcolors(4096) is not None
     assert any(c == style.NEUTRAL_FORCE for _, c in box.getcolors(4096) or [])
@@ -134,7 +136,7 @@ def _box_colours(img: Image.Image, rect: list[int], grow: int = 6) -> set[tuple[
 def test_units_and_orders_are_drawn_in_house_colours(midgame: dict[str, Any]) -> None:
     img = _rgb(render_board(midgame))
     for area_id, state in midgame["areas"].items():
-        rec = shapes.area_meta(area_id)
+        rec = shapes.area_meta(BASE, area_id)
         if state["units"] and not state.get("neutral"):
             house = state["units"][0]["house"]
             assert style.house_style(house).colour in _box_colours(img, rec["units"], 40), area_id
@@ -151,7 +153,7 @@ def test_public_view_shows_hidden_orders_face_down_and_private_view_shows_own_or
     for area_id, state in midgame["areas"].items():
         if not state.get("order"):
             continue
-        rec = shapes.area_meta(area_id)["order"]
+        rec = shapes.area_meta(BASE, area_id)["order"]
         own = state["order"]["house"] == "stark"
         assert style.NEUTRAL_FORCE in _box_colours(pub, rec, 0), area_id  # face down for everyone
         face_up = style.WHITE in _box_colours(prv, rec, 0) and style.NEUTRAL_FORCE not in _box_colours(prv, rec, 0)
@@ -215,7 +217,7 @@ def test_russian_board_draws_russian_names(midgame: dict[str, Any]) -> None:
     en = _rgb(render_board(midgame, "en"))
     ru = _rgb(render_board(midgame, "ru"))
     assert en.size == ru.size
-    rec = shapes.area_meta("winterfell")["name"]["ru"]
+    rec = shapes.area_meta(BASE, "winterfell")["name"]["ru"]
     x, y, w, h = rec["box"]
     assert ImageChops.difference(en.crop((x, y, x + w, y + h)), ru.crop((x, y, x + w, y + h))).getbbox() is not None
     # The Russian name block actually has ink in it.
@@ -247,7 +249,7 @@ def test_render_is_fast_enough(midgame: dict[str, Any]) -> None:
 
 
 HOUSES = list(style.HOUSE_STYLES)
-LANDS = [a for a, info in areas().items() if info.kind == "land"]
+LANDS = [a for a, info in BASE.areas.items() if info.kind == "land"]
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -267,7 +269,7 @@ def test_random_positions_render_with_true_colours(owners: dict[str, str], lang:
     assert px is not None
     for area_id in LANDS:
         want = style.house_style(owners[area_id]).tint if area_id in owners else style.LAND_NEUTRAL
-        x, y = shapes.area_meta(area_id)["anchor"]
+        x, y = shapes.area_meta(BASE, area_id)["anchor"]
         assert px[x, y] == want, area_id
 
 
@@ -276,9 +278,9 @@ def test_anchors_show_the_fill_under_a_busy_position(midgame: dict[str, Any]) ->
         img = _rgb(render_board(midgame, lang))
         px = img.load()
         assert px is not None
-        fills = area_fills(midgame)
-        for area_id, area in areas().items():
-            x, y = shapes.area_meta(area_id)["anchor"]
+        fills = area_fills(BASE, midgame)
+        for area_id, area in BASE.areas.items():
+            x, y = shapes.area_meta(BASE, area_id)["anchor"]
             assert px[x, y] == fills[area.index], (lang, area_id)
 
 

@@ -10,7 +10,7 @@ from PIL import Image
 from engine import new_game
 from engine.sim import play_game
 from render import measure, render_board, style
-from render.data import areas, board_name, drawing
+from render.data import board_named, board_of
 from render.layout import board_pieces
 from render.views import check
 
@@ -34,9 +34,9 @@ def midgame_view() -> dict[str, object]:
 
 def test_the_expansion_board_is_drawn_with_its_61_areas() -> None:
     view = setup_view()
-    check(view)
-    assert board_name() == "mother-of-dragons" and len(areas()) == 61
-    assert {"the-bite", "the-vale-of-arryn", "port-of-the-eyrie"} <= set(areas())
+    board = board_of(check(view))
+    assert board.name == "mother-of-dragons" and len(board.areas) == 61
+    assert {"the-bite", "the-vale-of-arryn", "port-of-the-eyrie"} <= set(board.areas)
     png = render_board(view, "en")
     with Image.open(io.BytesIO(png)) as im:
         assert im.format == "PNG" and im.width == style.MAP_W
@@ -47,7 +47,7 @@ def test_arryns_pieces_stand_in_its_areas_and_nothing_overlaps_at_phone_width() 
     for lang in ("en", "ru"):
         figures = measure.board_figures(views, lang)  # type: ignore[arg-type]
         assert figures.overlaps == 0 and figures.min_piece_px >= 28
-    pieces = board_pieces(views[0], "en")  # type: ignore[arg-type]
+    pieces = board_pieces(board_of(views[0]), views[0], "en")  # type: ignore[arg-type]
     assert {p.area for p in pieces if p.kind == "units"} >= {"the-eyrie", "the-vale-of-arryn", "port-of-the-eyrie"}
 
 
@@ -56,5 +56,4 @@ def test_one_process_draws_both_boards_without_mixing_them() -> None:
     first = render_board(base, "en")
     render_board(setup_view(), "en")
     assert render_board(base, "en") == first
-    with drawing("base"):
-        assert "the-bite" not in areas()
+    assert board_of(base) is board_named("base") and "the-bite" not in board_of(base).areas

@@ -10,6 +10,7 @@ from PIL import Image
 
 from render import PrivateViewError, images_for_step, measure, render_board, render_legend, style
 from render.changes import changed_areas
+from render.data import board_of
 from render.layout import board_pieces, order_gaps, overlaps
 from render.step import change_crop
 from render.strip import house_order, phase_line
@@ -32,14 +33,14 @@ def test_board_pieces_and_names_are_phone_sized_and_never_overlap(lang: str) -> 
 
 def test_every_order_touches_its_units() -> None:
     for view in BOARDS:
-        gaps = order_gaps(board_pieces(view, "en"))
+        gaps = order_gaps(board_pieces(board_of(view), view, "en"))
         far = {a for a, g in gaps.items() if g > 12}
         assert far <= FAR_ORDERS, far
 
 
 def test_impassable_areas_show_only_their_hatching() -> None:
     view = viewkit.starting_view(3)
-    pieces = board_pieces(view, "en")
+    pieces = board_pieces(board_of(view), view, "en")
     impassable = {a for a, s in view["areas"].items() if s.get("neutral") == "impassable"}
     assert impassable
     assert not [p for p in pieces if p.area in impassable]  # no name, marks, crest or token
@@ -62,12 +63,15 @@ def test_changed_areas_come_from_events_and_the_view_diff() -> None:
     after["areas"]["moat-cailin"]["units"] = []
     viewkit.add_units(after, "the-twins", "stark", "knight", "footman")
     events = [{"type": "march", "house": "stark", "origin": "moat-cailin", "to": "the-twins", "units": ["knight"]}]
-    got = changed_areas(events, before, after)
+    got = changed_areas(board_of(after), events, before, after)
     assert got.areas[:2] == ["moat-cailin", "the-twins"]
     assert [(m.kind, m.origin, m.to) for m in got.moves] == [("march", "moat-cailin", "the-twins")]
     # A private event never shows, and a mere reveal of every order is not a local change.
     hidden = viewkit.hide_orders(before)
-    assert changed_areas([{"type": "raid", "area": "x", "private_to": "stark"}], hidden, before).areas == []
+    assert (
+        changed_areas(board_of(before), [{"type": "raid", "area": "x", "private_to": "stark"}], hidden, before).areas
+        == []
+    )
 
 
 def _png_size(data: bytes) -> tuple[int, int]:
@@ -130,7 +134,7 @@ def test_images_for_step_posts_the_battle_and_the_board_at_the_right_moments() -
 def test_a_step_changing_too_much_posts_the_board() -> None:
     before = viewkit.empty_view(6)
     after = viewkit.starting_view(6)
-    assert change_crop(before, after, [], "en") is None
+    assert change_crop(board_of(after), before, after, [], "en") is None
     assert [k for _, _, k in images_for_step(before, after, [], "en")] == ["board"]
 
 
@@ -143,7 +147,7 @@ def test_the_strip_says_each_thing_once_and_ranks_the_houses_at_the_end() -> Non
     view.update(phase="ended", winner="tyrell")
     view["victory"].update(tyrell=7, lannister=3, stark=3)
     view["supply"].update(lannister=3, stark=2)
-    order = house_order(view)
+    order = house_order(board_of(view), view)
     assert order[0] == "tyrell"
     assert order.index("lannister") < order.index("stark")  # same castles: more supply first (no strongholds here)
 
@@ -158,7 +162,8 @@ def test_board_and_legend_are_real_pngs() -> None:
 
 
 def test_board_overlaps_helper_sees_an_overlap() -> None:
-    pieces = board_pieces(viewkit.midgame_view(), "en")
+    midgame = viewkit.midgame_view()
+    pieces = board_pieces(board_of(midgame), midgame, "en")
     a = next(p for p in pieces if p.kind == "units")
     clash = type(a)("order", a.area, a.box, 40)
     assert overlaps([a, clash]) == [(a, clash)] or overlaps([a, clash]) == [(clash, a)]

@@ -15,6 +15,7 @@ from PIL import Image
 from engine import new_game
 from engine.sim import play_game
 from render import measure, palette, render_battle, render_board, render_legend, render_panel, style
+from render.data import board_of
 from render.legend import entries
 from render.strings import house_name, t
 from render.strip import ROW_H, TEXT_MIN, Item, house_order, items, overlapping
@@ -105,7 +106,7 @@ def test_the_views_come_from_a_real_four_player_vassal_game() -> None:
 def test_each_vassal_column_is_tagged_in_its_lieges_colour_and_names_its_liege(name: str, lang: str) -> None:
     v = view(name)
     lieges: dict[str, str] = v["vassals"]
-    got = items(v, lang)
+    got = items(board_of(v), v, lang)
     tags, row = _of(got, "tag"), _of(got, "vassal_row")
     assert set(tags) == set(row) == set(lieges)  # players carry neither
     img = open_png(render_panel(v, lang))
@@ -129,7 +130,7 @@ def test_the_panel_gains_one_row_and_changes_only_in_the_vassals_columns(lang: s
     with_v = open_png(render_panel(v, lang))
     plain = open_png(render_panel(without_vassals(v), lang))
     assert with_v.width == plain.width and with_v.height == plain.height + ROW_H
-    got = items(v, lang)
+    got = items(board_of(v), v, lang)
     names = _of(got, "name")
     # The header (above the names) differs exactly where a tag was drawn.
     top = round(min(i.box[1] for i in got))
@@ -143,7 +144,7 @@ def test_the_panel_gains_one_row_and_changes_only_in_the_vassals_columns(lang: s
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_vassal_shows_no_power(lang: str) -> None:
     v = view("claimed")
-    power = _of(items(v, lang), "power_col")
+    power = _of(items(board_of(v), v, lang), "power_col")
     for house, item in power.items():
         assert item.text == ("—" if house in v["vassals"] else str(v["power"][house]))
 
@@ -151,7 +152,7 @@ def test_a_vassal_shows_no_power(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_before_the_first_claim_the_vassals_read_unclaimed(lang: str) -> None:
     v = view("unclaimed")
-    got = items(v, lang)
+    got = items(board_of(v), v, lang)
     row = _of(got, "vassal_row")
     assert set(row) == set(v["vassals"])
     assert {i.text for i in row.values()} == {t("vassal.unclaimed", lang)}
@@ -163,7 +164,7 @@ def test_before_the_first_claim_the_vassals_read_unclaimed(lang: str) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_leaving_house_is_marked_in_red(lang: str) -> None:
     v = view("leaving")
-    got = items(v, lang)
+    got = items(board_of(v), v, lang)
     tags = _of(got, "tag")
     assert tags["stark"].text == t("leaving", lang)
     assert "stark" not in _of(got, "vassal_row")
@@ -175,7 +176,7 @@ def test_a_leaving_house_is_marked_in_red(lang: str) -> None:
 def test_the_strip_stays_phone_sized_and_nothing_overlaps_or_leaves_its_column(lang: str) -> None:
     for name in ("unclaimed", "default", "claimed", "leaving", "ended"):
         v = check(view(name))
-        got = items(v, lang)
+        got = items(board_of(v), v, lang)
         assert overlapping(got) == [], name
         # At least TEXT_MIN px on the board, so at least 18 px when the board is shown 1080 px wide.
         assert min(i.px for i in got if i.px) >= TEXT_MIN
@@ -198,11 +199,11 @@ def test_the_boards_with_vassals_keep_the_phone_layout() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_at_the_end_only_players_are_ranked_and_vassals_come_last(lang: str) -> None:
     v = view("ended")
-    order = house_order(v)
+    order = house_order(board_of(v), v)
     vassals = set(v["vassals"])
     assert order[0] == v["winner"]
     assert set(order[-len(vassals) :]) == vassals
-    ranks = _of(items(v, lang), "rank")
+    ranks = _of(items(board_of(v), v, lang), "rank")
     assert set(ranks) == set(order) - vassals
     assert [ranks[h].text for h in order if h in ranks] == [f"{n}." for n in range(1, len(ranks) + 1)]
 
