@@ -8,6 +8,7 @@ from typing import Any
 
 from engine import gifts, rules, scenario
 from engine.errors import RuleError
+from engine.events import EventType
 from engine.flow import STEPS, Frame
 from engine.prompts import Prompt
 from engine.rng import Rng
@@ -213,7 +214,7 @@ class Game:
             self._rng = _StateRng(self.state)
         return self._rng
 
-    def emit(self, event_type: str, **fields: Any) -> None:
+    def emit(self, event_type: EventType, **fields: Any) -> None:
         """Record an event. ``private_to`` marks an event only that house may see."""
         self._events.append({"type": event_type, **fields})
 

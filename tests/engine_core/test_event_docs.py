@@ -28,6 +28,7 @@ import pytest
 from engine import Game
 from engine.agents import AGENTS
 from engine.errors import RuleError
+from engine.events import EVENT_TYPES
 from engine.game import new_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,6 +151,12 @@ def test_every_emitted_type_is_documented_and_every_documented_type_is_emitted()
     assert len(source) > 50  # the scan found the engine's events
     assert sorted(source - DOC_TYPES) == [], "event types the engine emits but docs/engine.md does not document"
     assert sorted(DOC_TYPES - source) == [], "event types docs/engine.md documents but the engine never emits"
+
+
+def test_the_declared_event_types_are_exactly_those_emitted_and_documented() -> None:
+    """``engine.events.EventType`` types ``Game.emit``: mypy refuses an undeclared type, and this keeps the
+    declaration to what the engine emits and docs/engine.md documents."""
+    assert set(EVENT_TYPES) == {e.type for e in EMITS} == DOC_TYPES
 
 
 def test_every_emit_call_has_a_row_with_exactly_its_fields() -> None:
