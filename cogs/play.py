@@ -551,15 +551,17 @@ class Play(commands.Cog):
                 continue
             channel_id = self.dm_channels.get(draft.user_id)
             lang = await self.service.language_for(draft.user_id, game_id)
+            del self.drafts[(game_id, house)]  # its messages are drawn again below, or made void
             fresh = self._new_draft(game_id, prompt, form_of(game, prompt, lang), draft.user_id, head=draft.head)
-            fresh.messages = draft.messages
-            if channel_id is None:
-                continue
-            content, view = self.render_form(game_id, house, fresh, lang, t("decision.updated", lang))
-            dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            for message_id in sorted(fresh.messages):
-                with contextlib.suppress(discord.HTTPException):  # an ephemeral /decide form is not in the DMs
-                    await dm.get_partial_message(message_id).edit(content=content, view=view)
+            if channel_id is not None:
+                content, view = self.render_form(game_id, house, fresh, lang, t("decision.updated", lang))
+                dm = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+                for message_id in sorted(draft.messages):
+                    with contextlib.suppress(discord.HTTPException):  # an ephemeral /decide form is not in the DMs
+                        await dm.get_partial_message(message_id).edit(content=content, view=view)
+                        fresh.messages.add(message_id)
+            # A form that could not be drawn again still shows the old choices: pressing it brings the current one.
+            self.void_forms.setdefault(game_id, set()).update(draft.messages - fresh.messages)
 
     async def direct_message(self, user_id: int, content: str, view: discord.ui.View) -> None:
         """A DM the bot sends a player unasked (a request to agree to a moderator's change)."""
@@ -647,8 +649,12 @@ class Play(commands.Cog):
         draft.messages.add((await interaction.followup.send(content, view=view, ephemeral=True, wait=True)).id)
 
     def _new_draft(self, game_id: int, prompt: Prompt, form: Form, user_id: int, *, head: str = "") -> Draft:
-        """A fresh draft of the house's form for the member, replacing any earlier one (one form is live)."""
+        """A fresh draft of the house's form for the member, replacing any earlier one (one form is live: the
+        messages of the one it replaces are void, since their picks are no longer the draft's)."""
         self.prompts_seen[(game_id, prompt.house)] = prompt
+        earlier = self.drafts.get((game_id, prompt.house))
+        if earlier is not None and earlier.messages:
+            self.void_forms.setdefault(game_id, set()).update(earlier.messages)
         draft = Draft(prompt.id, form, user_id, {f.key: list(f.selected) for f in form.fields}, head=head)
         self.drafts[(game_id, prompt.house)] = draft
         return draft

@@ -455,3 +455,39 @@ async def test_after_an_import_every_player_who_owes_a_decision_gets_a_fresh_for
     assert (await table.service.row(game_id)).version == game.version
     assert game.prompt_for(house_of[first.id]).id == old_id  # type: ignore[union-attr]  # the same id, yet void
     assert fake.failed_interactions == []
+
+
+async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_its_choices(table: Table) -> None:
+    """P 11 ("never applied to the new position"): an ephemeral /decide bid form cannot be edited by the bot; after a
+    gift changes the bid's range, pressing it brings the current form instead of submitting picks made for the old
+    range. Opening /decide also voids the DM form it replaces (one form is live)."""
+    fake = table.fake
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
+    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    receiving = member(table, players, seats[receiver])
+    dm_form = next(m for m in reversed(fake.dm_messages(receiving)) if f"dec:{game_id}:" in str(m.components))
+    opened = await (await fake.slash(receiving, table.channel, "decide")).wait_response(timeout=10)
+    submit = f"dec:{game_id}:{receiver}:submit"
+    version = (await table.service.row(game_id)).version
+
+    await table.service.gift(game_id, user_id=seats[giver], to=receiver, amount=2)
+    await fake.wait_idle()
+    await table.bot.play.settled()
+    stale = await fake.click(receiving, opened, submit)
+    await stale.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(stale.followups), timeout=10)
+    assert "out of date" in stale.followups[0].content and "5 power tokens available" in stale.followups[0].content
+    assert (await table.service.row(game_id)).version == version + 1  # the gift only: no bid was recorded
+
+    # The DM form was replaced by the one /decide opened: pressing it brings the current form, records nothing.
+    replaced = await fake.click(receiving, dm_form, submit)
+    await replaced.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(replaced.followups), timeout=10)
+    assert "out of date" in replaced.followups[0].content
+    assert (await table.service.row(game_id)).version == version + 1
+    assert fake.failed_interactions == []
