@@ -98,9 +98,10 @@ def check_vassals(g: Game) -> None:
 
 def check_commanders(before: dict[str, str | None], g: Game, events: list[dict[str, object]]) -> None:
     """M-VASSAL-04: commanders change only when a claim step ends; a house whose player left joins the vassals as a
-    round starts with no liege until then (M-LEAVE-01)."""
+    round starts with no liege until then, and so do the vassals it commanded (M-LEAVE-01)."""
     joined = {e["house"] for e in events if e["type"] == "house-vassalized"}
     after = {h: liege for h, liege in g.s.vassals.items() if not (h in joined and liege is None)}
+    before = {h: None if liege in joined else liege for h, liege in before.items()}
     if before != after and not any(e["type"] == "vassals-commanded" for e in events):
         raise InvariantError(f"vassal commanders changed outside the claim step: {before} -> {g.s.vassals}")
 

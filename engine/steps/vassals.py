@@ -48,7 +48,8 @@ def claimant(s: GameState, f: Frame) -> str | None:
 
 def make_vassal(g: Game, house: str) -> None:
     """M-LEAVE-01: a player's house becomes a vassal: its Power goes back to the pool, its house cards leave the
-    game (a vassal draws from the vassal deck), and its seat is empty."""
+    game (a vassal draws from the vassal deck), and its seat is empty. The vassals it commanded have no liege until
+    the claim, like the house itself (a vassal never commands another)."""
     s = g.s
     hs = s.houses[house]
     hs.power = 0
@@ -56,6 +57,9 @@ def make_vassal(g: Game, house: str) -> None:
     hs.discards = []
     hs.seat = None
     hs.autopilot = False
+    for vassal, liege in s.vassals.items():
+        if liege == house:
+            s.vassals[vassal] = None
     s.vassals[house] = None
     g.emit("house-vassalized", house=house)
 

@@ -748,3 +748,17 @@ def test_M_PLAYERS_01_02_whole_games_with_vassals_finish_without_errors(players:
     result = play_game(players, 900 + players, agent, check_invariants=True, options=MOD)
     assert result.error is None, result.error
     assert result.finished and result.winner in rules.player_houses(start.s)
+
+
+def test_M_LEAVE_01_the_vassals_of_a_liege_who_leaves_have_no_liege_until_the_claim() -> None:
+    """M-LEAVE-01, M-VASSAL-04: Greyjoy, last on the Iron Throne track, takes both vassals at round 3's claim, then
+    its player leaves. As round 4 starts Greyjoy becomes a vassal and its two vassals lose their liege with it (a
+    vassal commands nobody): nobody is asked for any of the three during the Westeros phase (their Mustering takes its
+    default), and round 4's claim deals three sets to the four players left."""
+    iron_throne = ["baratheon", "lannister", "stark", "tyrell", "greyjoy", "martell", "arryn"]
+    g, events, asked = leaving_in_round_3(("mustering", QUIET_II, QUIET_III), tracks={"iron_throne": iron_throne})
+    assert [p for p in asked if p.house in ("greyjoy", "martell", "arryn")] == []
+    assert events_of(events, "house-vassalized") == [{"type": "house-vassalized", "house": "greyjoy"}]
+    assert g.s.vassals == {"martell": None, "arryn": None, "greyjoy": None}  # the claim is open: nobody commands yet
+    (started,) = events_of(events, "vassal-claim-started")
+    assert sum(started["sets"].values()) == 3 and "greyjoy" not in started["sets"]

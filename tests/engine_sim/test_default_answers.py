@@ -17,10 +17,11 @@ import contextlib
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import Game, RuleError, new_game, rules, rulesets
+from engine import Game, RuleError, invariants, new_game, rules, rulesets
 from engine.agents import AGENTS
 from engine.orders import RESTRICTIONS
 from engine.prompts import PROMPT_KINDS, Prompt
@@ -203,9 +204,11 @@ def test_B_PLAN_06_B_PLAN_07_every_default_is_accepted_in_generated_planning_pos
 # ----- whole games -----
 
 
-def play_checking_defaults(players: int, options: dict[str, Any], seed: int, agent: str, steps: int) -> set[str]:
-    """A game between agents; before every answer every open default is checked. Now and then a house gives Power
-    or its player leaves, where the rules allow it. Returns the prompt kinds met."""
+def play_checking_defaults(
+    players: int, options: dict[str, Any], seed: int, agent: str, steps: int, *, leave_chance: float = 0.004
+) -> set[str]:
+    """A game between agents; before every answer every open default is checked, and after it every invariant. Now
+    and then a house gives Power or its player leaves, where the rules allow it. Returns the prompt kinds met."""
     g = new_game(players, seed=seed, options=options)
     agents = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
     chance = random.Random(seed)
@@ -216,7 +219,7 @@ def play_checking_defaults(players: int, options: dict[str, Any], seed: int, age
             break
         check_defaults(g, seen)
         p = first_open(g)
-        if rs.allows_vassals and chance.random() < 0.004:
+        if rs.allows_vassals and chance.random() < leave_chance:
             leaver = chance.choice(rules.player_houses(g.state))
             with contextlib.suppress(RuleError):
                 g.vassalize(leaver)
@@ -226,13 +229,17 @@ def play_checking_defaults(players: int, options: dict[str, Any], seed: int, age
             with contextlib.suppress(RuleError):
                 g.gift(p.house, receiver, 1)
             continue
+        commanders = dict(g.state.vassals)
         try:
-            g.act(p.house, agents[p.house].answer(p, g.view(p.house)), prompt_id=p.id)
+            events = g.act(p.house, agents[p.house].answer(p, g.view(p.house)), prompt_id=p.id)
         except RuleError:
-            g.act(p.house, p.default, prompt_id=p.id)
+            events = g.act(p.house, p.default, prompt_id=p.id)
+        invariants.check(g)
+        invariants.check_commanders(commanders, g, events)
     return seen
 
 
+@pytest.mark.slow  # whole games: make test runs them, make check skips them
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     setup=st.sampled_from(SETUPS),
@@ -245,7 +252,7 @@ def test_every_default_is_accepted_in_games_between_agents(
     """Every prompt kind either ruleset opens in a game, Tides of Battle, gifts and players leaving included: its
     default is accepted wherever it opens."""
     players, options = setup
-    play_checking_defaults(players, options, seed, agent, 1500)
+    play_checking_defaults(players, options, seed, agent, 1500, leave_chance=0.01)
 
 
 # ----- every kind at least once -----
@@ -316,6 +323,7 @@ def rare_positions() -> list[Game]:
     return [raven, mace, thorns, lysa, losses, port, beric, supply]
 
 
+@pytest.mark.slow  # whole games: make test runs them, make check skips them
 def test_every_declared_prompt_kind_is_reached_and_its_default_accepted() -> None:
     """The corpus (eight seeded games of each setup, and the rare positions played on by defaults) opens every kind
     in ``PromptKind``, so the checks above are not blind to any of them."""
