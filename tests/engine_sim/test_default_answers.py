@@ -260,8 +260,8 @@ def test_every_default_is_accepted_in_games_between_agents(
 
 def rare_positions() -> list[Game]:
     """Positions that open the decisions agents' games seldom reach: the Raven's look at the wildlings, Mace Tyrell,
-    the Queen of Thorns, Lysa Arryn, a loser's casualties, a captured port, Beric Dondarrion and a vassal's
-    reconcile."""
+    the Queen of Thorns, Lysa Arryn, a loser's casualties, a captured port, Beric Dondarrion, a vassal's
+    reconcile, Cersei Lannister and Robert Arryn."""
     raven = raven_game(RAVEN_ORDERS)
     raven.act("lannister", {"action": "peek"})
 
@@ -320,7 +320,30 @@ def rare_positions() -> list[Game]:
         },
         ("supply", QUIET_II, QUIET_III),
     )
-    return [raven, mace, thorns, lysa, losses, port, beric, supply]
+    cersei = battle(
+        {"lannisport": "lannister knight knight", "stoney-sept": "stark footman", "winterfell": "stark footman"},
+        {"lannisport": "march0", "stoney-sept": "defense1", "winterfell": "consolidate*"},
+    )
+    march(cersei, "lannister", "lannisport", {"stoney-sept": ["knight", "knight"]})
+    until_kind(cersei, {"lannister": "cersei-lannister", "stark": "ser-rodrick-cassel"}, "cersei-order")
+
+    robert = vale(
+        hands={"lannister": ["the-hound", "ser-jaime-lannister", "tyrion-lannister"]},
+        discards={"lannister": ["cersei-lannister", "tywin-lannister"]},
+    )
+    until_kind(robert, {"arryn": "robert-arryn", "lannister": "the-hound"}, "robert-remove")
+    return [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert]
+
+
+def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
+    """Play the combat under way (these house cards, every other decision by default) until a ``kind`` prompt
+    opens."""
+    for _ in range(40):
+        p = first_open(g)
+        if p.kind == kind:
+            return
+        g.act(p.house, cards[p.house] if p.kind == "house-card" else p.default, prompt_id=p.id)
+    raise AssertionError(f"no {kind} prompt opened")
 
 
 @pytest.mark.slow  # whole games: make test runs them, make check skips them
