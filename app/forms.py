@@ -315,6 +315,17 @@ def generic_words(answer: Any, lang: str, prompt: Prompt | None = None) -> str:
     return generic_label(answer, lang)
 
 
+def choice_words(prefix: str) -> Callable[[Any, str, Prompt | None], str]:
+    """The words of a kind whose plain answers each have a catalog sentence ``<prefix>.<answer>``."""
+
+    def words(answer: Any, lang: str, prompt: Prompt | None = None) -> str:
+        if isinstance(answer, str):
+            return t(f"{prefix}.{answer}", lang)
+        return generic_words(answer, lang, prompt)
+
+    return words
+
+
 # ----- shared by the kinds that destroy units (reconcile, wildling-destroy) -----
 
 

@@ -9,6 +9,7 @@ from app.forms import (
     battle_lines,
     card_or_decline_choices,
     cards_named,
+    choice_words,
     choices_of,
     discards_of,
     generic_words,
@@ -51,15 +52,12 @@ def _tyrion_cancel(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options)
 
 
-def _tyrion_cancel_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, str):
-        return t(f"choice.tyrion.{answer}", lang)
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
-        kind=PromptKind.TYRION_CANCEL, form=_tyrion_cancel, words=_tyrion_cancel_words, category=DeadlineCategory.BATTLE
+        kind=PromptKind.TYRION_CANCEL,
+        form=_tyrion_cancel,
+        words=choice_words("choice.tyrion"),
+        category=DeadlineCategory.BATTLE,
     )
 )
 
@@ -111,15 +109,12 @@ def _mace_footman(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options)
 
 
-def _mace_footman_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, str):
-        return t(f"choice.mace.{answer}", lang)
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
-        kind=PromptKind.MACE_FOOTMAN, form=_mace_footman, words=_mace_footman_words, category=DeadlineCategory.BATTLE
+        kind=PromptKind.MACE_FOOTMAN,
+        form=_mace_footman,
+        words=choice_words("choice.mace"),
+        category=DeadlineCategory.BATTLE,
     )
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,21 +16,31 @@ from testing.fake_discord import FakeDiscord
 pytestmark = pytest.mark.slow
 
 
+def members(fake: FakeDiscord, count: int) -> tuple[Any, Any, list[Any]]:
+    """A guild's game channel, a moderator and ``count`` players."""
+    guild = fake.add_guild("Westeros", locale="en-US")
+    channel = fake.add_text_channel(guild, "game")
+    moderator = fake.add_member(guild, "mod", manage_guild=True)
+    return channel, moderator, [fake.add_member(guild, f"p{i}") for i in range(count)]
+
+
+async def start_game(fake: FakeDiscord, channel: Any, moderator: Any, players: list[Any], name: str) -> None:
+    """Game 1 created by the moderator, joined by every player and started, through the lobby's buttons."""
+    lobby = await (await fake.slash(moderator, channel, "game new", players=len(players), name=name)).wait_response()
+    for p in players:
+        await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
+    await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+
+
 async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
-        guild = fake.add_guild("Westeros", locale="en-US")
-        channel = fake.add_text_channel(guild, "game")
-        moderator = fake.add_member(guild, "mod", manage_guild=True)
-        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        channel, moderator, players = members(fake, 3)
         bot = BotProcess(fake, db)
         await bot.sync_commands()
         await bot.start()
         try:
-            lobby = await (await fake.slash(moderator, channel, "game new", players=3, name="Crash")).wait_response()
-            for p in players:
-                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
-            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            await start_game(fake, channel, moderator, players, "Crash")
             store = await Store.open(db)
             seats = {u: h for h, u in (await store.seats(1)).items()}
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
@@ -71,19 +82,13 @@ async def test_kill_at_random_moments_while_answers_arrive(tmp_path: Path) -> No
     rnd = random.Random(7)
     db = tmp_path / "bot.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
-        guild = fake.add_guild("Westeros", locale="en-US")
-        channel = fake.add_text_channel(guild, "game")
-        moderator = fake.add_member(guild, "mod", manage_guild=True)
-        players = [fake.add_member(guild, f"p{i}") for i in range(6)]
+        channel, moderator, players = members(fake, 6)
         bot = BotProcess(fake, db)
         await bot.sync_commands()
         await bot.start()
         store = await Store.open(db)
         try:
-            lobby = await (await fake.slash(moderator, channel, "game new", players=6, name="Chaos")).wait_response()
-            for p in players:
-                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
-            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            await start_game(fake, channel, moderator, players, "Chaos")
             seats = {u: h for h, u in (await store.seats(1)).items()}
             acknowledged: Counter[str] = Counter()  # receipts per house, over all crashes
             for _crash in range(3):
@@ -128,19 +133,13 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
 
     db = tmp_path / "bot.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
-        guild = fake.add_guild("Westeros", locale="en-US")
-        channel = fake.add_text_channel(guild, "game")
-        moderator = fake.add_member(guild, "mod", manage_guild=True)
-        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        channel, moderator, players = members(fake, 3)
         bot = BotProcess(fake, db)
         await bot.sync_commands()
         await bot.start()
         store = await Store.open(db)
         try:
-            lobby = await (await fake.slash(moderator, channel, "game new", players=3, name="Outbox")).wait_response()
-            for p in players:
-                await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
-            await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+            await start_game(fake, channel, moderator, players, "Outbox")
             seats = {u: h for h, u in (await store.seats(1)).items()}
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
             for p in players[:2]:
