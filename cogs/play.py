@@ -297,8 +297,7 @@ class Play(commands.Cog):
                     if await self.notify_prompts(game_id, applied.game, {house}):
                         await self.service.published_part(applied, f"dm:{house}")
                         told = True
-                if any(e["type"] == "power-given" for e in applied.events):
-                    await self.refresh_forms(game_id, applied.game)
+                await self.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
         except Exception as err:
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
@@ -540,7 +539,8 @@ class Play(commands.Cog):
 
     async def refresh_forms(self, game_id: int, game: Game) -> None:
         """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
-        bid may reach) are drawn again from the new position, saying so; their picks start again from the default."""
+        bid may reach) are drawn again from the new position, saying so; their picks start again from the default.
+        Asked after every version, whatever changed the prompt."""
         for house in game.houses:
             draft = self.drafts.get((game_id, house))
             seen = self.prompts_seen.get((game_id, house))
