@@ -192,6 +192,17 @@ GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like a
 VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
 
 
+def opened_by(applied: Applied) -> set[str] | None:
+    """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
+    (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
+    that publishes a version again sends no DM an earlier version had sent."""
+    if applied.before is None:
+        return None
+    before = {p.id for p in applied.before.prompts()}
+    houses = {p.house for p in applied.game.prompts() if p.id not in before}
+    return houses | {e["house"] for e in applied.events if e["type"] == "seat-changed"}
+
+
 def outbox_kind(applied: Applied) -> str:
     """The outbox row a publication answers: an undo's ``reset`` or a committed version's ``step``."""
     return Source.RESET if applied.source == Source.RESET else "step"

@@ -40,7 +40,7 @@ from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.order_text import parse_orders
-from app.service import Applied, GameService, ServiceError, SharedGame
+from app.service import Applied, GameService, ServiceError, SharedGame, opened_by
 from app.store import ACTIVE, Source
 from cogs.acks import AckFirst
 from cogs.replies import guarded, say
@@ -167,17 +167,6 @@ def decision_house(game: Game, house: str, lang: str) -> str:
 
 
 RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
-
-
-def opened_by(applied: Applied) -> set[str] | None:
-    """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
-    (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
-    that publishes a version again sends no DM an earlier version had sent."""
-    if applied.before is None:
-        return None
-    before = {p.id for p in applied.before.prompts()}
-    houses = {p.house for p in applied.game.prompts() if p.id not in before}
-    return houses | {e["house"] for e in applied.events if e["type"] == "seat-changed"}
 
 
 def _play(interaction: discord.Interaction[Any]) -> Play:

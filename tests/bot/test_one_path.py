@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from app.background import ImagePool
-from app.service import Applied, GameService
-from cogs.play import opened_by
+from app.service import Applied, GameService, opened_by
 from engine import Game, new_game, rules
 from tests.bot.conftest import Table
 from tests.bot.test_fair_play import start_own_game
