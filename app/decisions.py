@@ -36,8 +36,8 @@ from app.forms import (
     units_summary,
 )
 from app.kinds.action import march_unit_fields
-from app.kinds.planning import orders_options, orders_summary
-from app.kinds.registry import Builder, find, registered
+from app.kinds.planning import orders_summary
+from app.kinds.registry import Builder, find, registered, spec_of
 from app.labels import area_label, card_label, token_label, unit_label
 from engine import Prompt
 
@@ -55,14 +55,18 @@ __all__ = [
     "area_label",
     "build_form",
     "card_label",
+    "live_lines",
     "march_unit_fields",
     "orders_current",
     "orders_options",
     "orders_summary",
     "prompt_title",
     "refresh_orders",
+    "repick",
+    "repicks",
     "to_answer",
     "token_label",
+    "typed_orders",
     "unit_label",
     "units_summary",
 ]
@@ -83,25 +87,77 @@ def build_form(prompt: Prompt, view: dict[str, Any], lang: str, draft: dict[str,
     for f in form.fields:
         if draft and f.key in draft:
             f.selected = list(draft[f.key])
-    if prompt.kind == "orders":
+    if spec is not None and spec.options is not None:
         refresh_orders(form, prompt, {f.key: list(f.selected) for f in form.fields}, lang)
     return form
 
 
-# The orders form is the one whose options depend on the other fields' picks: the cog refreshes it after every
-# pick (``orders_options``, the orders kind's own, is looked up here so that the refresh is one call to count).
+# A form whose options depend on the other fields' picks (a kind with ``KindSpec.options``: the orders form, whose
+# areas share the house's tokens) is refreshed after every pick. The names are the orders form's, the first such
+# form; ``orders_options`` is looked up here so that the refresh is one call to count.
+
+
+def orders_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: str) -> list[Choice]:
+    """The options the field ``key`` may still take after the other fields' picks (its kind's ``options``)."""
+    options = spec_of(prompt.kind).options
+    if options is None:
+        raise ValueError(f"the options of a {prompt.kind} form do not depend on its picks")
+    return options(prompt, picks, key, lang)
 
 
 def refresh_orders(form: Form, prompt: Prompt, picks: dict[str, list[str]], lang: str) -> None:
-    """Give each area of an orders form only the options that can still be legal after the other areas' picks."""
+    """Give each field of the form only the options that can still be legal after the other fields' picks."""
     for f in form.fields:
         f.options = orders_options(prompt, picks, f.key, lang)
     form.options_for = (lang, copy_picks(picks))
 
 
 def orders_current(form: Form, picks: dict[str, list[str]], lang: str) -> bool:
-    """Whether the orders form's options were worked out for exactly these picks, in this language."""
+    """Whether the form's options were worked out for exactly these picks, in this language."""
     return form.options_for == (lang, picks)
+
+
+def live_lines(form: Form, prompt: Prompt, picks: dict[str, list[str]], lang: str) -> list[str]:
+    """The lines a form shows under its own for the picks so far (its kind's ``live_lines``: the orders form's tokens
+    left), its options first brought up to date with the picks (a kind with ``options``)."""
+    spec = find(prompt.kind)
+    if spec is None:
+        return []
+    if spec.options is not None and not orders_current(form, picks, lang):
+        refresh_orders(form, prompt, picks, lang)  # only the options that can still be legal
+    return spec.live_lines(prompt, picks, lang) if spec.live_lines is not None else []
+
+
+# ----- a pick that rebuilds the form -----
+
+
+def repicks(form: Form, key: str, values: list[str]) -> bool:
+    """Whether picking ``values`` in the field ``key`` rebuilds the fields after it (its kind's ``repick``: a march's
+    units are the origin's)."""
+    spec = find(form.kind)
+    return bool(values) and spec is not None and spec.repick is not None and spec.repick.key == key
+
+
+def repick(
+    form: Form, prompt: Prompt, picks: dict[str, list[str]], key: str, values: list[str], lang: str
+) -> dict[str, list[str]]:
+    """Rebuild the fields after ``key`` for the value picked there (``repicks``); the picks that go with the form
+    now: those before ``key``, ``values`` and the new fields' own selections."""
+    rebuild = spec_of(form.kind).repick
+    assert rebuild is not None and rebuild.key == key and values
+    at = next(i for i, f in enumerate(form.fields) if f.key == key)
+    form.fields = form.fields[: at + 1] + rebuild.fields(prompt, values[0], lang)
+    kept = {f.key: picks[f.key] for f in form.fields[:at] if f.key in picks}
+    return {**kept, key: values, **{f.key: list(f.selected) for f in form.fields[at + 1 :]}}
+
+
+# ----- typed answers -----
+
+
+def typed_orders(prompt: Prompt) -> bool:
+    """Whether the ``/orders`` command answers this prompt (its kind's ``typed``: a house's own orders)."""
+    spec = find(prompt.kind)
+    return spec is not None and spec.typed
 
 
 # ----- reading picks back -----

@@ -29,12 +29,12 @@ from app.decisions import (
     answer_text,
     area_label,
     build_form,
-    march_unit_fields,
-    orders_current,
-    orders_summary,
+    live_lines,
     prompt_title,
-    refresh_orders,
+    repick,
+    repicks,
     to_answer,
+    typed_orders,
 )
 from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
@@ -655,12 +655,9 @@ class Play(commands.Cog):
         head = head or draft.head
         top = [head] if head else [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask]
         lines = [*top, *draft.form.lines]
-        if draft.form.kind == "orders":
-            prompt = self.prompts_seen.get((game_id, house))
-            if prompt is not None and prompt.id == draft.prompt_id:
-                if not orders_current(draft.form, draft.picks, lang):
-                    refresh_orders(draft.form, prompt, draft.picks, lang)  # only tokens that can still be legal
-                lines.append(orders_summary(prompt, draft.picks, lang))
+        prompt = self.prompts_seen.get((game_id, house))
+        if prompt is not None and prompt.id == draft.prompt_id:
+            lines += live_lines(draft.form, prompt, draft.picks, lang)  # options still legal first (orders: tokens)
         if len(pages) > 1:
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
         if note:
@@ -735,11 +732,10 @@ class Play(commands.Cog):
             return
         key = draft.form.fields[index].key
         draft.picks[key] = values
-        if draft.form.kind == "march" and key == "from" and values:
+        if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from
             prompt = (await self.service.load(game_id)).prompt_for(house)
             assert prompt is not None
-            draft.form.fields = draft.form.fields[:1] + march_unit_fields(prompt, values[0], lang)
-            draft.picks = {"from": values, **{f.key: list(f.selected) for f in draft.form.fields[1:]}}
+            draft.picks = repick(draft.form, prompt, draft.picks, key, values, lang)
             draft.page = 0
         content, view = self.render_form(game_id, house, draft, lang)
         await interaction.edit_original_response(content=content, view=view)
@@ -849,7 +845,7 @@ class Play(commands.Cog):
         game_id = here[0][0]
         house = await self.service.house_of(game_id, interaction.user.id)  # typed orders are the player's own
         prompt = (await self.service.load(game_id)).prompt_for(house)
-        if prompt is None or prompt.kind != "orders":
+        if prompt is None or not typed_orders(prompt):
             raise ServiceError("not-planning", "Orders are not being given now.")
         parsed = parse_orders(text)
         problems = [t(f"orders.problem.{p['code']}", lang, **{**p, "text": shown(p["text"])}) for p in parsed.problems]

@@ -18,11 +18,12 @@ from engine.combat.frame import CombatFrame, combat, house_of, other, won
 from engine.combat.losses import destroy_fighting, discard_played_card
 from engine.combat.strength import combat_units, supporting_areas
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, prompt_id, stable_pick
+from engine.flow import Frame, Step, expect_choice, prompt_id
 from engine.flow import register as register_step
 from engine.orders import token
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
+from engine.steps.combat import house_card_prompt
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -63,7 +64,7 @@ class CardAbilityStep(Step):
         return {"card": f["card"], "house": f["house"]}
 
 
-def ask(af: Frame, kind: str, house: str, choices: list[Any], default: Any, **info: Any) -> list[Prompt]:
+def ask(af: Frame, kind: PromptKind, house: str, choices: list[Any], default: Any, **info: Any) -> list[Prompt]:
     return [
         Prompt(
             id=prompt_id(af, kind, house),
@@ -129,7 +130,7 @@ class KnightInAnArea(Ability):
     """A card whose owner, having won (or lost), may get one Knight in one of some areas, if a Knight is left in its
     supply: ``options`` names the areas, ``kind`` the prompt, ``place`` what the answer does."""
 
-    kind: str
+    kind: PromptKind
     on_win: bool = True
 
     def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
@@ -175,7 +176,7 @@ class RenlyBaratheon(KnightInAnArea):
 
     card = "renly-baratheon"
     window = VICTOR
-    kind = "renly-knight"
+    kind = PromptKind.RENLY_KNIGHT
 
     def options(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
         house = house_of(f, side)
@@ -263,7 +264,9 @@ class Patchface(Ability):
 
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         hand = sorted(g.s.houses[af["opponent"]].hand)
-        return ask(af, "patchface-discard", af["house"], [*hand, None], _strongest(hand), opponent=af["opponent"])
+        return ask(
+            af, PromptKind.PATCHFACE_DISCARD, af["house"], [*hand, None], _strongest(hand), opponent=af["opponent"]
+        )
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         hs = g.s.houses[af["opponent"]]
@@ -334,25 +337,22 @@ class TyrionLannister(Ability):
         opponent = house_of(cf, opp_side)
         if af["stage"] == "decide":
             return ask(
-                af, "tyrion-cancel", af["house"], ["cancel", "keep"], "keep", target=af["target"], opponent=opponent
+                af,
+                PromptKind.TYRION_CANCEL,
+                af["house"],
+                ["cancel", "keep"],
+                "keep",
+                target=af["target"],
+                opponent=opponent,
             )
-        options = af["options"]
-        return [
-            Prompt(
-                id=prompt_id(af, "house-card", opponent),
-                house=opponent,
-                kind="house-card",
-                choices=options,
-                default=stable_pick(g.s.seed, af["id"], opponent, options),
-                info={
-                    "area": cf["area"],
-                    "side": opp_side,
-                    "opponent": af["house"],
-                    "cancelled": af["target"],
-                    "card": self.card,
-                },
-            )
-        ]
+        info = {
+            "area": cf["area"],
+            "side": opp_side,
+            "opponent": af["house"],
+            "cancelled": af["target"],
+            "card": self.card,
+        }
+        return [house_card_prompt(g.s, af, opponent, af["options"], info)]
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         s = g.s
@@ -409,7 +409,7 @@ class CerseiLannister(Ability):
         areas = af["areas"]
         orders = {a: g.s.orders[a].token for a in areas}
         loser = house_of(cf, other(af["side"]))
-        return ask(af, "cersei-order", af["house"], [*areas, None], areas[0], loser=loser, orders=orders)
+        return ask(af, PromptKind.CERSEI_ORDER, af["house"], [*areas, None], areas[0], loser=loser, orders=orders)
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, [*af["areas"], None], "order to remove")
@@ -529,7 +529,9 @@ class DoranMartell(Ability):
         opponent = af["opponent"]
         positions = {t: s.tracks[t].index(opponent) + 1 for t in data.TRACKS}
         best = min(data.TRACKS, key=lambda t: (positions[t], data.TRACKS.index(t)))
-        return ask(af, "doran-track", af["house"], list(data.TRACKS), best, opponent=opponent, positions=positions)
+        return ask(
+            af, PromptKind.DORAN_TRACK, af["house"], list(data.TRACKS), best, opponent=opponent, positions=positions
+        )
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, list(data.TRACKS), "influence track")
@@ -624,7 +626,9 @@ class AeronDamphair(Ability):
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         hs = g.s.houses[af["house"]]
         hand = sorted(hs.hand)
-        return ask(af, "aeron-swap", af["house"], ["keep", *hand], "keep", power=hs.power, cost=2, area=cf["area"])
+        return ask(
+            af, PromptKind.AERON_SWAP, af["house"], ["keep", *hand], "keep", power=hs.power, cost=2, area=cf["area"]
+        )
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         s = g.s
@@ -673,7 +677,7 @@ class MaceTyrell(Ability):
         destroy_fighting(g, f, victim_side, [footmen[0]], self.card)
 
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
-        return ask(af, "mace-footman", af["house"], ["footman", "routed-footman"], "footman", area=cf["area"])
+        return ask(af, PromptKind.MACE_FOOTMAN, af["house"], ["footman", "routed-footman"], "footman", area=cf["area"])
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, ["footman", "routed-footman"], "footman to destroy")
@@ -726,7 +730,7 @@ class QueenOfThorns(Ability):
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         areas = af["areas"]
         orders = {a: g.s.orders[a].token for a in areas}
-        return ask(af, "queen-of-thorns", af["house"], areas, areas[0], area=cf["area"], orders=orders)
+        return ask(af, PromptKind.QUEEN_OF_THORNS, af["house"], areas, areas[0], area=cf["area"], orders=orders)
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, af["areas"], "order to remove")

@@ -15,7 +15,7 @@ from engine.combat.frame import CombatFrame, house_of, other, won
 from engine.combat.strength import supporting_areas
 from engine.flow import Frame, expect_choice
 from engine.orders import token
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class LysaArryn(Ability):
         push_ability(g, f, side, self.card)
 
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
-        return ask(af, "lysa-keep", af["house"], ["keep", "discard"], "keep", area=cf["area"])
+        return ask(af, PromptKind.LYSA_KEEP, af["house"], ["keep", "discard"], "keep", area=cf["area"])
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, ["keep", "discard"], "answer to Lysa Arryn")
@@ -144,7 +144,7 @@ class RobertArryn(Ability):
 
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         weakest = af["weakest"]
-        return ask(af, "robert-remove", af["house"], [*weakest, None], weakest[0], opponent=af["opponent"])
+        return ask(af, PromptKind.ROBERT_REMOVE, af["house"], [*weakest, None], weakest[0], opponent=af["opponent"])
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, [*af["weakest"], None], "card to remove from the game")

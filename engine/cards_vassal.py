@@ -19,7 +19,7 @@ from engine.combat.frame import CombatFrame, house_of, other, won
 from engine.combat.strength import combat_units
 from engine.errors import RuleError
 from engine.flow import Frame, expect_choice
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 from engine.steps.wildlings import move_on_track
 
@@ -102,7 +102,7 @@ class JonConnington(KnightInAnArea):
 
     card = "vassal-jon-connington"
     window = AFTER
-    kind = "connington-knight"
+    kind = PromptKind.CONNINGTON_KNIGHT
     on_win = False
 
     def _retreat_areas(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
@@ -170,7 +170,7 @@ class BericDondarrion(Ability):
     def prompts(self, g: Game, af: Frame, cf: CombatFrame) -> list[Prompt]:
         types = af["types"]
         where = self._where(cf, af["side"])
-        return ask(af, "beric-unit", af["house"], types, types[0], area=cf["area"], units_in=where)
+        return ask(af, PromptKind.BERIC_UNIT, af["house"], types, types[0], area=cf["area"], units_in=where)
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:
         expect_choice(answer, af["types"], "unit to destroy")
@@ -211,7 +211,14 @@ class Bronn(Ability):
         opponent = af["opponent"]
         power = g.s.houses[opponent].power
         return ask(
-            af, "bronn-pay", opponent, ["pay", "decline"], "decline", area=cf["area"], owner=af["house"], power=power
+            af,
+            PromptKind.BRONN_PAY,
+            opponent,
+            ["pay", "decline"],
+            "decline",
+            area=cf["area"],
+            owner=af["house"],
+            power=power,
         )
 
     def answer(self, g: Game, af: Frame, cf: CombatFrame, house: str, answer: Any) -> None:

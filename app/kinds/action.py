@@ -17,7 +17,7 @@ from app.forms import (
     order_at,
     order_text,
 )
-from app.kinds.registry import DeadlineCategory, KindSpec, register
+from app.kinds.registry import DeadlineCategory, KindSpec, Repick, register
 from app.labels import area_label, unit_label, units_text
 from engine import Prompt, data
 from engine.prompts import PromptKind
@@ -168,7 +168,14 @@ def _march_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
 
 
 register(
-    KindSpec(kind=PromptKind.MARCH, form=_march, read=_read_march, words=_march_words, category=DeadlineCategory.OTHER)
+    KindSpec(
+        kind=PromptKind.MARCH,
+        form=_march,
+        read=_read_march,
+        words=_march_words,
+        category=DeadlineCategory.OTHER,
+        repick=Repick("from", march_unit_fields),  # the units and their destinations are the origin's
+    )
 )
 
 

@@ -55,9 +55,10 @@ def _orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return Form(prompt.id, prompt.kind, t("decision.orders.title", lang), lines, fields, ask)
 
 
-def orders_options(prompt: Prompt, picks: dict[str, list[str]], area: str, lang: str) -> list[Choice]:
+def _area_options(prompt: Prompt, picks: dict[str, list[str]], area: str, lang: str) -> list[Choice]:
     """The tokens an area may still take, given what the other areas hold: copies left, stars within the
-    allowance (forbidden tokens never reach the prompt)."""
+    allowance (forbidden tokens never reach the prompt). The form is refreshed with them after every pick
+    (``KindSpec.options``)."""
     c = prompt.choices
     used: dict[str, int] = {}
     stars = 0
@@ -101,6 +102,10 @@ def orders_summary(prompt: Prompt, picks: dict[str, list[str]], lang: str) -> st
     return text
 
 
+def _orders_live_lines(prompt: Prompt, picks: dict[str, list[str]], lang: str) -> list[str]:
+    return [orders_summary(prompt, picks, lang)]
+
+
 def _read_orders(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, dict[str, str]]:
     return {"orders": _picked_orders(prompt, picks)}
 
@@ -131,6 +136,9 @@ register(
         read=_read_orders,
         words=_orders_words,
         category=DeadlineCategory.ORDERS,
+        options=_area_options,
+        live_lines=_orders_live_lines,
+        typed=True,
     )
 )
 

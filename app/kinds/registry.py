@@ -12,11 +12,24 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from app.forms import Form, generic_read, generic_words
+from app.forms import Choice, Field, Form, generic_read, generic_words
 from engine import Prompt
 from engine.prompts import PromptKind
 
-__all__ = ["Builder", "DeadlineCategory", "KindSpec", "Reader", "Words", "find", "register", "registered", "spec_of"]
+__all__ = [
+    "Builder",
+    "DeadlineCategory",
+    "KindSpec",
+    "LiveLines",
+    "Options",
+    "Reader",
+    "Repick",
+    "Words",
+    "find",
+    "register",
+    "registered",
+    "spec_of",
+]
 
 # (prompt, the house's own view, language) -> the form a player answers
 Builder = Callable[[Prompt, dict[str, Any], str], Form]
@@ -24,6 +37,19 @@ Builder = Callable[[Prompt, dict[str, Any], str], Form]
 Reader = Callable[[Prompt, dict[str, list[str]]], Any]
 # (answer, language, the prompt if known) -> the answer in words (receipts, the undo confirmation)
 Words = Callable[[Any, str, Prompt | None], str]
+# (prompt, the values picked so far, a field's key, language) -> the options left to that field by the others' picks
+Options = Callable[[Prompt, dict[str, list[str]], str, str], list[Choice]]
+# (prompt, the values picked so far, language) -> lines the form shows under its own, worked out from the picks
+LiveLines = Callable[[Prompt, dict[str, list[str]], str], list[str]]
+
+
+@dataclass(frozen=True)
+class Repick:
+    """A form whose later fields depend on what one field picks: once ``key`` is picked, the fields after it are
+    ``fields(prompt, the value picked, language)`` (a march's units depend on the area it marches from)."""
+
+    key: str
+    fields: Callable[[Prompt, str, str], list[Field]]
 
 
 class DeadlineCategory(StrEnum):
@@ -43,6 +69,12 @@ class KindSpec:
     with one select. A decision inside a battle (a house card's ability too) waits as long as the battle's other
     choices (``BATTLE``), a tie after a bid as long as the bid (``BIDS``). Titles, questions and help texts are
     catalog entries named after the kind (``decision.<kind>.title``, ``ask.<kind>``...).
+
+    The optional hooks are what a kind's form does beyond one question answered by its picks, so that nobody else
+    special-cases the kind (issue P): ``options`` when its fields' options depend on the other fields' picks (the
+    form is refreshed after every pick: ``app.decisions.refresh_orders``), ``live_lines`` for lines worked out from
+    the picks so far, ``repick`` when one field's pick rebuilds the fields after it, and ``typed`` for the kind the
+    ``/orders`` command answers from typed text (``app.order_text``).
     """
 
     kind: PromptKind
@@ -50,6 +82,10 @@ class KindSpec:
     category: DeadlineCategory
     read: Reader = generic_read
     words: Words = generic_words
+    options: Options | None = None
+    live_lines: LiveLines | None = None
+    repick: Repick | None = None
+    typed: bool = False
 
 
 _SPECS: dict[str, KindSpec] = {}

@@ -18,7 +18,7 @@ from engine.combat.strength import potential_support
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import acts_as, token
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 from engine.steps.combat import start_combat
 
@@ -112,7 +112,7 @@ class Action(Step):
                 Prompt(
                     id=prompt_id(f, f"raid{f.get('turns', 0)}", house),
                     house=house,
-                    kind="raid",
+                    kind=PromptKind.RAID,
                     choices=choices,
                     default={"from": first, "target": None},
                     info={"stays_as_support": [a for a in areas if stays_as_support(s, a)]},
@@ -124,7 +124,7 @@ class Action(Step):
             Prompt(
                 id=prompt_id(f, f"march{f.get('turns', 0)}", house),
                 house=house,
-                kind="march",
+                kind=PromptKind.MARCH,
                 choices=choices_m,
                 default={"from": first, "moves": [], "leave_power": False},
             )
@@ -416,9 +416,9 @@ class ConsolidateChoice(Step):
             return []
         return [
             Prompt(
-                id=prompt_id(f, "consolidate", f["house"]),
+                id=prompt_id(f, PromptKind.CONSOLIDATE, f["house"]),
                 house=f["house"],
-                kind="consolidate",
+                kind=PromptKind.CONSOLIDATE,
                 choices=["power", "muster"],
                 default="power",
                 info={"area": f["area"], "power": consolidate_gain(g.s, f["house"], f["area"])},

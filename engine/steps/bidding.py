@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from engine import data, rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState
 
 if TYPE_CHECKING:
@@ -41,9 +41,9 @@ class Bidding(Step):
             return []
         return [
             Prompt(
-                id=prompt_id(f, "bid", house),
+                id=prompt_id(f, PromptKind.BID, house),
                 house=house,
-                kind="bid",
+                kind=PromptKind.BID,
                 choices={"min": 0, "max": s.houses[house].power},
                 default=0,
                 info=dict(f["info"]),
@@ -110,7 +110,7 @@ class Clash(Step):
             Prompt(
                 id=prompt_id(f, f"tie-order-{track}", chooser),
                 house=chooser,
-                kind="tie-order",
+                kind=PromptKind.TIE_ORDER,
                 choices={"track": track, "bids": dict(bids), "tied": tie_groups(bids, default)},
                 default=default,
                 info={"track": track},

@@ -12,6 +12,7 @@ holds two houses' units: a winning attacker moves in at clean-up, a losing one i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import abilities, data, rules
@@ -49,7 +50,7 @@ from engine.combat.strength import (
 )
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, prompt_id, register, stable_pick
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, PlacedOrder, Unit
 
 if TYPE_CHECKING:
@@ -221,9 +222,9 @@ class Support(Stage):
         areas = [a for a, h in support_areas(s, f["area"]).items() if h == house]
         return [
             Prompt(
-                id=prompt_id(f, "support", house),
+                id=prompt_id(f, PromptKind.SUPPORT, house),
                 house=house,
-                kind="support",
+                kind=PromptKind.SUPPORT,
                 choices=support_sides(s, f, house),
                 default="none",
                 info={"area": f["area"], "from": areas, "attacker": f["attacker"], "defender": f["defender"]},
@@ -275,7 +276,7 @@ class Refusal(Stage):
                 Prompt(
                     id=prompt_id(f, f"support-refusal-{area}", house),
                     house=house,
-                    kind="support-refusal",
+                    kind=PromptKind.SUPPORT_REFUSAL,
                     choices=["accept", "refuse"],
                     default="accept",
                     info={
@@ -313,6 +314,30 @@ class Refusal(Stage):
 # ----- house cards, Tides of Battle, the Blade -----
 
 
+def house_card_prompt(
+    s: GameState,
+    f: Mapping[str, Any],
+    house: str,
+    choices: list[str],
+    info: dict[str, Any],
+    *,
+    answered: bool = False,
+    secret: bool = False,
+) -> Prompt:
+    """The choice of a house card to fight with, by default a stable pick of ``choices``: both combatants' own
+    (``Cards``), and the opponent's new card once Tyrion Lannister sent the first back (``engine.cards``)."""
+    return Prompt(
+        id=prompt_id(f, PromptKind.HOUSE_CARD, house),
+        house=house,
+        kind=PromptKind.HOUSE_CARD,
+        choices=choices,
+        default=stable_pick(s.seed, f["id"], house, choices),
+        info=info,
+        answered=answered,
+        secret=secret,
+    )
+
+
 @stage
 class Cards(Stage):
     """B-COMBAT-07: both combatants choose a house card in secret; a house without cards fights without one."""
@@ -327,18 +352,8 @@ class Cards(Stage):
             hand = s.houses[house].hand
             if not hand:
                 continue
-            out.append(
-                Prompt(
-                    id=prompt_id(f, "house-card", house),
-                    house=house,
-                    kind="house-card",
-                    choices=sorted(hand),
-                    default=stable_pick(s.seed, f["id"], house, sorted(hand)),
-                    info={"area": f["area"], "side": side, "opponent": house_of(f, other(side))},
-                    answered=side in f["chosen"],
-                    secret=True,
-                )
-            )
+            info = {"area": f["area"], "side": side, "opponent": house_of(f, other(side))}
+            out.append(house_card_prompt(s, f, house, sorted(hand), info, answered=side in f["chosen"], secret=True))
         if all(p.answered for p in out):
             return []
         return out
@@ -419,9 +434,9 @@ class Blade(Stage):
             info["tides"] = f["tides"][side_of(f, beneficiary or holder)]
         return [
             Prompt(
-                id=prompt_id(f, "blade", holder),
+                id=prompt_id(f, PromptKind.BLADE, holder),
                 house=holder,
-                kind="blade",
+                kind=PromptKind.BLADE,
                 choices=choices,
                 default=False,
                 info=info,
@@ -510,9 +525,9 @@ class Losses(Stage):
             return []
         return [
             Prompt(
-                id=prompt_id(f, "casualties", pending["house"]),
+                id=prompt_id(f, PromptKind.CASUALTIES, pending["house"]),
                 house=pending["house"],
-                kind="casualties",
+                kind=PromptKind.CASUALTIES,
                 choices={"units": pending["units"], "count": pending["count"]},
                 default=pending["default"],
                 info={"area": f["area"], **self.why(g.s, f)},
@@ -607,9 +622,9 @@ class Retreat(Stage):
             return []
         return [
             Prompt(
-                id=prompt_id(f, "retreat", pending["chooser"]),
+                id=prompt_id(f, PromptKind.RETREAT, pending["chooser"]),
                 house=pending["chooser"],
-                kind="retreat",
+                kind=PromptKind.RETREAT,
                 choices=pending["areas"],
                 default=pending["areas"][0],
                 info={"area": f["area"], "loser": pending["house"], **self._what_it_costs(g.s, f, pending["house"])},
@@ -741,9 +756,9 @@ class Port(Stage):
         assert choice is not None
         return [
             Prompt(
-                id=prompt_id(f, "port-capture", choice["house"]),
+                id=prompt_id(f, PromptKind.PORT_CAPTURE, choice["house"]),
                 house=choice["house"],
-                kind="port-capture",
+                kind=PromptKind.PORT_CAPTURE,
                 choices=list(range(choice["max"] + 1)),
                 default=choice["max"],
                 info={"area": f["area"], "port": choice["port"], "enemy_ships": choice["ships"]},

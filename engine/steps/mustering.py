@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine import data, rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -216,9 +216,9 @@ class Muster(Step):
             choices["max_areas"] = f["max_areas"]
         return [
             Prompt(
-                id=prompt_id(f, "muster", house),
+                id=prompt_id(f, PromptKind.MUSTER, house),
                 house=house,
-                kind="muster",
+                kind=PromptKind.MUSTER,
                 choices=choices,
                 default={},
                 info={"reason": f.get("reason", "mustering")},

@@ -9,7 +9,7 @@ from engine import rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import VASSAL_ORDERS_MAX, VASSAL_TOKENS, forbidden_tokens, token
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.rulesets import ruleset
 from engine.state import GameState, PlacedOrder
 
@@ -184,18 +184,18 @@ class Planning(Step):
         areas = order_areas(s, house)
         if house in s.vassals:
             return Prompt(
-                id=prompt_id(f, "vassal-orders", house),
+                id=prompt_id(f, PromptKind.VASSAL_ORDERS, house),
                 house=house,
-                kind="vassal-orders",
+                kind=PromptKind.VASSAL_ORDERS,
                 choices={"areas": areas, "tokens": vassal_tokens(s), "max": VASSAL_ORDERS_MAX},
                 default={"orders": {}},
                 info={"restrictions": list(s.restrictions), "round": s.round, "liege": s.vassals[house]},
                 secret=True,
             )
         return Prompt(
-            id=prompt_id(f, "orders", house),
+            id=prompt_id(f, PromptKind.ORDERS, house),
             house=house,
-            kind="orders",
+            kind=PromptKind.ORDERS,
             choices={
                 "areas": areas,
                 "tokens": dict(usable_tokens(s, house)),
@@ -264,18 +264,18 @@ class Raven(Step):
             swaps = self._swaps(s, house, f.get("restrictions", []))
             return [
                 Prompt(
-                    id=prompt_id(f, "raven", house),
+                    id=prompt_id(f, PromptKind.RAVEN, house),
                     house=house,
-                    kind="raven",
+                    kind=PromptKind.RAVEN,
                     choices={"swap": swaps, "peek": bool(s.wildling_deck)},
                     default={"action": "none"},
                 )
             ]
         return [
             Prompt(
-                id=prompt_id(f, "raven-wildling", house),
+                id=prompt_id(f, PromptKind.RAVEN_WILDLING, house),
                 house=house,
-                kind="raven-wildling",
+                kind=PromptKind.RAVEN_WILDLING,
                 choices=["top", "bottom"],
                 default="top",
                 info={"card": s.wildling_deck[0]},

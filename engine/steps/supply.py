@@ -16,7 +16,7 @@ from engine import data, rules
 from engine.board_ops import WEAKEST_FIRST, destroy_units, enforce_ports, pick_weakest
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_dict, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
@@ -211,9 +211,9 @@ class Reconcile(Step):
         level = s.houses[house].supply
         return [
             Prompt(
-                id=prompt_id(f, "reconcile", house),
+                id=prompt_id(f, PromptKind.RECONCILE, house),
                 house=house,
-                kind="reconcile",
+                kind=PromptKind.RECONCILE,
                 choices={
                     "armies": {a: ts for a, ts in units_by_area(s, house).items() if len(ts) >= 2},
                     "supply": level,

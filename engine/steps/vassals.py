@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine import rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState
 
 if TYPE_CHECKING:
@@ -98,7 +98,7 @@ class VassalClaim(Step):
             Prompt(
                 id=prompt_id(f, f"vassal-claim{len(f['claims'])}-{f['sets'][house]}", house),
                 house=house,
-                kind="vassal-claim",
+                kind=PromptKind.VASSAL_CLAIM,
                 choices=[*unclaimed(s, f), PASS],
                 default=PASS,
                 info={"sets": f["sets"][house], "claims": dict(f["claims"]), "next": self._next_down(s, house)},

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
 from engine.flow import Frame, Step, expect_choice, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.steps.supply import adjust_supply
 from engine.steps.wildlings import advance_threat, start_attack
 
@@ -153,9 +153,9 @@ class WesterosChoice(Step):
             return []
         return [
             Prompt(
-                id=prompt_id(f, "westeros-choice", f["house"]),
+                id=prompt_id(f, PromptKind.WESTEROS_CHOICE, f["house"]),
                 house=f["house"],
-                kind="westeros-choice",
+                kind=PromptKind.WESTEROS_CHOICE,
                 choices=list(f["options"]),
                 default=f["options"][-1],
                 info={"card": f["card"]},

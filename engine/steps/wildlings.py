@@ -22,7 +22,7 @@ from engine import data, rules
 from engine.board_ops import destroy_units, pick_weakest
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
-from engine.prompts import Prompt
+from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 from engine.steps.bidding import push_bidding
 from engine.steps.mustering import muster_areas, muster_choices
@@ -158,7 +158,7 @@ class WildlingAttack(Step):
         g.push(
             "wildling-choice",
             house=chooser,
-            kind="wildling-tie",
+            kind=PromptKind.WILDLING_TIE,
             options=tied,
             default=default,
             action="set-role",
@@ -198,7 +198,7 @@ def _return_card(g: Game, f: Frame) -> None:
 def _choice(
     g: Game,
     house: str,
-    kind: str,
+    kind: PromptKind,
     options: list[Any],
     default: Any,
     action: str,
@@ -234,7 +234,7 @@ def preemptive_raid(g: Game, f: Frame, house: str, role: str) -> None:
         g.emit("wildling-effect", card=f["card"], house=house, role=role, effect="second-attack")
         start_attack(g, "preemptive-raid", strength=PREEMPTIVE_RAID_STRENGTH, exclude=[*f["exclude"], house])
     elif role == "lowest":
-        _choice(g, house, "preemptive-raid", ["units", "influence"], "influence", "preemptive-raid", f["card"])
+        _choice(g, house, PromptKind.PREEMPTIVE_RAID, ["units", "influence"], "influence", "preemptive-raid", f["card"])
     else:
         g.emit("wildling-effect", card=f["card"], house=house, role=role, effect="nothing")
 
@@ -286,13 +286,13 @@ def massing_on_the_milkwater(g: Game, f: Frame, house: str, role: str) -> None:
         return
     options = sorted(hs.hand)
     weakest = min(options, key=lambda c: (card_strength(c), c))
-    _choice(g, house, "discard-house-card", options, weakest, "discard-card", f["card"])
+    _choice(g, house, PromptKind.DISCARD_HOUSE_CARD, options, weakest, "discard-card", f["card"])
 
 
 def a_king_beyond_the_wall(g: Game, f: Frame, house: str, role: str) -> None:
     s = g.s
     if role == "highest":
-        _choice(g, house, "track", list(data.TRACKS), "iron_throne", "track-top", f["card"])
+        _choice(g, house, PromptKind.TRACK, list(data.TRACKS), "iron_throne", "track-top", f["card"])
     elif role == "lowest":
         for track in data.TRACKS:
             move_on_track(g, track, house, len(s.players) - 1, f["card"])
@@ -300,7 +300,7 @@ def a_king_beyond_the_wall(g: Game, f: Frame, house: str, role: str) -> None:
         options = ["fiefdoms", "kings_court"]
         # Default: the track where the house already stands lower, so the move costs least.
         default = max(options, key=lambda t: (rules.position(s, t, house), t == "fiefdoms"))
-        _choice(g, house, "track", options, default, "track-bottom", f["card"])
+        _choice(g, house, PromptKind.TRACK, options, default, "track-bottom", f["card"])
 
 
 def mammoth_riders(g: Game, f: Frame, house: str, role: str) -> None:
@@ -311,7 +311,7 @@ def mammoth_riders(g: Game, f: Frame, house: str, role: str) -> None:
             return
         options: list[Any] = sorted(hs.discards)
         best = max(options, key=lambda c: (card_strength(c), c))
-        _choice(g, house, "return-house-card", [*options, None], best, "return-card", f["card"])
+        _choice(g, house, PromptKind.RETURN_HOUSE_CARD, [*options, None], best, "return-card", f["card"])
         return
     _units(g, house, f["card"], "destroy", 3 if role == "lowest" else 2)
 
@@ -398,7 +398,7 @@ class WildlingChoice(Step):
                 tracks = highest_tracks(s, house)
                 if len(tracks) > 1:
                     chooser = rules.holder(s, "iron_throne")
-                    _choice(g, chooser, "track", tracks, tracks[0], "track-down-2", card, target=house)
+                    _choice(g, chooser, PromptKind.TRACK, tracks, tracks[0], "track-down-2", card, target=house)
                 else:
                     self._down_two(g, house, tracks[0], card)
         elif action == "track-down-2":
@@ -454,7 +454,7 @@ class WildlingUnits(Step):
                 kinds = {(a, t) for a, ts in pool.items() for t in ts}
                 forced = n == total or len(kinds) <= 1
             return {
-                "kind": "wildling-destroy",
+                "kind": PromptKind.WILDLING_DESTROY,
                 "n": n,
                 "choices": {"units": pool, "count": n, "one_area": bool(f.get("one_area"))},
                 "default": {"destroy": default},
@@ -465,7 +465,7 @@ class WildlingUnits(Step):
             n = min(f["count"], sum(areas.values()), rules.units_available(s, house, "knight"))
             picks = [a for a, k in areas.items() for _ in range(k)][:n]
             return {
-                "kind": "wildling-upgrade",
+                "kind": PromptKind.WILDLING_UPGRADE,
                 "n": n,
                 "choices": {"footmen": areas, "max": n},
                 "default": {"areas": picks},
@@ -479,7 +479,7 @@ class WildlingUnits(Step):
         # The choice matters only if some knights are spared (n < all) or footmen run out part-way.
         forced = n == 0 or len(areas) == 1 or (n == sum(areas.values()) and (spare >= n or spare == 0))
         return {
-            "kind": "wildling-downgrade",
+            "kind": PromptKind.WILDLING_DOWNGRADE,
             "n": n,
             "choices": {"knights": areas, "count": n, "footmen_available": spare},
             "default": {"areas": picks},

@@ -191,3 +191,39 @@ def test_an_orders_form_knows_the_picks_its_options_were_worked_out_for() -> Non
     copy.fields[0].selected.append("x")
     copy.fields[0].options.clear()
     assert form.fields[0].options and "x" not in form.fields[0].selected
+
+
+def test_the_kind_hooks_drive_the_live_orders_form_the_march_repick_and_typed_orders() -> None:
+    """What the cog once special-cased by kind is each kind's registration (``KindSpec`` hooks, issue P)."""
+    from app.decisions import live_lines, orders_summary, repick, repicks, typed_orders
+
+    g = new_game(3, seed=1)
+    orders = g.prompt_for("stark")
+    assert orders is not None and orders.kind == "orders" and typed_orders(orders)
+    form = build_form(orders, g.view("stark"), "en")
+    picks = {f.key: list(f.selected) for f in form.fields}
+    first = form.fields[0]
+    picks[first.key] = [first.options[0].value]
+    assert not orders_current(form, picks, "en")
+    assert live_lines(form, orders, picks, "en") == [orders_summary(orders, picks, "en")]
+    assert orders_current(form, picks, "en")  # the options were brought up to date with the picks first
+    assert not repicks(form, first.key, picks[first.key])
+
+    march = Game.from_scenario(
+        {
+            "players": 3,
+            "units": {"winterfell": "stark footman knight", "white-harbor": "stark footman"},
+            "orders": {"winterfell": "march0", "white-harbor": "march-1"},
+            "start": "march",
+        }
+    ).prompt_for("stark")
+    assert march is not None and not typed_orders(march)
+    form = build_form(march, {"areas": {"winterfell": {}, "white-harbor": {}}}, "en")
+    assert live_lines(form, march, {}, "en") == []
+    assert "unit:knight:0" not in {f.key for f in form.fields}  # built for White Harbor, the first origin
+    assert repicks(form, "from", ["winterfell"]) and not repicks(form, "from", [])
+    assert not repicks(form, form.fields[1].key, ["winterfell"])
+    picked = repick(form, march, {"from": ["winterfell"]}, "from", ["winterfell"], "en")
+    assert form.fields[0].key == "from" and form.fields[1:] == march_unit_fields(march, "winterfell", "en")
+    assert "unit:knight:0" in picked  # the knight stands in Winterfell
+    assert picked == {"from": ["winterfell"], **{f.key: list(f.selected) for f in form.fields[1:]}}
