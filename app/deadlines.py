@@ -21,7 +21,9 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
+from app.commands import Answer, Plan
 from app.kinds.registry import DeadlineCategory, registered
+from app.notices import AbsentPlayer, DeadlinePassed
 from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus, Source
 from engine import Game, RuleError, rules
@@ -41,24 +43,6 @@ FLAG_AFTER_MISSES = 3
 
 
 @dataclass(frozen=True)
-class DeadlinePassed:
-    """A deadline answered for these houses (defaults, or the autopilot agent)."""
-
-    game_id: int
-    houses: list[str]
-    autopilot: str
-
-
-@dataclass(frozen=True)
-class AbsentPlayer:
-    """A house's player has missed this many deadlines in a row."""
-
-    game_id: int
-    house: str
-    misses: int
-
-
-@dataclass(frozen=True)
 class Reminder:
     """The houses still awaited, reminded at half time (``which``) or an hour before the deadline."""
 
@@ -68,8 +52,9 @@ class Reminder:
     which: str
 
 
-DeadlineNotice = DeadlinePassed | AbsentPlayer | Reminder
-Notify = Callable[[DeadlineNotice], Awaitable[None]]
+# A deadline's news for the channel (DeadlinePassed, AbsentPlayer) goes to the outbox with ``GameService.notice``;
+# a reminder is a DM of the moment, which a restart may skip without loss (the next one, or the deadline, follows).
+Notify = Callable[[Reminder], Awaitable[None]]
 
 
 def step_key(game: Game) -> str:
@@ -98,6 +83,7 @@ class Deadlines:
         self.clock = clock
         self.notify = notify
         service.subscribe(self.on_applied)
+        service.clock = self  # moderators' and players' commands on the clock go through the service
 
     # ----- keeping the table in step with the games -----
 
@@ -151,9 +137,9 @@ class Deadlines:
                 await self.arm(game.id)
         return len(rows)
 
-    # ----- moderator controls -----
+    # ----- what commands do to the clock (``GameService.execute`` commits each plan with its command) -----
 
-    async def extend(self, game_id: int, seconds: float) -> DeadlineRow:
+    async def plan_extend(self, game_id: int, seconds: float) -> Plan:
         """Move the current deadline by ``seconds`` (negative shortens); never beyond MAX_DEADLINE_S from now."""
         row = await self.table.get(game_id)
         if row is None:
@@ -161,12 +147,15 @@ class Deadlines:
         now = self.clock()
         due = min(max(row.due_at + seconds, now), now + MAX_DEADLINE_S)
         new = DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, due, row.paused_remaining)
-        await self.table.put(new)
-        self._schedule(new)
-        return new
 
-    async def take_vacation(self, game_id: int, house: str, days: float) -> float:
-        """Start (or extend) a house's vacation; returns when it ends. Each player has the game's allowance."""
+        async def schedule() -> None:
+            self._schedule(new)
+
+        params = {"hours": f"{seconds / 3600:+g}", "due": f"<t:{int(due)}:R>"}
+        return Plan([self.table.put_write(new)], schedule, params, until=due)
+
+    async def plan_vacation(self, game_id: int, house: str, days: float) -> Plan:
+        """Start (or extend) a house's vacation. Each player has the game's allowance."""
         row = await self.service.row(game_id)
         settings = GameSettings.from_dict(row.settings)
         until, used = (await self.table.vacations(game_id)).get(house, (0.0, 0.0))
@@ -176,39 +165,50 @@ class Deadlines:
                 "That is more vacation than this game allows.",
                 left=f"{settings.vacation_days - used:g}",
             )
-        start = max(self.clock(), until)
-        end = start + days * 24 * 3600
-        await self.table.set_vacation(game_id, house, end, used + days)
-        await self.arm(game_id, recompute=True)
-        return end
+        end = max(self.clock(), until) + days * 24 * 3600
+
+        async def rearm() -> None:
+            await self.arm(game_id, recompute=True)
+
+        return Plan([self.table.vacation_write(game_id, house, end, used + days)], rearm, until=end)
 
     async def force(self, game_id: int) -> list[str]:
-        """Apply the deadline now (the moderator's 'force')."""
+        """Apply the deadline now (the moderator's 'force'); the houses answered for."""
         row = await self.table.get(game_id)
         if row is None:
             raise ServiceError("no-deadline", "Nothing is awaited in this game.")
         return await self.fire(game_id, row.step_key)
 
-    async def pause(self, game_id: int) -> None:
+    async def plan_pause(self, game_id: int) -> Plan:
+        writes = [self.service.store.status_write(game_id, GameStatus.PAUSED)]
         row = await self.table.get(game_id)
-        await self.service.store.set_status(game_id, GameStatus.PAUSED)
         if row is not None:
             remaining = max(0.0, row.due_at - self.clock())
-            await self.table.put(
-                DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, row.due_at, remaining)
-            )
+            paused = DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, row.due_at, remaining)
+            writes.append(self.table.put_write(paused))
+
+        async def unschedule() -> None:
             self._unschedule(game_id)
 
-    async def resume(self, game_id: int) -> None:
-        await self.service.store.set_status(game_id, GameStatus.RUNNING)
+        return Plan(writes, unschedule)
+
+    async def plan_resume(self, game_id: int) -> Plan:
+        writes = [self.service.store.status_write(game_id, GameStatus.RUNNING)]
         row = await self.table.get(game_id)
         if row is not None and row.paused_remaining is not None:
             now = self.clock()
             new = DeadlineRow(row.game_id, row.step_key, row.category, row.opened_at, now + row.paused_remaining, None)
-            await self.table.put(new)
-            self._schedule(new)
-        else:
+            writes.append(self.table.put_write(new))
+
+            async def schedule() -> None:
+                self._schedule(new)
+
+            return Plan(writes, schedule)
+
+        async def arm() -> None:
             await self.arm(game_id)
+
+        return Plan(writes, arm)
 
     # ----- firing -----
 
@@ -235,25 +235,23 @@ class Deadlines:
             answered.append(prompt.house)
             player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
             misses = await self.table.record_missed(game_id, player)
-            if self.notify is not None and misses >= self.flag_after:
-                await self.notify(AbsentPlayer(game_id, player, misses))
-        if self.notify is not None and answered:
-            await self.notify(DeadlinePassed(game_id, answered, settings.autopilot))
+            if misses >= self.flag_after:
+                await self.service.notice(game_id, [AbsentPlayer(game_id, player, misses)])
+        if answered:
+            await self.service.notice(game_id, [DeadlinePassed(game_id, answered, settings.autopilot)])
         return answered
 
     async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:
+        def command(given: Any) -> Answer:
+            return Answer(game_id=game_id, house=house, answer=given, prompt_id=prompt_id, source=Source.DEADLINE,
+                          only_if_unanswered=True)  # fmt: skip
+
         try:
-            await self.service.answer(
-                game_id, house=house, answer=answer, user_id=None, prompt_id=prompt_id, source=Source.DEADLINE,
-                only_if_unanswered=True,
-            )  # fmt: skip
+            await self.service.execute(command(answer))
         except RuleError:
             if answer == default:
                 raise
-            await self.service.answer(
-                game_id, house=house, answer=default, user_id=None, prompt_id=prompt_id, source=Source.DEADLINE,
-                only_if_unanswered=True,
-            )  # fmt: skip
+            await self.service.execute(command(default))
 
     async def remind(self, game_id: int, key: str, which: str) -> None:
         if self.notify is None:

@@ -1,319 +1,140 @@
-"""The game service: load a game, apply one answer, commit it, then tell whoever listens.
+"""The game service: every change to a game is a typed command (``app/commands.py``) applied by ``execute`` on one
+path: who may, validate, apply, commit, publish.
 
-One game's answers are applied one at a time (a per-game lock plus the store's compare-and-set on the
-version), and an answer is committed to the database before anyone is told it was accepted.
+One game's commands are applied one at a time (a per-game lock plus the store's compare-and-set on the version).
+A command is committed, with its idempotency key and the channel notices it implies, in one transaction before
+anyone is told it was accepted; what a committed version implies is then published from the outbox
+(``cogs/publisher.py``), once, even across a crash. The read side is ``app/queries.py``.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, overload
 
-from app.decisions import Form, build_form
-from app.lru import Bounded, KeyedLocks
-from app.store import (
-    ACTIVE,
-    AnswerRow,
-    DeadlineRow,
-    DeadlineStore,
-    DuplicateCommand,
-    GameRow,
-    GameStatus,
-    Source,
-    Store,
+from app.commands import (
+    Answer,
+    Clock,
+    Command,
+    Done,
+    End,
+    Export,
+    Extend,
+    Force,
+    Gift,
+    Import,
+    Join,
+    LeaveLobby,
+    ModeratorCommand,
+    Pause,
+    Plan,
+    Resume,
+    SetDeadlines,
+    SetSeat,
+    Start,
+    Undo,
+    Vacation,
+    Vassalize,
 )
-from engine import Game, Prompt, RuleError, gifts, new_game, rules, rulesets
-from engine.state import GameState
+from app.lru import KeyedLocks
+from app.notices import AuditLine, ChannelNotice, VacationTaken, to_payload
+from app.queries import (
+    GIFT,
+    REPAIR,
+    SEAT_CHANGE,
+    VASSALIZE,
+    Applied,
+    GameQueries,
+    GameSettings,
+    ServiceError,
+    SharedGame,
+    UndoPreview,
+    decider,
+    opened_by,
+    outbox_kind,
+    parse_scenario,
+    replay,
+    reveals_something,
+    seats_held,
+)
+from app.store import ACTIVE, DuplicateCommand, GameRow, GameStatus, Notice, Source, Store
+from engine import Game, RuleError, new_game, rules, rulesets
+
+__all__ = [
+    "GIFT",
+    "REPAIR",
+    "SEAT_CHANGE",
+    "VASSALIZE",
+    "Applied",
+    "GameService",
+    "GameSettings",
+    "ServiceError",
+    "SharedGame",
+    "UndoPreview",
+    "decider",
+    "opened_by",
+    "outbox_kind",
+    "parse_scenario",
+    "replay",
+    "reveals_something",
+    "seats_held",
+]
 
 log = logging.getLogger("westeros.service")
 
 SNAPSHOT_EVERY = 25  # answers between state snapshots of a running game (undo replays at most this many)
-PARSED_GAMES = 256  # parsed games kept in memory (the most recently used; ended games leave at once)
 
-Listener = Callable[["Applied"], Awaitable[None]]
+Listener = Callable[[Applied], Awaitable[None]]
 EndListener = Callable[[int], None]
-Announce = Callable[[Game, dict[str, int]], Awaitable[None]]
+NoticeListener = Callable[[int], None]
 
-
-class ServiceError(Exception):
-    """A request the service refuses (not the rules: the table). ``code`` is translated by the bot."""
-
-    def __init__(self, code: str, message: str, **params: Any) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.params = params
+LoggedCommand = Answer | Gift | SetSeat | Vassalize
+TableCommand = Pause | Resume | Extend | SetDeadlines | Force | End | Export | Vacation
 
 
 @dataclass(frozen=True)
-class Applied:
-    game_id: int
+class Entry:
+    """What a logged command adds to the log: who it is for, how the log names it, what it records, how it changes
+    the game (replayed the same way by ``replay``), and the seats it sets."""
+
     house: str
+    log_id: str  # the prompt answered, or GIFT / SEAT_CHANGE / VASSALIZE
+    record: Any
+    apply: Callable[[Game], list[dict[str, Any]]]
     source: Source
-    game: Game
-    events: list[dict[str, Any]]
-    before: Game | None = None  # the shared game the answer was applied to (None: a start or a new position)
-
-    def views(self) -> tuple[dict[str, Any] | None, dict[str, Any]]:
-        """The public views before and after this step, each worked out once for every reader of its version
-        (``before`` is None at the start of a game and after a repair: the whole board is new)."""
-        return (self.before.view(None) if self.before is not None else None), self.game.view(None)
+    seats: dict[str, int | None] | None = None
 
 
-@dataclass(frozen=True)
-class UndoPreview:
-    """The last logged entry of a game and what taking it back means."""
-
-    version: int  # the game's version now; the undo is for this version only
-    last: AnswerRow
-    kind: str  # the kind of decision answered ("orders", "bid"...), or "seat" / "repair"
-    secret: bool  # an answer other houses do not see until the step resolves
-    reveals: bool  # applying it showed something secret (a reveal, a peek at a card)
-    seated: bool  # the moderator asking holds a seat in the game
-
-    @property
-    def refused(self) -> bool:
-        return self.seated and self.reveals
-
-    @property
-    def answer_hidden(self) -> bool:
-        """A seated moderator does not see another house's secret answer in the confirmation."""
-        return self.seated and self.secret
-
-
-def reveals_something(event: dict[str, Any]) -> bool:
-    """An event that shows what was hidden: a reveal of orders, bids or cards, or a private peek at a card."""
-    kind = str(event.get("type", ""))
-    return kind.endswith("-revealed") or ("private_to" in event and not kind.endswith("-recorded"))
-
-
-def _replay_events(before: Game, last: AnswerRow) -> list[dict[str, Any]]:
-    game = Game.from_json(before.to_json())
-    if last.prompt_id == SEAT_CHANGE:
-        return game.set_seat(last.house, last.answer["seat"], autopilot=last.answer["autopilot"])
-    if last.prompt_id == VASSALIZE:
-        return game.vassalize(last.house)
-    if last.prompt_id == GIFT:
-        return game.gift(last.house, last.answer["to"], last.answer["amount"])
-    return game.act(last.house, last.answer)
-
-
-@dataclass
-class GameSettings:
-    players: int
-    tides_of_battle: bool = False
-    assignment: str = "random"  # or "join-order"
-    language: str = "en"
-    deadlines: dict[str, int] = field(
-        default_factory=lambda: {"orders": 24 * 3600, "bids": 12 * 3600, "battle": 12 * 3600, "other": 12 * 3600}
-    )
-    autopilot: str = "defaults"  # or "agent"
-    seed: int | None = None
-    daily_at: str | None = None  # "20:00": every deadline falls at the next such time (at least an hour away)
-    timezone: str = "UTC"  # the game's time zone for daily deadlines (IANA name, e.g. "Europe/Moscow")
-    vacation_days: int = 7  # vacation days each player may take in this game
-    ruleset: str = "base"  # or "mother-of-dragons" (7 players for now)
-
-    def options(self) -> dict[str, Any]:
-        """The engine's options for this game (a base game names no ruleset, as every earlier game)."""
-        options: dict[str, Any] = {"tides_of_battle": self.tides_of_battle}
-        if self.ruleset != rulesets.DEFAULT:
-            options["ruleset"] = self.ruleset
-        return options
-
-    def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-    @staticmethod
-    def from_dict(raw: dict[str, Any]) -> GameSettings:
-        return GameSettings(**raw)
-
-
-class SharedGame(Game):
-    """A stored position that every reader shares. Reading a game never changes it (a property test in
-    tests/engine_core proves it) and nothing may change this one, so its prompts are worked out once,
-    however many handlers, listeners and views ask for them."""
-
-    def __init__(self, state: GameState) -> None:
-        super().__init__(state)
-        self._prompts: list[Prompt] | None = None
-        self._prompt_for: dict[str, Prompt | None] = {}
-        self._awaiting: list[str] | None = None
-        self._views: dict[str | None, dict[str, Any]] = {}
-        self._forms: dict[tuple[str, str, str], Form] = {}
-
-    def prompts(self) -> list[Prompt]:
-        if self._prompts is None:
-            self._prompts = super().prompts()
-        return list(self._prompts)
-
-    def prompt_for(self, house: str) -> Prompt | None:
-        if house not in self._prompt_for:
-            self._prompt_for[house] = super().prompt_for(house)
-        return self._prompt_for[house]
-
-    def awaiting(self) -> list[str]:
-        if self._awaiting is None:
-            self._awaiting = super().awaiting()
-        return list(self._awaiting)
-
-    def view(self, house: str | None = None) -> dict[str, Any]:
-        """The view for ``house`` (None: the public one), worked out once and then shared by every reader of
-        this version: treat it as read-only."""
-        got = self._views.get(house)
-        if got is None:
-            got = self._views[house] = super().view(house)
-        return got
-
-    def form(self, prompt: Prompt, lang: str) -> Form:
-        """The form of one of this version's prompts in ``lang``, built once (its decision DM, the reminder and
-        the form its player opens all show it); each caller gets its own copy, which a draft may change."""
-        key = (prompt.house, prompt.id, lang)
-        got = self._forms.get(key)
-        if got is None:
-            got = self._forms[key] = build_form(prompt, self.view(prompt.house), lang)
-        return got.copy()
-
-    def act(self, house: str, answer: Any, *, prompt_id: str | None = None) -> list[dict[str, Any]]:
-        raise TypeError("a shared game is read-only: answers go through GameService.answer")
-
-    def set_seat(self, house: str, seat: str | None, *, autopilot: bool = False) -> list[dict[str, Any]]:
-        raise TypeError("a shared game is read-only: seats change through GameService.set_seat")
-
-
-SEAT_CHANGE = "seat"
-REPAIR = "repair"
-GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like an answer
-VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
-
-
-def opened_by(applied: Applied) -> set[str] | None:
-    """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
-    (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
-    that publishes a version again sends no DM an earlier version had sent."""
-    if applied.before is None:
-        return None
-    before = {p.id for p in applied.before.prompts()}
-    houses = {p.house for p in applied.game.prompts() if p.id not in before}
-    return houses | {e["house"] for e in applied.events if e["type"] == "seat-changed"}
-
-
-def outbox_kind(applied: Applied) -> str:
-    """The outbox row a publication answers: an undo's ``reset`` or a committed version's ``step``."""
-    return Source.RESET if applied.source == Source.RESET else "step"
-
-
-def seats_held(state: GameState, houses: Iterable[str]) -> dict[str, int | None]:
-    """The seats of ``houses`` as the state holds them: the seats table follows the state's version, so undoing a
-    change of player gives the house back to the member who held it."""
-    held = {h: state.houses[h].seat for h in houses if h in state.houses}
-    return {h: int(seat) if seat is not None else None for h, seat in held.items()}
-
-
-def decider(state: GameState, seats: dict[str, int | None], house: str) -> int | None:
-    """The member who decides for ``house`` now: its player, or for a vassal its liege's player (nobody before the
-    first claim). A house that became a vassal keeps no say for its former player, whatever the seats table says."""
-    if house in state.vassals:
-        liege = state.vassals[house]
-        return seats.get(liege) if liege is not None else None
-    return seats.get(house)
-
-
-MAX_SCENARIO_BYTES = 256 * 1024
-MAX_SCENARIO_DEPTH = 16  # the format nests three levels deep; deeper JSON is refused before it is parsed
-MAX_SCENARIO_INT = 2**63
-
-
-def parse_scenario(raw: bytes) -> dict[str, Any]:
-    """A moderator's scenario file as a JSON object, bounded before anything is built from it: its size, its
-    nesting (deep JSON exhausts the parser's recursion), its numbers (integers only, within 64 bits)."""
-    if len(raw) > MAX_SCENARIO_BYTES:
-        raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise ServiceError("bad-scenario", "not UTF-8 text", reason="not UTF-8 text") from err
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-            if deepest > MAX_SCENARIO_DEPTH:
-                raise ServiceError("scenario-too-deep", "The JSON is nested too deeply.", limit=MAX_SCENARIO_DEPTH)
-        elif ch in "]}":
-            depth -= 1
-
-    def bounded_int(literal: str) -> int:
-        value = int(literal)
-        if abs(value) > MAX_SCENARIO_INT:
-            raise ValueError(f"the number {literal[:20]}… is out of range")
-        return value
-
-    def no_float(literal: str) -> float:
-        raise ValueError(f"{literal[:40]} is not a whole number")
-
-    def no_constant(literal: str) -> float:
-        raise ValueError(f"{literal} is not a number a scenario may hold")
-
-    try:
-        spec = json.loads(text, parse_int=bounded_int, parse_float=no_float, parse_constant=no_constant)
-    except ValueError as err:  # json.JSONDecodeError is a ValueError too
-        raise ServiceError("bad-scenario", str(err), reason=str(err)) from err
-    if not isinstance(spec, dict):
-        raise ServiceError("bad-scenario", "a scenario is a JSON object", reason="a scenario is a JSON object { … }")
-    return spec
-
-
-def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
-    """Re-apply one logged entry: a player's answer, or a moderator's seat change."""
-    if prompt_id == SEAT_CHANGE:
-        game.set_seat(house, answer["seat"], autopilot=answer["autopilot"])
-    elif prompt_id == VASSALIZE:
-        game.vassalize(house)
-    elif prompt_id == GIFT:
-        game.gift(house, answer["to"], answer["amount"])
-    elif prompt_id == REPAIR:
-        raise ServiceError("replay-across-repair", "The log cannot be replayed across a repair.")
-    else:
-        game.act(house, answer)
-
-
-class GameService:
-    """Loads, applies, saves, then notifies. A listener's failure is logged and never undoes or hides an
-    answer that is already committed."""
+class GameService(GameQueries):
+    """Applies commands; a listener's failure is logged and never undoes or hides what is already committed."""
 
     def __init__(self, store: Store) -> None:
-        self.store = store
+        super().__init__(store)
         self._locks = KeyedLocks()
         self._channel_locks = KeyedLocks()
-        self._deadlines = DeadlineStore(store)
         self._listeners: list[Listener] = []
         self._end_listeners: list[EndListener] = []
-        # game -> (its stored JSON, that JSON parsed): the most recently used games only
-        self._parsed: Bounded[int, tuple[str, SharedGame]] = Bounded(PARSED_GAMES)
+        self._notice_listeners: list[NoticeListener] = []
+        self.clock: Clock | None = None  # the deadlines, once they are wired
+
+    # ----- who listens -----
 
     def subscribe(self, listener: Listener) -> None:
+        """``listener(applied)`` after every committed version (and a start, an undo, a repair)."""
         self._listeners.append(listener)
 
     def subscribe_end(self, listener: EndListener) -> None:
         """``listener(game_id)`` once a game has ended (its last answer, or a moderator's end): drop what is
         kept in memory for it."""
         self._end_listeners.append(listener)
+
+    def subscribe_notices(self, listener: NoticeListener) -> None:
+        """``listener(game_id)`` once notices of a game were written to the outbox (they are to be posted)."""
+        self._notice_listeners.append(listener)
 
     def _ended(self, game_id: int) -> None:
         self._parsed.pop(game_id, None)
@@ -331,11 +152,275 @@ class GameService:
             except Exception:
                 log.exception("a listener failed after game %s version %s", applied.game_id, applied.game.version)
 
+    def _noticed(self, game_id: int) -> None:
+        for listener in self._notice_listeners:
+            try:
+                listener(game_id)
+            except Exception:
+                log.exception("a notice listener failed for game %s", game_id)
+
+    async def notice(self, game_id: int, notices: list[ChannelNotice]) -> None:
+        """Channel lines no command goes with (a deadline's news): to the outbox, then posted."""
+        await self.store.add_notices(game_id, [to_payload(n) for n in notices])
+        self._noticed(game_id)
+
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
-        """One game's answers one at a time (the lock leaves memory when nobody holds or awaits it)."""
+        """One game's commands one at a time (the lock leaves memory when nobody holds or awaits it)."""
         return self._locks.hold(game_id)
 
-    # ----- lobby -----
+    # ----- the one path -----
+
+    @overload
+    async def execute(self, command: LoggedCommand | Undo | Import | Start) -> Applied: ...
+
+    @overload
+    async def execute(self, command: Join | LeaveLobby) -> list[int]: ...
+
+    @overload
+    async def execute(self, command: TableCommand) -> Done: ...
+
+    async def execute(self, command: Command) -> Applied | list[int] | Done:
+        """Apply one command: who may, validate, apply, commit (with its key and notices), publish. Raises
+        ``RuleError`` when the rules refuse it and ``ServiceError`` when the table does (``already-done``: a command
+        with this key was applied already); either way nothing changed."""
+        try:
+            if isinstance(command, Answer | Gift | SetSeat | Vassalize):
+                return await self._logged(command)
+            if isinstance(command, Undo):
+                return await self._undo(command)
+            if isinstance(command, Import):
+                return await self._import(command)
+            if isinstance(command, Start):
+                return await self._start(command)
+            if isinstance(command, Join | LeaveLobby):
+                return await self._lobby(command)
+            if isinstance(command, TableCommand):
+                return await self._table(command)
+        except DuplicateCommand as err:
+            raise ServiceError("already-done", "That was already done.") from err
+        raise TypeError(f"no path for {type(command).__name__}")
+
+    def _audit(self, command: Command, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """A moderator's command is told in the channel, after what it changed (its notice, in the outbox)."""
+        if not isinstance(command, ModeratorCommand) or command.by is None:
+            return []
+        houses: dict[str, Any] = {}
+        params = dict(params or {})
+        if isinstance(command, SetSeat | Vassalize):
+            houses["house"] = command.house
+        if isinstance(command, SetSeat) and command.new:
+            params["member"] = f"<@{command.user_id}>"
+        if "houses" in params:
+            houses["houses"] = params.pop("houses")
+        line = AuditLine(command.by, command.name, params, houses, agreed=command.consented_by is not None)
+        return [to_payload(line)]
+
+    async def _active(self, game_id: int, *, player: bool) -> GameRow:
+        """The game, if it runs (a player's command is refused while it is paused; a moderator's is not)."""
+        row = await self.row(game_id)
+        if player and row.status == GameStatus.PAUSED:
+            raise ServiceError("paused", "A moderator has paused this game.")
+        if row.status not in ACTIVE or row.state is None:
+            raise ServiceError("not-running", "This game is not running.")
+        return row
+
+    # ----- commands that log an entry -----
+
+    async def _logged(self, command: LoggedCommand) -> Applied:
+        game_id = command.game_id
+        if isinstance(command, SetSeat | Vassalize) and command.by is not None:
+            await self.check_handover(game_id, command.house, moderator=command.by, consented_by=command.consented_by)
+        async with self.lock(game_id):
+            player = isinstance(command, Gift) or (isinstance(command, Answer) and command.source == Source.PLAYER)
+            row = await self._active(game_id, player=player)
+            before = self._shared(game_id, row)
+            entry = await self._entry(command, before, row)
+            game = before.copy()  # the command works on its own copy
+            version = game.version
+            events = entry.apply(game)
+            state = game.to_json()
+            notices = self._audit(command)
+            await self.store.commit_answer(
+                game_id,
+                expected_version=version,
+                new_version=game.version,
+                new_state=state,
+                house=entry.house,
+                user_id=command.by,
+                prompt_id=entry.log_id,
+                answer=entry.record,
+                source=entry.source,
+                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
+                status=GameStatus.ENDED if game.finished else None,
+                events=events,
+                player=rules.commander(game.state, entry.house),
+                key=command.key,
+                seats=entry.seats,
+                notices=notices,
+            )
+            shared = SharedGame(game.state)  # readers share it from now on; nothing changes it again
+            self._parsed[game_id] = (state, shared)
+        applied = Applied(game_id, entry.house, entry.source, shared, events, before)
+        await self._notify(applied)
+        if notices:
+            self._noticed(game_id)
+        if shared.finished:
+            self._ended(game_id)
+        else:
+            await self.answer_forced(game_id, shared)
+        return applied
+
+    async def _entry(self, command: LoggedCommand, before: SharedGame, row: GameRow) -> Entry:
+        """Who may give the command, and whether the table allows it now; the rules are checked as it applies."""
+        if isinstance(command, Answer):
+            house, by = command.house, command.by
+            seats = await self.store.seats(command.game_id) if by is not None else {}
+            if by is not None and command.source == Source.PLAYER and decider(before.state, seats, house) != by:
+                raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+            prompt = before.prompt_for(house)
+            if prompt is None:
+                raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
+            if command.only_if_unanswered and prompt.answered:
+                raise ServiceError("already-answered", f"{house} has already answered.")
+            answer, prompt_id = command.answer, command.prompt_id
+            return Entry(house, prompt.id, answer, lambda g: g.act(house, answer, prompt_id=prompt_id), command.source)
+        if isinstance(command, Gift):
+            if row.status != GameStatus.RUNNING or command.by is None:
+                raise ServiceError("not-running", "This game is not running.")
+            giver = await self.house_of(command.game_id, command.by)
+            if command.house is not None and giver != command.house:
+                raise ServiceError("gift-stale", "You no longer play the house this gift was asked for.")
+            to, amount = command.to, command.amount
+            return Entry(giver, GIFT, {"to": to, "amount": amount}, lambda g: g.gift(giver, to, amount), Source.PLAYER)
+        if isinstance(command, Vassalize):
+            leaver = command.house
+            return Entry(leaver, VASSALIZE, {}, lambda g: g.vassalize(leaver), Source.MODERATOR)
+        house, user_id = command.house, command.user_id
+        seats = await self.store.seats(command.game_id)
+        if house not in seats or house in before.state.vassals:
+            raise ServiceError("no-such-house", "No one plays this house in this game.", house=house)
+        held = [h for h, u in seats.items() if u is not None and u == user_id and (command.new or h != house)]
+        if held:
+            raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
+        seat = str(user_id) if user_id is not None else None
+        autopilot = command.autopilot
+        return Entry(
+            house,
+            SEAT_CHANGE,
+            {"seat": seat, "autopilot": autopilot},
+            lambda g: g.set_seat(house, seat, autopilot=autopilot),
+            Source.MODERATOR,
+            seats={house: user_id},
+        )
+
+    async def answer_forced(self, game_id: int, game: Game) -> None:
+        """Answer, and log as such, every open prompt that has exactly one legal answer."""
+        for prompt in game.prompts():
+            if not prompt.answered and isinstance(prompt.choices, list) and len(prompt.choices) == 1:
+                forced = Answer(
+                    game_id=game_id,
+                    house=prompt.house,
+                    answer=prompt.choices[0],
+                    prompt_id=prompt.id,
+                    source=Source.AUTO,
+                    only_if_unanswered=True,
+                )
+                with contextlib.suppress(RuleError, ServiceError):  # someone answered first, or the step moved on
+                    await self.execute(forced)
+                return  # the answer above handled what followed
+
+    # ----- commands that set the position -----
+
+    async def _undo(self, command: Undo) -> Applied:
+        """Restore the state before the last logged entry by replaying the log from a snapshot. A moderator who holds
+        a seat may not take back an entry that showed anything secret (a reveal, a peek): he would then choose again
+        knowing it. Undo restores the seats with the state."""
+        game_id = command.game_id
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if command.expected_version is not None and row.version != command.expected_version:
+                raise ServiceError("undo-stale", "The game has moved on since.")
+            game, last = await self._replayed_before_last(game_id, row)
+            if self._preview(game, last, row, await self.seated(game_id, command.by)).refused:
+                raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
+            seats = seats_held(game.state, await self.store.seats(game_id))
+            notices = self._audit(command, {"version": row.version})
+            await self.store.truncate_after(
+                game_id,
+                game.version,
+                game.to_json(),
+                seats,
+                key=command.key,
+                by=command.by,
+                notices=notices,
+            )
+            self._parsed.pop(game_id, None)
+            shared = await self.load(game_id)
+        # Every decision open at the restored version is sent afresh: the forms of the later position are void.
+        applied = Applied(game_id, "", Source.RESET, shared, [])
+        await self._notify(applied)
+        if notices:
+            self._noticed(game_id)
+        return applied
+
+    async def _import(self, command: Import) -> Applied:
+        """Replace the position with a scenario (a moderator's repair); the old history stays in the log.
+
+        The scenario must be for this game's houses (left out, they are this game's); anything the engine refuses
+        (``RuleError``, or a value of the wrong shape) is a ``bad-scenario`` refusal and nothing is stored."""
+        game_id = command.game_id
+        async with self.lock(game_id):
+            row = await self._active(game_id, player=False)
+            assert row.state is not None
+            if await self.seated(game_id, command.by):
+                raise ServiceError("seated-repair", "A player of this game may not replace its position.")
+            old = Game.from_json(row.state)
+            houses = sorted(rules.player_houses(old.state))
+            spec = dict(command.spec)
+            spec = {**spec, "players": spec.get("players", houses), "options": spec.get("options", old.state.options)}
+            wanted = spec["players"]
+            if not (wanted == len(houses) or (isinstance(wanted, list) and sorted(map(str, wanted)) == houses)):
+                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
+            try:
+                game = Game.from_scenario(spec)
+            except RuleError as err:
+                raise ServiceError("bad-scenario", err.message, reason=err.message) from err
+            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
+                # The engine validates scenarios; whatever slips through its checks is still a bad scenario.
+                raise ServiceError("bad-scenario", str(err), reason=f"{type(err).__name__}: {err}") from err
+            if sorted(rules.player_houses(game.state)) != houses:
+                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
+            for house in game.state.players:
+                if house in old.state.houses:
+                    game.state.houses[house].seat = old.state.houses[house].seat
+                    game.state.houses[house].autopilot = old.state.houses[house].autopilot
+            game.state.version = old.version + 1
+            events = [{"type": "game-repaired"}]
+            notices = self._audit(command)
+            await self.store.commit_answer(
+                game_id,
+                expected_version=old.version,
+                new_version=game.version,
+                new_state=game.to_json(),
+                house="",
+                user_id=command.by,
+                prompt_id=REPAIR,
+                answer=spec,
+                source=Source.MODERATOR,
+                snapshot=True,
+                events=events,
+                key=command.key,
+                notices=notices,
+            )
+            self._parsed.pop(game_id, None)
+            shared = await self.load(game_id)
+        applied = Applied(game_id, "", Source.MODERATOR, shared, events)
+        await self._notify(applied)
+        if notices:
+            self._noticed(game_id)
+        return applied
+
+    # ----- the lobby -----
 
     async def create(self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings) -> int:
         """A new lobby. A channel holds one game at a time (in its lobby or running): two would make every
@@ -355,47 +440,31 @@ class GameService:
                 guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
             )
 
-    async def game_in(self, channel_id: int) -> GameRow | None:
-        """The channel's game, in its lobby or started, if it has one."""
-        rows = await self.store.games_in_channel(channel_id)
-        return rows[-1] if rows else None
-
-    async def started_game_in(self, channel_id: int) -> GameRow | None:
-        """The latest started, unfinished game of a channel (lobbies are not games yet)."""
-        rows = [r for r in await self.store.games_in_channel(channel_id) if r.status != GameStatus.LOBBY]
-        return rows[-1] if rows else None
-
-    async def row(self, game_id: int) -> GameRow:
-        row = await self.store.game(game_id)
-        if row is None:
-            raise ServiceError("no-game", f"There is no game {game_id}.", game=game_id)
-        return row
-
-    async def join(self, game_id: int, user_id: int) -> list[int]:
+    async def _lobby(self, command: Join | LeaveLobby) -> list[int]:
+        game_id, user_id = command.game_id, command.by
+        if user_id is None:
+            raise ServiceError("not-joined", "You are not in this game.")
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status != GameStatus.LOBBY:
-                raise ServiceError("game-started", "This game has already started.")
-            players = await self.store.lobby(game_id)
-            if user_id in players:
-                raise ServiceError("already-joined", "You are already in this game.")
-            if len(players) >= row.settings["players"]:
-                raise ServiceError("game-full", "Every seat is taken.")
-            await self.store.join_lobby(game_id, user_id)
-            return await self.store.lobby(game_id)
-
-    async def leave(self, game_id: int, user_id: int) -> list[int]:
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status != GameStatus.LOBBY:
+                if isinstance(command, Join):
+                    raise ServiceError("game-started", "This game has already started.")
                 raise ServiceError("game-started", "The game has started: ask a moderator to replace you.")
-            if not await self.store.leave_lobby(game_id, user_id):
+            players = await self.store.lobby(game_id)
+            if isinstance(command, Join):
+                if user_id in players:
+                    raise ServiceError("already-joined", "You are already in this game.")
+                if len(players) >= row.settings["players"]:
+                    raise ServiceError("game-full", "Every seat is taken.")
+                await self.store.join_lobby(game_id, user_id)
+            elif not await self.store.leave_lobby(game_id, user_id):
                 raise ServiceError("not-joined", "You are not in this game.")
             return await self.store.lobby(game_id)
 
-    async def start(self, game_id: int, *, announce: Announce | None = None) -> Game:
+    async def _start(self, command: Start) -> Applied:
         """Deal the houses and start. ``announce(game, seats)`` runs once the start is committed and before
         anyone else is told (the Discord layer shows the seats to the table before the DMs go out)."""
+        game_id = command.game_id
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status != GameStatus.LOBBY:
@@ -418,72 +487,88 @@ class GameService:
             await self.store.start_game(game_id, state, game.version, dict(seats))
             shared = SharedGame(game.state)  # readers share it from now on
             self._parsed[game_id] = (state, shared)
-        if announce is not None:
+        if command.announce is not None:
             try:
-                await announce(shared, seats)
+                await command.announce(shared, seats)
             except Exception:
                 log.exception("could not announce the start of game %s", game_id)
         started = Applied(game_id, "", Source.START, shared, [])
         await self._notify(started)
         await self.answer_forced(game_id, shared)
-        return shared
+        return started
 
-    # ----- play -----
+    # ----- commands on the game's table -----
 
-    async def load(self, game_id: int) -> SharedGame:
-        """The game as stored now. The object is shared between readers, so treat it as read-only: everything
-        that changes a game goes through this service, which works on a copy of its own."""
-        return self._shared(game_id, await self.row(game_id))
-
-    def _shared(self, game_id: int, row: GameRow) -> SharedGame:
-        if row.state is None:
-            raise ServiceError("not-started", "The game has not started yet.")
-        cached = self._parsed.get(game_id)
-        if cached is not None and (cached[0] is row.state or cached[0] == row.state):
-            return cached[1]
-        game = SharedGame(Game.from_json(row.state).state)
-        if row.status != GameStatus.ENDED:  # an ended game is read rarely: it does not take a place in memory
-            self._parsed[game_id] = (row.state, game)
-        return game
-
-    async def count_running(self) -> int:
-        """Games running or paused, counted by the database (nothing is loaded)."""
-        return await self.store.count_active()
-
-    # ----- what the Discord layer reads (it goes through the service, never to the store) -----
-
-    async def active_games(self) -> list[GameRow]:
-        return await self.store.active_games()
-
-    async def lobby_players(self, game_id: int) -> list[int]:
-        return await self.store.lobby(game_id)
-
-    async def seats(self, game_id: int) -> dict[str, int | None]:
-        return await self.store.seats(game_id)
-
-    async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
-        return await self.store.games_of_user(user_id, channel_id=channel_id)
-
-    async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
-        return await self.store.public_events(game_id, limit=limit)
-
-    async def change_deadlines(self, game_id: int, durations: dict[str, int]) -> dict[str, int]:
-        """Set the durations per kind of decision (from the next step on); returns all of them."""
+    async def _table(self, command: TableCommand) -> Done:
+        game_id = command.game_id
+        if isinstance(command, Force):
+            return await self._force(command)
+        durations: dict[str, int] = {}
         async with self.lock(game_id):
             row = await self.row(game_id)
-            settings = dict(row.settings)
-            settings["deadlines"] = {**settings.get("deadlines", {}), **durations}
-            await self.store.update_settings(game_id, settings)
-            return dict(settings["deadlines"])
+            if isinstance(command, End | Export):
+                plan = Plan([self.store.status_write(game_id, GameStatus.ENDED)] if isinstance(command, End) else [])
+            elif isinstance(command, SetDeadlines):
+                settings = dict(row.settings)
+                settings["deadlines"] = {**settings.get("deadlines", {}), **command.durations}
+                durations = {str(k): int(v) for k, v in settings["deadlines"].items()}
+                summary = ", ".join(f"{k} {durations[k] / 3600:g} h" for k in ("orders", "bids", "battle", "other"))
+                plan = Plan([self.store.settings_write(game_id, settings)], params={"durations": summary})
+            else:
+                if row.status not in ACTIVE:
+                    raise ServiceError("not-running", "This game is not running.")
+                plan = await self._plan(command)
+            notices = self._audit(command, dict(plan.params))
+            if isinstance(command, Vacation):
+                house = await self.house_of(game_id, command.by or 0)
+                assert plan.until is not None
+                notices = [to_payload(VacationTaken(house, plan.until))]
+            await self.store.apply(
+                plan.writes, game_id=game_id, key=command.key, name=command.name, by=command.by, notices=notices
+            )
+        if plan.then is not None:
+            await plan.then()
+        if isinstance(command, End):
+            if self.clock is not None:
+                await self.clock.disarm(game_id)
+            self._ended(game_id)
+        if notices:
+            self._noticed(game_id)
+        return Done(until=plan.until, durations=durations)
 
-    async def status_message(self, game_id: int) -> int | None:
-        return await self.store.status_message(game_id)
+    async def _plan(self, command: Pause | Resume | Extend | Vacation) -> Plan:
+        """The change a command makes to the game's clock, worked out by the deadlines."""
+        game_id = command.game_id
+        if self.clock is None:  # no deadlines are kept (a bare service): only the status changes
+            if isinstance(command, Pause | Resume):
+                status = GameStatus.PAUSED if isinstance(command, Pause) else GameStatus.RUNNING
+                return Plan([self.store.status_write(game_id, status)])
+            raise ServiceError("no-deadline", "Nothing is awaited in this game.")
+        if isinstance(command, Pause):
+            return await self.clock.plan_pause(game_id)
+        if isinstance(command, Resume):
+            return await self.clock.plan_resume(game_id)
+        if isinstance(command, Extend):
+            return await self.clock.plan_extend(game_id, command.seconds)
+        house = await self.house_of(game_id, command.by or 0)  # a vacation is taken for the member's own house
+        return await self.clock.plan_vacation(game_id, house, command.days)
+
+    async def _force(self, command: Force) -> Done:
+        """Apply the deadline now: each answer it gives is a command of its own; then the audit line."""
+        if self.clock is None:
+            raise ServiceError("no-deadline", "Nothing is awaited in this game.")
+        await self._active(command.game_id, player=False)
+        houses = await self.clock.force(command.game_id)
+        notices = self._audit(command, {"houses": houses})
+        await self.store.apply([], game_id=command.game_id, key=command.key, name=command.name, by=command.by,
+                               notices=notices)  # fmt: skip
+        self._noticed(command.game_id)
+        return Done(houses=houses)
+
+    # ----- the Discord layer's bookkeeping (not changes to a game) -----
 
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self.store.set_status_message(game_id, message_id)
-
-    async def dm_closed(self, user_id: int) -> bool:
-        return await self.store.dm_closed(user_id)
 
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         await self.store.set_dm_closed(user_id, closed)
@@ -492,461 +577,15 @@ class GameService:
         """The Discord locale a user last interacted in (DMs the bot sends them are written in it)."""
         await self.store.set_locale(user_id, locale)
 
-    async def language_for(self, user_id: int | None, game_id: int) -> str:
-        """The language to write to a player in: their locale from their last interaction, else the game's."""
-        locale = await self.store.locale(user_id) if user_id is not None else None
-        if locale:
-            return locale
-        return str((await self.row(game_id)).settings.get("language", "en"))
-
-    async def deadline(self, game_id: int) -> DeadlineRow | None:
-        """The open deadline of a game, if it has one."""
-        return await self._deadlines.get(game_id)
-
-    async def seat_of(self, game_id: int, house: str) -> int | None:
-        """The member who decides for a house now: its player, or a vassal's liege's (None: nobody, or no such
-        house)."""
-        seats = await self.store.seats(game_id)
-        row = await self.row(game_id)
-        if row.state is None:
-            return seats.get(house)
-        return decider(self._shared(game_id, row).state, seats, house)
-
-    async def house_of(self, game_id: int, user_id: int) -> str:
-        """The house the member plays (never a vassal it commands)."""
-        houses = await self.houses_of(game_id, user_id)
-        if not houses:
-            raise ServiceError("not-seated", "You do not play a house in this game.")
-        return houses[0]
-
-    async def houses_of(self, game_id: int, user_id: int) -> list[str]:
-        """Every house the member decides for now: its own first, then the vassals it commands in turn order."""
-        seats = await self.store.seats(game_id)
-        row = await self.row(game_id)
-        own = [h for h, u in seats.items() if u == user_id]
-        if row.state is None:
-            return own
-        state = self._shared(game_id, row).state
-        own = [h for h in own if h not in state.vassals]
-        return own + [v for h in own for v in rules.vassals_of(state, h)]
-
-    async def decisions_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
-        """(game, house) for every house the member decides for in its unfinished games, vassals included."""
-        out: list[tuple[int, str]] = []
-        for game_id in dict.fromkeys(g for g, _ in await self.games_of_user(user_id, channel_id=channel_id)):
-            out += [(game_id, h) for h in await self.houses_of(game_id, user_id)]
-        return out
-
-    async def answer(
-        self,
-        game_id: int,
-        *,
-        house: str,
-        answer: Any,
-        user_id: int | None,
-        prompt_id: str | None = None,
-        source: Source = Source.PLAYER,
-        only_if_unanswered: bool = False,
-    ) -> Applied:
-        """Apply and commit one answer. Raises RuleError (illegal) or ServiceError (not allowed now)."""
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status == GameStatus.PAUSED and source == Source.PLAYER:
-                raise ServiceError("paused", "A moderator has paused this game.")
-            if row.status not in ACTIVE:
-                raise ServiceError("not-running", "This game is not running.")
-            assert row.state is not None
-            shared_before = self._shared(game_id, row)
-            if user_id is not None and source == Source.PLAYER:
-                seats = await self.store.seats(game_id)
-                if decider(shared_before.state, seats, house) != user_id:
-                    raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
-            prompt = shared_before.prompt_for(house)
-            if prompt is None:
-                raise RuleError("not-your-turn", f"Nothing is asked of {house} now.", house=house)
-            if only_if_unanswered and prompt.answered:
-                raise ServiceError("already-answered", f"{house} has already answered.")
-            game = shared_before.copy()  # the answer works on its own copy
-            before = game.version
-            events = game.act(house, answer, prompt_id=prompt_id)
-            shared = await self._commit(game_id, game, before, events, house, user_id, prompt.id, answer, source)
-        return await self._publish(Applied(game_id, house, source, shared, events, shared_before))
-
-    async def gift(
-        self, game_id: int, *, user_id: int, to: str, amount: int, house: str | None = None, key: str | None = None
-    ) -> Applied:
-        """The member's house gives Power to another house (Mother of Dragons), logged and undoable like an answer.
-        Raises RuleError when the rules forbid it now, ServiceError when the member may not. ``house``: the house
-        the confirmation was asked for (refused if the member no longer plays it); ``key``: the confirmation's
-        idempotency key (a second press is refused and changes nothing)."""
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status == GameStatus.PAUSED:
-                raise ServiceError("paused", "A moderator has paused this game.")
-            if row.status != GameStatus.RUNNING or row.state is None:
-                raise ServiceError("not-running", "This game is not running.")
-            giver = await self.house_of(game_id, user_id)
-            if house is not None and giver != house:
-                raise ServiceError("gift-stale", "You no longer play the house this gift was asked for.")
-            house = giver
-            shared_before = self._shared(game_id, row)
-            game = shared_before.copy()
-            before = game.version
-            events = game.gift(house, to, amount)
-            record = {"to": to, "amount": amount}
-            try:
-                shared = await self._commit(
-                    game_id, game, before, events, house, user_id, GIFT, record, Source.PLAYER, key=key
-                )
-            except DuplicateCommand as err:
-                raise ServiceError("already-done", "That was already done.") from err
-        return await self._publish(Applied(game_id, house, Source.PLAYER, shared, events, shared_before))
-
-    async def check_gift(self, game_id: int, *, user_id: int, to: str, amount: int) -> None:
-        """Refuse now a gift the rules would refuse (before the player is asked to confirm it)."""
-        house = await self.house_of(game_id, user_id)
-        gifts.check_gift((await self.load(game_id)).state, house, to, amount)
-
-    async def _commit(
-        self,
-        game_id: int,
-        game: Game,
-        before: int,
-        events: list[dict[str, Any]],
-        house: str,
-        user_id: int | None,
-        prompt_id: str,
-        answer: Any,
-        source: Source,
-        *,
-        key: str | None = None,
-        seats: dict[str, int | None] | None = None,
-    ) -> SharedGame:
-        """Log one entry with the state it led to (under the game's lock); from then on readers share that state."""
-        state = game.to_json()
-        await self.store.commit_answer(
-            game_id,
-            expected_version=before,
-            new_version=game.version,
-            new_state=state,
-            house=house,
-            user_id=user_id,
-            prompt_id=prompt_id,
-            answer=answer,
-            source=source,
-            snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
-            status=GameStatus.ENDED if game.finished else None,
-            events=events,
-            player=rules.commander(game.state, house),
-            key=key,
-            seats=seats,
-        )
-        shared = SharedGame(game.state)  # nothing changes it again
-        self._parsed[game_id] = (state, shared)
-        return shared
-
-    async def _publish(self, applied: Applied) -> Applied:
-        """Tell the listeners; then end the game's bookkeeping, or answer what has a single legal answer."""
-        await self._notify(applied)
-        if applied.game.finished:
-            self._ended(applied.game_id)
-            return applied
-        await self.answer_forced(applied.game_id, applied.game)
-        return applied
-
-    async def answer_forced(self, game_id: int, game: Game) -> None:
-        """Answer, and log as such, every open prompt that has exactly one legal answer."""
-        for prompt in game.prompts():
-            if not prompt.answered and isinstance(prompt.choices, list) and len(prompt.choices) == 1:
-                with contextlib.suppress(RuleError, ServiceError):  # someone answered first, or the step moved on
-                    await self.answer(
-                        game_id,
-                        house=prompt.house,
-                        answer=prompt.choices[0],
-                        user_id=None,
-                        prompt_id=prompt.id,
-                        source=Source.AUTO,
-                        only_if_unanswered=True,
-                    )
-                return  # the answer above handled what followed
-
-    async def game_at(self, game_id: int, version: int) -> Game:
-        """The game as it stood at ``version``, rebuilt from the latest snapshot at or before it and the log."""
-        snap = await self.store.latest_snapshot(game_id, at_most=version)
-        if snap is None:
-            raise ServiceError("no-snapshot", "The game's history is incomplete.")
-        game = Game.from_json(snap[1])
-        for a in await self.store.answers(game_id, after_version=snap[0]):
-            if a.version > version:
-                break
-            replay(game, a.prompt_id, a.house, a.answer)
-        if game.version != version:
-            raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
-        return game
-
-    async def unpublished(self) -> list[tuple[Applied, frozenset[str]]]:
-        """Every committed version whose consequences were not all published (a crash came between), rebuilt as
-        it was applied, with the parts already sent: what the publisher drains at start-up."""
-        out: list[tuple[Applied, frozenset[str]]] = []
-        for game_id, version, kind, sent in await self.store.unpublished():
-            try:
-                entry = await self.store.answer_at(game_id, version)
-                game = SharedGame((await self.game_at(game_id, version)).state)
-                if kind == Source.RESET:
-                    out.append((Applied(game_id, "", Source.RESET, game, []), sent))
-                    continue
-                if entry is None:  # the start: everything is new
-                    out.append((Applied(game_id, "", Source.START, game, []), sent))
-                    continue
-                last, events = entry
-                before = None if last.prompt_id == REPAIR else await self.game_at(game_id, version - 1)
-                out.append((Applied(game_id, last.house, last.source, game, events, before), sent))
-            except ServiceError:
-                log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
-                await self.store.published(game_id, version, kind)
-        return out
-
     async def published(self, applied: Applied) -> None:
         await self.store.published(applied.game_id, applied.game.version, outbox_kind(applied))
 
     async def published_part(self, applied: Applied, part: str) -> None:
         await self.store.published_part(applied.game_id, applied.game.version, part, outbox_kind(applied))
 
-    async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
-        """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""
-        if row.version == 0:
-            raise ServiceError("nothing-to-undo", "No answer has been given yet.")
-        target = row.version - 1
-        snap = await self.store.latest_snapshot(game_id, at_most=target)
-        if snap is None:
-            raise ServiceError("no-snapshot", "The game's history is incomplete; it cannot be undone.")
-        version, state = snap
-        game = Game.from_json(state)
-        last: AnswerRow | None = None
-        for a in await self.store.answers(game_id, after_version=version):
-            if a.version > target:
-                last = a
-                break
-            replay(game, a.prompt_id, a.house, a.answer)
-        if game.version != target or last is None:
-            raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
-        return game, last
+    async def notice_posted(self, notice_id: int) -> None:
+        await self.store.notice_posted(notice_id)
 
-    async def undo_preview(self, game_id: int, *, by: int | None = None) -> UndoPreview:
-        """What undoing the last entry would take back, and whether ``by`` (a moderator) may do it."""
-        row = await self.row(game_id)
-        game, last = await self._replayed_before_last(game_id, row)
-        return self._preview(game, last, row, await self.seated(game_id, by))
-
-    def _preview(self, before: Game, last: AnswerRow, row: GameRow, seated: bool) -> UndoPreview:
-        prompt = before.prompt_for(last.house) if last.prompt_id not in (SEAT_CHANGE, REPAIR, GIFT, VASSALIZE) else None
-        if last.prompt_id == REPAIR:
-            reveals = True  # a repair may have set anything, secrets included
-        else:
-            try:
-                reveals = any(reveals_something(e) for e in _replay_events(before, last))
-            except (RuleError, ServiceError):
-                reveals = True
-        return UndoPreview(
-            row.version,
-            last,
-            prompt.kind if prompt else last.prompt_id,
-            bool(prompt and prompt.secret),
-            reveals,
-            seated,
-        )
-
-    async def undo_last(self, game_id: int, *, by: int | None = None, expected_version: int | None = None) -> Game:
-        """Restore the state before the last accepted answer by replaying the log from a snapshot.
-
-        ``by``: the moderator asking. A moderator who holds a seat in the game may not take back an answer
-        that showed anything secret (a reveal, a peek), since they would then choose again knowing it."""
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if expected_version is not None and row.version != expected_version:
-                raise ServiceError("undo-stale", "The game has moved on since.")
-            game, last = await self._replayed_before_last(game_id, row)
-            preview = self._preview(game, last, row, await self.seated(game_id, by))
-            if preview.refused:
-                raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
-            seats = seats_held(game.state, await self.store.seats(game_id))
-            await self.store.truncate_after(game_id, game.version, game.to_json(), seats)
-            self._parsed.pop(game_id, None)
-            shared = await self.load(game_id)
-        # Every decision open at the restored version is sent afresh: the forms of the later position are void.
-        await self._notify(Applied(game_id, "", Source.RESET, shared, []))
-        return shared
-
-    # ----- moderation -----
-
-    HANDOVER_AFTER_MISSES = 2  # a seated moderator may hand over a house whose player missed this many in a row
-
-    async def check_handover(self, game_id: int, house: str, *, moderator: int, consented_by: int | None) -> None:
-        """A seat is a player first: a moderator who holds a house may vassalize or replace another house only when
-        that house's player agrees (``consented_by``) or has missed his last two deadlines in a row."""
-        seats = await self.store.seats(game_id)
-        own = [h for h, u in seats.items() if u == moderator]
-        if not own or house in own:
-            return
-        if consented_by is not None and consented_by == seats.get(house):
-            return
-        if await self.store.missed_in_a_row(game_id, house) >= self.HANDOVER_AFTER_MISSES:
-            return
-        raise ServiceError(
-            "seated-handover",
-            "You play in this game: another house is handed over only with its player's agreement or after two"
-            " missed deadlines in a row.",
-            house=house,
-        )
-
-    async def vassalize(self, game_id: int, house: str, *, moderator: int, consented_by: int | None = None) -> Applied:
-        """A player leaves (Mother of Dragons, M-LEAVE-01): the house plays out the round and becomes a vassal as the
-        next round starts. A logged, undoable step; the engine refuses what the rules do not allow."""
-        await self.check_handover(game_id, house, moderator=moderator, consented_by=consented_by)
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status not in ACTIVE or row.state is None:
-                raise ServiceError("not-running", "This game is not running.")
-            shared_before = self._shared(game_id, row)
-            game = shared_before.copy()
-            before = game.version
-            events = game.vassalize(house)
-            shared = await self._commit(
-                game_id, game, before, events, house, moderator, VASSALIZE, {}, Source.MODERATOR
-            )
-        applied = Applied(game_id, house, Source.MODERATOR, shared, events, shared_before)
-        await self._notify(applied)
-        return applied
-
-    async def replace(
-        self, game_id: int, house: str, *, user_id: int, moderator: int, consented_by: int | None = None
-    ) -> Applied:
-        """Give a house to a member who holds none in this game (one member, one house)."""
-        await self.check_handover(game_id, house, moderator=moderator, consented_by=consented_by)
-        return await self.set_seat(game_id, house, user_id=user_id, autopilot=False, moderator=moderator, new=True)
-
-    async def set_seat(
-        self, game_id: int, house: str, *, user_id: int | None, autopilot: bool, moderator: int, new: bool = False
-    ) -> Applied:
-        """Replace the player of a house or switch its autopilot, as a logged, undoable step. ``new``: the
-        member must not hold a house in the game yet."""
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status not in ACTIVE or row.state is None:
-                raise ServiceError("not-running", "This game is not running.")
-            seats = await self.store.seats(game_id)
-            if house not in seats or house in self._shared(game_id, row).state.vassals:
-                raise ServiceError("no-such-house", "No one plays this house in this game.", house=house)
-            held = [h for h, u in seats.items() if u is not None and u == user_id and (new or h != house)]
-            if held:
-                raise ServiceError("already-seated", "That member already plays a house here.", house=held[0])
-            shared_before = self._shared(game_id, row)
-            game = shared_before.copy()
-            before = game.version
-            seat = str(user_id) if user_id is not None else None
-            answer: dict[str, Any] = {"seat": seat, "autopilot": autopilot}
-            events = game.set_seat(house, seat, autopilot=autopilot)
-            shared = await self._commit(
-                game_id,
-                game,
-                before,
-                events,
-                house,
-                moderator,
-                SEAT_CHANGE,
-                answer,
-                Source.MODERATOR,
-                seats={house: user_id},
-            )
-        applied = Applied(game_id, house, Source.MODERATOR, shared, events, shared_before)
-        await self._notify(applied)
-        return applied
-
-    async def repair(self, game_id: int, spec: dict[str, Any], *, moderator: int) -> Game:
-        """Replace the position with a scenario (a moderator's repair); the old history stays in the log.
-
-        The scenario must be for this game's houses (left out, they are this game's); anything the engine
-        refuses (``RuleError``, or a value of the wrong shape) is a ``bad-scenario`` refusal and nothing is stored."""
-        async with self.lock(game_id):
-            row = await self.row(game_id)
-            if row.status not in ACTIVE or row.state is None:
-                raise ServiceError("not-running", "This game is not running.")
-            if await self.seated(game_id, moderator):
-                raise ServiceError("seated-repair", "A player of this game may not replace its position.")
-            old = Game.from_json(row.state)
-            houses = sorted(rules.player_houses(old.state))
-            spec = {**spec, "players": spec.get("players", houses), "options": spec.get("options", old.state.options)}
-            wanted = spec["players"]
-            if not (wanted == len(houses) or (isinstance(wanted, list) and sorted(map(str, wanted)) == houses)):
-                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
-            try:
-                game = Game.from_scenario(spec)
-            except RuleError as err:
-                raise ServiceError("bad-scenario", err.message, reason=err.message) from err
-            except (ValueError, TypeError, KeyError, IndexError, AttributeError) as err:
-                # The engine validates scenarios; whatever slips through its checks is still a bad scenario.
-                raise ServiceError("bad-scenario", str(err), reason=f"{type(err).__name__}: {err}") from err
-            if sorted(rules.player_houses(game.state)) != houses:
-                raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
-            for house in game.state.players:
-                if house in old.state.houses:
-                    game.state.houses[house].seat = old.state.houses[house].seat
-                    game.state.houses[house].autopilot = old.state.houses[house].autopilot
-            game.state.version = old.version + 1
-            await self.store.commit_answer(
-                game_id,
-                expected_version=old.version,
-                new_version=game.version,
-                new_state=game.to_json(),
-                house="",
-                user_id=moderator,
-                prompt_id=REPAIR,
-                answer=spec,
-                source=Source.MODERATOR,
-                snapshot=True,
-                events=[{"type": "game-repaired"}],
-            )
-        applied = Applied(game_id, "", Source.MODERATOR, game, [{"type": "game-repaired"}])
-        await self._notify(applied)
-        return game
-
-    async def end(self, game_id: int) -> None:
-        """End the game now: its log and last state stay, its intermediate snapshots go (see docs/bot.md)."""
-        async with self.lock(game_id):
-            await self.row(game_id)
-            await self.store.set_status(game_id, GameStatus.ENDED)
-        self._ended(game_id)
-
-    async def seated(self, game_id: int, user_id: int | None) -> bool:
-        """Whether ``user_id`` holds a house in this game (a player first, whatever else they are)."""
-        return user_id is not None and user_id in (await self.store.seats(game_id)).values()
-
-    async def export(self, game_id: int, *, by: int | None = None) -> dict[str, Any]:
-        """The whole game (state, seats, the answer log), or, for someone seated in a game still running, only
-        what every player sees: the public view and the public events of each step."""
-        row = await self.row(game_id)
-        answers = await self.store.answers(game_id)
-        head = {"id": row.id, "name": row.name, "status": row.status, "settings": row.settings}
-        if row.status != GameStatus.ENDED and await self.seated(game_id, by):
-            events = await self.store.events_by_version(game_id)
-            return {
-                "game": {**head, "public": True},
-                "seats": await self.store.seats(game_id),
-                "state": (await self.load(game_id)).view(None) if row.state else None,
-                "log": [
-                    {
-                        "version": a.version,
-                        "house": a.house,
-                        "source": a.source,
-                        "at": a.at,
-                        "events": events.get(a.version, []),
-                    }
-                    for a in answers
-                ],
-            }
-        return {
-            "game": head,
-            "seats": await self.store.seats(game_id),
-            "state": json.loads(row.state) if row.state else None,
-            "log": [a.__dict__ for a in answers],
-        }
+    async def pending_notices(self, game_id: int | None = None) -> list[Notice]:
+        """The notices still to post (of one game, or of every game at start-up), in order."""
+        return await self.store.notices(game_id)

@@ -11,7 +11,7 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -188,7 +188,50 @@ MIGRATIONS: list[str] = [
         INSERT OR REPLACE INTO outbox (game_id, version, created_at) VALUES (NEW.game_id, NEW.new_version, NEW.at);
     END;
     """,
+    # 9: every command is idempotent and tells the channel durably. ``commands``: the key of every command that
+    # changed a game's table without logging an entry (a pause, an extension...; a logged entry keeps its key in
+    # ``answers.command_key``): a second command with the same key is refused. ``notices``: channel lines that no
+    # version implies (a moderator's audit line, a deadline's news, a vacation), written in the transaction of the
+    # change they tell and posted after the publication of ``after_version``, then deleted.
+    """
+    CREATE TABLE commands (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        name TEXT NOT NULL,
+        by_user INTEGER,
+        at REAL NOT NULL,
+        PRIMARY KEY (game_id, key)
+    );
+    CREATE TABLE notices (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        after_version INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX notices_by_game ON notices (game_id, id);
+    """,
 ]
+
+
+@dataclass(frozen=True)
+class Write:
+    """One statement of a change, to run in the transaction that records the command (``Store.apply``);
+    ``after`` brings the store's caches in step once it has committed."""
+
+    sql: str
+    params: tuple[Any, ...]
+    after: Callable[[], None] | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A channel line no version implies, as stored in the outbox (``notices``)."""
+
+    id: int
+    game_id: int
+    after_version: int
+    payload: dict[str, Any]
 
 
 SET_SEAT = (
@@ -424,18 +467,91 @@ class Store:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
 
-    async def set_status(self, game_id: int, status: GameStatus) -> None:
+    def status_write(self, game_id: int, status: GameStatus) -> Write:
         """A game that ends drops its intermediate snapshots in the same statement (a trigger, migration 7)."""
-        await self.write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id))
-        if status == GameStatus.ENDED:
-            self.forget(game_id)
-        else:
-            self._changed_game(game_id, status=status)
+
+        def after() -> None:
+            if status == GameStatus.ENDED:
+                self.forget(game_id)
+            else:
+                self._changed_game(game_id, status=status)
+
+        return Write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id), after)
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        await self.apply([self.status_write(game_id, status)])
+
+    def settings_write(self, game_id: int, settings: dict[str, Any]) -> Write:
+        text = json.dumps(settings)
+        return Write(
+            "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+            (text, time.time(), game_id),
+            lambda: self._changed_game(game_id, settings=json.loads(text)),
+        )
 
     async def update_settings(self, game_id: int, settings: dict[str, Any]) -> None:
-        text = json.dumps(settings)
-        await self.write("UPDATE games SET settings = ?, updated_at = ? WHERE id = ?", (text, time.time(), game_id))
-        self._changed_game(game_id, settings=json.loads(text))
+        await self.apply([self.settings_write(game_id, settings)])
+
+    # ----- commands and notices -----
+
+    async def apply(
+        self,
+        writes: list[Write],
+        *,
+        game_id: int | None = None,
+        key: str | None = None,
+        name: str = "",
+        by: int | None = None,
+        notices: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Run a change's statements in one transaction with the command's key (``DuplicateCommand`` if it was
+        applied already: nothing is stored) and the notices it implies, posted after the game's current version."""
+        try:
+            async with self.transaction() as db:
+                if key is not None and game_id is not None:
+                    await db.execute(
+                        "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, key, name, by, time.time()),
+                    )
+                for write in writes:
+                    await db.execute(write.sql, write.params)
+                if notices and game_id is not None:
+                    await self._add_notices(db, game_id, notices)
+        except sqlite3.IntegrityError as err:
+            if "commands" in str(err):
+                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
+            raise
+        for write in writes:
+            if write.after is not None:
+                write.after()
+
+    @staticmethod
+    async def _add_notices(db: aiosqlite.Connection, game_id: int, notices: list[dict[str, Any]]) -> None:
+        now = time.time()
+        await db.executemany(
+            "INSERT INTO notices (game_id, after_version, payload, created_at)"
+            " SELECT ?, version, ?, ? FROM games WHERE id = ?",
+            [(game_id, json.dumps(n), now, game_id) for n in notices],
+        )
+
+    async def add_notices(self, game_id: int, notices: list[dict[str, Any]]) -> None:
+        """Notices no change of the game goes with (a deadline's news)."""
+        async with self.transaction() as db:
+            await self._add_notices(db, game_id, notices)
+
+    async def notices(self, game_id: int | None = None) -> list[Notice]:
+        """The notices still to post, of one game or of all, each game's in the order they were written."""
+        sql = "SELECT id, game_id, after_version, payload FROM notices"
+        params: tuple[Any, ...] = ()
+        if game_id is not None:
+            sql += " WHERE game_id = ?"
+            params = (game_id,)
+        async with self.db.execute(sql + " ORDER BY game_id, id", params) as cur:
+            rows = await cur.fetchall()
+        return [Notice(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3])) for r in rows]
+
+    async def notice_posted(self, notice_id: int) -> None:
+        await self.write("DELETE FROM notices WHERE id = ?", (notice_id,))
 
     async def status_message(self, game_id: int) -> int | None:
         row = await self.game(game_id)
@@ -524,6 +640,7 @@ class Store:
         player: str | None = None,
         seats: dict[str, int | None] | None = None,
         key: str | None = None,
+        notices: list[dict[str, Any]] | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``.
 
@@ -531,7 +648,7 @@ class Store:
         house whose player answered, when it is not ``house``, as a liege answering for his vassal). ``seats``: the
         seats the new state holds (a change of player), written in the same transaction. ``key``: the command's
         idempotency key (the confirmation it answers): a second commit with the same key raises ``DuplicateCommand``
-        and stores nothing.
+        and stores nothing. ``notices``: channel lines to post after this version (a moderator's audit line).
         """
         ends_a_run = source == Source.PLAYER and (player or house) in await self.missed_houses(game_id)
         try:
@@ -560,12 +677,13 @@ class Store:
                 (player or house) if ends_a_run else None,
                 key,
             )
-            if seats is None:
+            if seats is None and not notices:
                 await self.write(commit, values)
             else:
                 async with self.transaction() as db:
                     await db.execute(commit, values)
-                    await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in seats.items()])
+                    await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
+                    await self._add_notices(db, game_id, notices or [])
                 self._seats.pop(game_id, None)
         except BaseException as err:
             self._seats.pop(game_id, None)
@@ -670,7 +788,15 @@ class Store:
         return (int(row[0]), str(row[1])) if row else None
 
     async def truncate_after(
-        self, game_id: int, version: int, state: str, seats: dict[str, int | None] | None = None
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        seats: dict[str, int | None] | None = None,
+        *,
+        key: str | None = None,
+        by: int | None = None,
+        notices: list[dict[str, Any]] | None = None,
     ) -> None:
         """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds."""
         try:
@@ -687,6 +813,16 @@ class Store:
                     "INSERT OR REPLACE INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, 'reset', ?)",
                     (game_id, version, time.time()),
                 )
+                await self._add_notices(db, game_id, notices or [])
+                if key is not None:
+                    await db.execute(
+                        "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, 'undo', ?, ?)",
+                        (game_id, key, by, time.time()),
+                    )
+        except sqlite3.IntegrityError as err:
+            if "commands" in str(err):
+                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
+            raise
         finally:
             self._seats.pop(game_id, None)
         self._changed_game(game_id, state=state, version=version)
@@ -763,13 +899,19 @@ class DeadlineStore:
         self.store.deadline_cache.update((row.game_id, row) for row in rows)
         return rows
 
-    async def put(self, row: DeadlineRow) -> None:
-        await self.store.write(
+    def put_write(self, row: DeadlineRow) -> Write:
+        def after() -> None:
+            self.store.deadline_cache[row.game_id] = row
+
+        return Write(
             "INSERT OR REPLACE INTO deadlines (game_id, step_key, category, opened_at, due_at, paused_remaining)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             (row.game_id, row.step_key, row.category, row.opened_at, row.due_at, row.paused_remaining),
+            after,
         )
-        self.store.deadline_cache[row.game_id] = row
+
+    async def put(self, row: DeadlineRow) -> None:
+        await self.store.apply([self.put_write(row)])
 
     async def clear(self, game_id: int) -> None:
         await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
@@ -796,8 +938,8 @@ class DeadlineStore:
         ) as cur:
             return {str(r[0]): (float(r[1]), float(r[2])) for r in await cur.fetchall()}
 
-    async def set_vacation(self, game_id: int, house: str, until: float, days_used: float) -> None:
-        await self.store.write(
+    def vacation_write(self, game_id: int, house: str, until: float, days_used: float) -> Write:
+        return Write(
             "INSERT INTO vacations (game_id, house, until, days_used) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (game_id, house) DO UPDATE SET until = excluded.until, days_used = excluded.days_used",
             (game_id, house, until, days_used),

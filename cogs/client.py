@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from app.background import ImagePool
 from app.config import Config
-from app.deadlines import DeadlineNotice, Deadlines
+from app.deadlines import Deadlines, Reminder
 from app.service import GameService
 from app.store import Store
 from cogs.translator import CatalogTranslator
@@ -97,7 +97,7 @@ class WesterosBot(commands.Bot):
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)
-        await self.add_cog(Moderation(self, self.service, self.deadlines, self.config.moderator_role, self.play))
+        await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play))
         await self.add_cog(Gifts(self, self.service))
         self.add_dynamic_items(
             LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel, HandoverConsent
@@ -116,8 +116,8 @@ class WesterosBot(commands.Bot):
         # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
         gc.set_threshold(*GC_THRESHOLDS)
 
-    async def _deadline_notice(self, notice: DeadlineNotice) -> None:
-        await self.play.on_deadline_notice(notice)
+    async def _deadline_notice(self, notice: Reminder) -> None:
+        await self.play.on_reminder(notice)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s games running)", self.user, await self.service.count_running())

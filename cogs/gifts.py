@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from app.commands import Gift
 from app.service import GameService, ServiceError
 from cogs.replies import guarded, say
 from engine import data
@@ -57,9 +58,9 @@ class GiftConfirm(
             return
         cog = interaction.client.get_cog("Gifts")
         assert isinstance(cog, Gifts)
-        await cog.service.gift(
-            self.game_id, user_id=self.user, to=self.to, amount=self.amount, house=self.house, key=str(self.key)
-        )
+        gift = Gift(game_id=self.game_id, by=self.user, key=str(self.key), to=self.to, amount=self.amount,
+                    house=self.house)  # fmt: skip
+        await cog.service.execute(gift)
         done = t("gift.done", lang, amount=self.amount, house=t(f"house.{self.to}", lang))
         await interaction.edit_original_response(content=done, view=None)
 

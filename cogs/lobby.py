@@ -15,12 +15,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
+from app.commands import Join, LeaveLobby, Start, Vacation
 from app.decisions import card_label
 from app.labels import awaited_text, house_mark
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from app.store import GameStatus
-from cogs.replies import guarded, say
+from cogs.replies import command_key, guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
 from i18n import language_of, t
@@ -281,18 +282,13 @@ class Lobby(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = str(interaction.locale)
         game_id, house = await self._my_game(interaction)
-        deadlines = getattr(self.bot, "deadlines", None)
-        if house is None or deadlines is None:
+        if house is None:
             raise ServiceError("not-seated-here", "You do not play in this channel's game.")
-        until = await deadlines.take_vacation(game_id, house, days)
-        await say(interaction, t("vacation.taken", lang, until=f"<t:{int(until)}:f>"))
-        row = await self.service.row(game_id)
-        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
-        game_lang = row.settings.get("language", "en")
-        assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(
-            t("vacation.notice", game_lang, house=t(f"house.{house}", game_lang), until=f"<t:{int(until)}:f>")
+        # The channel is told through the outbox, in the transaction that takes the days.
+        done = await self.service.execute(
+            Vacation(game_id=game_id, by=interaction.user.id, key=command_key(interaction), days=days)
         )
+        await say(interaction, t("vacation.taken", lang, until=f"<t:{int(done.until or 0)}:f>"))
 
     @game.command(name="help", description="How to play with this bot")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
@@ -323,13 +319,13 @@ class Lobby(commands.Cog):
                 houses = ", ".join(f"{house_mark(h, game_lang)} <@{user}>" for h, user in seats.items())
                 await interaction.edit_original_response(content=t("lobby.started", game_lang, seats=houses), view=None)
 
-            await self.service.start(game_id, announce=announce)
+            await self.service.execute(Start(game_id=game_id, by=interaction.user.id, announce=announce))
             return
         if action == "join":
-            await self.service.join(game_id, interaction.user.id)
+            await self.service.execute(Join(game_id=game_id, by=interaction.user.id))
             note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
         else:
-            await self.service.leave(game_id, interaction.user.id)
+            await self.service.execute(LeaveLobby(game_id=game_id, by=interaction.user.id))
             note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))
         await interaction.edit_original_response(content=await self.lobby_text(game_id, game_lang))
         await say(interaction, note)

@@ -12,22 +12,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.deadlines import Deadlines
+from app.commands import End, Export, Extend, Force, Import, Pause, Resume, SetDeadlines, SetSeat, Undo, Vassalize
 from app.decisions import answer_text, prompt_title
-from app.service import (
-    GIFT,
-    MAX_SCENARIO_BYTES,
-    REPAIR,
-    SEAT_CHANGE,
-    VASSALIZE,
-    GameService,
-    ServiceError,
-    parse_scenario,
-)
+from app.queries import MAX_SCENARIO_BYTES
+from app.service import GIFT, REPAIR, SEAT_CHANGE, VASSALIZE, GameService, ServiceError, parse_scenario
 from app.store import GameRow
 from cogs.lobby import is_moderator
 from cogs.play import Play
-from cogs.replies import guarded, say
+from cogs.replies import command_key, confirmation_key, guarded, say
 from cogs.text import shown
 from i18n import t, tn
 
@@ -85,14 +77,11 @@ class HandoverConsent(
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderator tools for the game in this channel")
 
-    def __init__(
-        self, bot: commands.Bot, service: GameService, deadlines: Deadlines, role: str | None, play: Play | None = None
-    ) -> None:
+    def __init__(self, bot: commands.Bot, service: GameService, role: str | None, play: Play | None = None) -> None:
         self.bot = bot
         self.service = service
-        self.deadlines = deadlines
         self.role = role
-        self.play = play  # the game's posts, in order: audit lines queue behind them
+        self.play = play  # sends a house's player the request to agree to a handover
 
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRow:
         """Acknowledge (only the moderator sees the answer), then the running game of this channel, if the user
@@ -105,22 +94,6 @@ class Moderation(commands.Cog):
             raise ServiceError("not-moderator", "Only moderators can do that.")
         return row
 
-    async def _audit(self, interaction: discord.Interaction[Any], row: GameRow, key: str, **params: Any) -> None:
-        """The moderator's action, told in the channel after the game's posts already under way (what an undo took
-        back is posted before the line that says so)."""
-        lang = row.settings.get("language", "en")
-        line = t("mod.audit", lang, moderator=interaction.user.mention, action=t(f"mod.did.{key}", lang, **params))
-        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        if self.play is None:
-            await channel.send(line)
-            return
-
-        async def send() -> None:
-            await channel.send(line)
-
-        self.play.after_answer(row.id, send)
-
     async def _done(self, interaction: discord.Interaction[Any]) -> None:
         await say(interaction, t("mod.done", str(interaction.locale)))
 
@@ -128,9 +101,10 @@ class Moderation(commands.Cog):
     @app_commands.describe(hours="Hours to add (negative to shorten)")
     async def extend(self, interaction: discord.Interaction[Any], hours: float) -> None:
         row = await self._game(interaction)
-        new = await self.deadlines.extend(row.id, hours * 3600)
+        await self.service.execute(
+            Extend(game_id=row.id, by=interaction.user.id, key=command_key(interaction), seconds=hours * 3600)
+        )
         await self._done(interaction)
-        await self._audit(interaction, row, "extend", hours=f"{hours:+g}", due=f"<t:{int(new.due_at)}:R>")
 
     @mod.command(name="deadlines", description="Change how long each kind of decision may take (from the next step)")
     @app_commands.describe(
@@ -149,49 +123,50 @@ class Moderation(commands.Cog):
     ) -> None:
         row = await self._game(interaction)
         given = {"orders": orders_hours, "bids": bids_hours, "battle": battle_hours, "other": other_hours}
-        durations = await self.service.change_deadlines(
-            row.id, {kind: int(hours * 3600) for kind, hours in given.items() if hours is not None}
+        durations = {kind: int(hours * 3600) for kind, hours in given.items() if hours is not None}
+        await self.service.execute(
+            SetDeadlines(game_id=row.id, by=interaction.user.id, key=command_key(interaction), durations=durations)
         )
         await self._done(interaction)
-        summary = ", ".join(f"{kind} {durations[kind] / 3600:g} h" for kind in ("orders", "bids", "battle", "other"))
-        await self._audit(interaction, row, "deadlines", durations=summary)
 
     @mod.command(name="force", description="Apply the deadline now: defaults (or autopilot) for everyone awaited")
     async def force(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        houses = await self.deadlines.force(row.id)
+        await self.service.execute(Force(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
-        lang = row.settings.get("language", "en")
-        await self._audit(interaction, row, "force", houses=", ".join(t(f"house.{h}", lang) for h in houses) or "—")
 
     @mod.command(name="pause", description="Pause the game: no answers, no deadlines")
     async def pause(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        await self.deadlines.pause(row.id)
+        await self.service.execute(Pause(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
-        await self._audit(interaction, row, "pause")
 
     @mod.command(name="resume", description="Resume a paused game; the deadline keeps its remaining time")
     async def resume(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        await self.deadlines.resume(row.id)
+        await self.service.execute(Resume(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
-        await self._audit(interaction, row, "resume")
 
     @mod.command(name="replace", description="Give a house to another member")
     @app_commands.describe(house="The house to hand over", member="Who plays it from now on")
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
     async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
         row = await self._game(interaction)
+        command = SetSeat(
+            game_id=row.id,
+            by=interaction.user.id,
+            key=command_key(interaction),
+            house=house,
+            user_id=member.id,
+            new=True,
+        )
         try:
-            await self.service.replace(row.id, house, user_id=member.id, moderator=interaction.user.id)
+            await self.service.execute(command)
         except ServiceError as err:
             if err.code != "seated-handover" or not await self._ask_consent(interaction, row, house, member.id):
                 raise
             return
         await self._done(interaction)
-        lang = row.settings.get("language", "en")
-        await self._audit(interaction, row, "replace", house=t(f"house.{house}", lang), member=member.mention)
 
     @mod.command(name="vassalize", description="A player leaves: the house becomes a vassal as the next round starts")
     @app_commands.describe(house="The house whose player leaves (Mother of Dragons)")
@@ -199,14 +174,14 @@ class Moderation(commands.Cog):
     async def vassalize(self, interaction: discord.Interaction[Any], house: str) -> None:
         row = await self._game(interaction)
         try:
-            await self.service.vassalize(row.id, house, moderator=interaction.user.id)
+            await self.service.execute(
+                Vassalize(game_id=row.id, by=interaction.user.id, key=command_key(interaction), house=house)
+            )
         except ServiceError as err:
             if err.code != "seated-handover" or not await self._ask_consent(interaction, row, house, 0):
                 raise
             return
         await self._done(interaction)
-        lang = row.settings.get("language", "en")
-        await self._audit(interaction, row, "vassalize", house=t(f"house.{house}", lang))
 
     async def _ask_consent(self, interaction: discord.Interaction[Any], row: GameRow, house: str, member: int) -> bool:
         """A seated moderator's change of another house waits for its player's agreement: he is asked in a DM with
@@ -231,29 +206,19 @@ class Moderation(commands.Cog):
 
     async def consent(self, interaction: discord.Interaction[Any], asked: HandoverConsent) -> None:
         """The house's player agrees: the change is made (if he still holds the house) and audited."""
-        row = await self.service.row(asked.game_id)
         if await self.service.seat_of(asked.game_id, asked.house) != interaction.user.id:
             raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
-        lang = row.settings.get("language", "en")
+        game_id, house, key, agreed = asked.game_id, asked.house, confirmation_key(interaction), interaction.user.id
         if asked.member:
-            await self.service.replace(
-                asked.game_id,
-                asked.house,
-                user_id=asked.member,
-                moderator=asked.moderator,
-                consented_by=interaction.user.id,
-            )
-            action = t("mod.did.replace", lang, house=t(f"house.{asked.house}", lang), member=f"<@{asked.member}>")
+            await self.service.execute(
+                SetSeat(game_id=game_id, by=asked.moderator, key=key, house=house, consented_by=agreed,
+                        user_id=asked.member, new=True)
+            )  # fmt: skip
         else:
-            await self.service.vassalize(
-                asked.game_id, asked.house, moderator=asked.moderator, consented_by=interaction.user.id
+            await self.service.execute(
+                Vassalize(game_id=game_id, by=asked.moderator, key=key, house=house, consented_by=agreed)
             )
-            action = t("mod.did.vassalize", lang, house=t(f"house.{asked.house}", lang))
         await interaction.edit_original_response(content=t("handover.done", str(interaction.locale)), view=None)
-        line = t("mod.audit.agreed", lang, moderator=f"<@{asked.moderator}>", action=action)
-        channel = self.bot.get_channel(row.channel_id) or await self.bot.fetch_channel(row.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        await channel.send(line)
 
     @mod.command(name="autopilot", description="Let the bot's agent play a house (or stop it)")
     @app_commands.describe(house="The house", on="On or off")
@@ -261,10 +226,17 @@ class Moderation(commands.Cog):
     async def autopilot(self, interaction: discord.Interaction[Any], house: str, on: bool) -> None:
         row = await self._game(interaction)
         seat = await self.service.seat_of(row.id, house)
-        await self.service.set_seat(row.id, house, user_id=seat, autopilot=on, moderator=interaction.user.id)
+        await self.service.execute(
+            SetSeat(
+                game_id=row.id,
+                by=interaction.user.id,
+                key=command_key(interaction),
+                house=house,
+                user_id=seat,
+                autopilot=on,
+            )
+        )
         await self._done(interaction)
-        lang = row.settings.get("language", "en")
-        await self._audit(interaction, row, "autopilot-on" if on else "autopilot-off", house=t(f"house.{house}", lang))
 
     @mod.command(name="undo", description="Undo the last accepted answer (asks for confirmation)")
     async def undo(self, interaction: discord.Interaction[Any]) -> None:
@@ -304,9 +276,10 @@ class Moderation(commands.Cog):
         row = await self.service.row(game_id)
         if not is_moderator(interaction.user, row.created_by, self.role):
             raise ServiceError("not-moderator", "Only moderators can do that.")
-        await self.service.undo_last(game_id, by=interaction.user.id, expected_version=version)
+        await self.service.execute(
+            Undo(game_id=game_id, by=interaction.user.id, key=confirmation_key(interaction), expected_version=version)
+        )
         await interaction.edit_original_response(content=t("mod.done", lang), view=None)
-        await self._audit(interaction, row, "undo", version=version)
 
     @mod.command(name="export", description="Download the game (state, seats and the whole answer log) as JSON")
     async def export(self, interaction: discord.Interaction[Any]) -> None:
@@ -317,7 +290,7 @@ class Moderation(commands.Cog):
         name = f"game-{row.id}-v{row.version}{'-public' if public else ''}-{int(time.time())}.json"
         note = t("mod.export.public", str(interaction.locale)) if public else ""
         await interaction.followup.send(note, file=discord.File(io.BytesIO(payload), filename=name), ephemeral=True)
-        await self._audit(interaction, row, "export")
+        await self.service.execute(Export(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
 
     @mod.command(name="import", description="Repair the game: replace the position with a scenario (JSON file)")
     @app_commands.describe(scenario="A scenario JSON file (see docs/scenario-format.md)")
@@ -326,14 +299,13 @@ class Moderation(commands.Cog):
         if scenario.size > MAX_SCENARIO_BYTES:  # refused before it is downloaded
             raise ServiceError("scenario-too-big", "The file is too big.", limit=MAX_SCENARIO_BYTES // 1024)
         spec = parse_scenario(await scenario.read())
-        await self.service.repair(row.id, spec, moderator=interaction.user.id)
+        await self.service.execute(
+            Import(game_id=row.id, by=interaction.user.id, key=command_key(interaction), spec=spec)
+        )
         await self._done(interaction)
-        await self._audit(interaction, row, "import")
 
     @mod.command(name="end", description="End the game now")
     async def end(self, interaction: discord.Interaction[Any]) -> None:
         row = await self._game(interaction)
-        await self.service.end(row.id)
-        await self.deadlines.disarm(row.id)
+        await self.service.execute(End(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
-        await self._audit(interaction, row, "end")

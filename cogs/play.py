@@ -23,7 +23,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
-from app.deadlines import AbsentPlayer, DeadlineNotice, DeadlinePassed
+from app.commands import Answer
+from app.deadlines import Reminder
 from app.decisions import (
     Form,
     answer_text,
@@ -39,11 +40,12 @@ from app.decisions import (
 from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
+from app.notices import from_payload, notice_text
 from app.order_text import parse_orders
 from app.service import Applied, GameService, ServiceError, SharedGame, opened_by
 from app.store import ACTIVE, Source
 from cogs.acks import AckFirst
-from cogs.replies import guarded, say
+from cogs.replies import command_key, guarded, say
 from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
 from engine import Game, Prompt
 from i18n import t, tn
@@ -197,6 +199,7 @@ class Play(commands.Cog):
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
         service.subscribe(self.on_applied)
         service.subscribe_end(self.forget_game)
+        service.subscribe_notices(self.on_notices)
 
     async def _acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
         """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
@@ -262,6 +265,9 @@ class Play(commands.Cog):
         pending = await self.service.unpublished()
         for applied, sent in pending:
             self.after_answer(applied.game_id, functools.partial(self.publish, applied, sent, last_try=True))
+        noticed = {notice.game_id for notice in await self.service.pending_notices()}
+        for game_id in sorted(noticed):
+            self.on_notices(game_id)
         return sorted({applied.game_id for applied, _ in pending})
 
     async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> None:
@@ -571,42 +577,60 @@ class Play(commands.Cog):
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def on_deadline_notice(self, notice: DeadlineNotice) -> None:
-        """Deadline news for the channel: what was applied for whom, reminders by DM, absent players."""
-        game_id = notice.game_id
+    def on_notices(self, game_id: int) -> None:
+        """Notices were written to the outbox: they are posted after the game's posts already under way."""
+        self.after_answer(game_id, functools.partial(self.post_notices, game_id))
+
+    async def post_notices(self, game_id: int) -> None:
+        """Post the game's notices still in the outbox, in order, each deleted once it is out (a failure keeps it and
+        those after it for the next start-up)."""
+        pending = await self.service.pending_notices(game_id)
+        if not pending:
+            return
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self._channel(row.channel_id)
-        if isinstance(notice, DeadlinePassed):
-            houses = ", ".join(house_mark(h, lang) for h in notice.houses)
-            await channel.send(t(f"deadline.passed.{notice.autopilot}", lang, houses=houses))
-        elif isinstance(notice, AbsentPlayer):
-            house = house_name(notice.house, lang)
-            await channel.send(tn("deadline.absent", notice.misses, lang, house=house))
-        else:
-            game = await self.service.load(game_id)
-            for house in notice.houses:
-                user_id = await self.service.seat_of(game_id, house)  # a vassal's liege is reminded
-                prompt = game.prompt_for(house)
-                if user_id is None or prompt is None or await self.service.dm_closed(user_id):
-                    continue
-                user_lang = await self.service.language_for(user_id, game_id)
-                view = discord.ui.View(timeout=None)
-                view.add_item(DecideButton(game_id, house, t("button.decide", user_lang)))
-                text = t(
-                    "deadline.reminder",
-                    user_lang,
-                    game=shown(row.name, NAME_LIMIT),
-                    house=decision_house(game, house, user_lang),
-                    ask=form_of(game, prompt, user_lang).ask,
-                    deadline=deadline_stamp(notice.due_at),
-                    channel=_channel_link(row.guild_id, row.channel_id),
-                )
-                try:
-                    dm = await self._dm(user_id)
-                    await dm.send(text, view=view)
-                except discord.Forbidden:
-                    await self.service.set_dm_closed(user_id, True)
+        for notice in pending:
+            try:
+                text = notice_text(from_payload(notice.payload), lang)
+            except (KeyError, TypeError, ValueError):  # a notice no words fit is dropped, not left to block the rest
+                log.exception("notice %s of game %s cannot be worded; it is dropped", notice.id, game_id)
+                await self.service.notice_posted(notice.id)
+                continue
+            try:
+                await channel.send(text)
+            except discord.HTTPException:
+                log.exception("could not post a notice of game %s", game_id)
+                return
+            await self.service.notice_posted(notice.id)
+
+    async def on_reminder(self, notice: Reminder) -> None:
+        """A deadline's reminder by DM to each house still awaited (a vassal's liege is reminded)."""
+        game_id = notice.game_id
+        row = await self.service.row(game_id)
+        game = await self.service.load(game_id)
+        for house in notice.houses:
+            user_id = await self.service.seat_of(game_id, house)
+            prompt = game.prompt_for(house)
+            if user_id is None or prompt is None or await self.service.dm_closed(user_id):
+                continue
+            user_lang = await self.service.language_for(user_id, game_id)
+            view = discord.ui.View(timeout=None)
+            view.add_item(DecideButton(game_id, house, t("button.decide", user_lang)))
+            text = t(
+                "deadline.reminder",
+                user_lang,
+                game=shown(row.name, NAME_LIMIT),
+                house=decision_house(game, house, user_lang),
+                ask=form_of(game, prompt, user_lang).ask,
+                deadline=deadline_stamp(notice.due_at),
+                channel=_channel_link(row.guild_id, row.channel_id),
+            )
+            try:
+                dm = await self._dm(user_id)
+                await dm.send(text, view=view)
+            except discord.Forbidden:
+                await self.service.set_dm_closed(user_id, True)
 
     # ----- the decision form -----
 
@@ -789,9 +813,9 @@ class Play(commands.Cog):
         # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
         # nothing was recorded), propagates to the error handler.
         async with self.order.working():
-            await self.service.answer(
-                game_id, house=house, answer=answer, user_id=interaction.user.id, prompt_id=prompt.id
-            )
+            command = Answer(game_id=game_id, by=interaction.user.id, key=command_key(interaction), house=house,
+                             answer=answer, prompt_id=prompt.id)  # fmt: skip
+            await self.service.execute(command)
         summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
         change: discord.ui.View | None = None

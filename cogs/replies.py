@@ -73,3 +73,17 @@ async def guarded(interaction: discord.Interaction[Any], work: Awaitable[None]) 
         await work
     except Exception as error:
         await answer_failure(interaction, error)
+
+
+def command_key(interaction: discord.Interaction[Any]) -> str:
+    """The idempotency key of the command an interaction gives: Discord delivers a retried interaction with the same
+    id, so it is applied once."""
+    return f"interaction:{interaction.id}"
+
+
+def confirmation_key(interaction: discord.Interaction[Any]) -> str:
+    """The idempotency key of a confirmation: the message that asks it, so pressing its button twice, however fast,
+    acts once (each press is an interaction of its own)."""
+    if interaction.message is None:
+        return command_key(interaction)
+    return f"message:{interaction.message.id}"

@@ -11,13 +11,11 @@ from typing import Any
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from app.commands import Answer, Extend, Force, Join, Pause, Resume, Start, Vacation
 from app.deadlines import (
     CATEGORY_OF_KIND,
     MAX_DEADLINE_S,
-    AbsentPlayer,
     DeadlineCategory,
-    DeadlineNotice,
-    DeadlinePassed,
     Deadlines,
     Reminder,
     category,
@@ -34,17 +32,26 @@ DAY = 24 * 3600
 
 
 class Recorder:
-    """The deadline notices, as (kind, game, fields)."""
+    """A deadline's news as (kind, game, fields): the channel's notices as the outbox holds them, then the reminders
+    sent through ``notify``."""
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, int, dict[str, Any]]] = []
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.reminders: list[Reminder] = []
 
-    async def __call__(self, notice: DeadlineNotice) -> None:
-        fields = {k: v for k, v in dataclasses.asdict(notice).items() if k != "game_id"}
-        self.calls.append((NOTICE_KINDS[type(notice)], notice.game_id, fields))
+    async def __call__(self, notice: Reminder) -> None:
+        self.reminders.append(notice)
 
-
-NOTICE_KINDS = {DeadlinePassed: "deadline-passed", AbsentPlayer: "absent-player", Reminder: "reminder"}
+    async def all(self) -> list[tuple[str, int, dict[str, Any]]]:
+        told = [
+            (str(n.payload["type"]), n.game_id, {k: v for k, v in n.payload.items() if k not in ("type", "game_id")})
+            for n in await self.store.notices()
+        ]
+        reminded = [
+            ("reminder", r.game_id, {k: v for k, v in dataclasses.asdict(r).items() if k != "game_id"})
+            for r in self.reminders
+        ]
+        return told + reminded
 
 
 @pytest.fixture
@@ -62,8 +69,8 @@ async def new_running_game(service: GameService, players: int = 3, **settings: A
         guild_id=1, channel_id=1, creator=1, name="g", settings=GameSettings(players=players, seed=3, **settings)
     )
     for user in range(1, players + 1):
-        await service.join(game_id, user)
-    await service.start(game_id)
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
     return game_id
 
 
@@ -79,7 +86,7 @@ async def wait_for(predicate: Any, timeout: float = 5.0) -> None:
 async def test_deadline_applies_defaults_and_advances(env) -> None:  # type: ignore[no-untyped-def]
     store, scheduler = env
     service = GameService(store)
-    notes = Recorder()
+    notes = Recorder(store)
     # A clock 23h59m59.7s behind: the 24-hour orders deadline falls due 0.3 s from now.
     deadlines = Deadlines(service, scheduler, clock=lambda: time.time() - DAY + 0.3, notify=notes)
     game_id = await new_running_game(service)
@@ -87,13 +94,13 @@ async def test_deadline_applies_defaults_and_advances(env) -> None:  # type: ign
 
     async def planning_over_and_told() -> bool:
         # The channel is told once the deadline's work is done, a moment after the last default is stored.
-        return (await service.load(game_id)).state.orders_revealed and bool(notes.calls)
+        return (await service.load(game_id)).state.orders_revealed and bool(await notes.all())
 
     await wait_for(planning_over_and_told)
     log = await store.answers(game_id)
     assert len(log) == 3 and {a.source for a in log} == {"deadline"}
-    assert notes.calls and notes.calls[0][0] == "deadline-passed"
-    assert sorted(notes.calls[0][2]["houses"]) == sorted((await service.load(game_id)).state.players)
+    assert (await notes.all()) and (await notes.all())[0][0] == "deadline-passed"
+    assert sorted((await notes.all())[0][2]["houses"]) == sorted((await service.load(game_id)).state.players)
 
 
 async def test_restart_rearms_and_fires_overdue_deadlines(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -131,12 +138,14 @@ async def test_deadline_and_last_answer_together_advance_once(env) -> None:  # t
     seats = await store.seats(game_id)
     houses = [p.house for p in game.prompts()]
     for house in houses[:-1]:
-        await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=seats[house])
+        await service.execute(
+            Answer(game_id=game_id, house=house, answer=game.prompt_for(house).default, by=seats[house])
+        )
     last = houses[-1]
     key = step_key(await service.load(game_id))
     results = await asyncio.gather(
         deadlines.fire(game_id, key),
-        service.answer(game_id, house=last, answer=game.prompt_for(last).default, user_id=seats[last]),
+        service.execute(Answer(game_id=game_id, house=last, answer=game.prompt_for(last).default, by=seats[last])),
         return_exceptions=True,
     )
     log = await store.answers(game_id)
@@ -153,31 +162,37 @@ async def test_extension_is_capped_and_pause_keeps_remaining_time(env) -> None: 
     game_id = await new_running_game(service)
     row = await deadlines.arm(game_id)
     assert row is not None
-    extended = await deadlines.extend(game_id, 60 * DAY)
-    assert extended.due_at <= time.time() + MAX_DEADLINE_S + 1
-    shortened = await deadlines.extend(game_id, -3600)
-    assert shortened.due_at == pytest.approx(extended.due_at - 3600)
-    await deadlines.pause(game_id)
+    extended = await service.execute(Extend(game_id=game_id, by=9, seconds=60 * DAY))
+    assert extended.until is not None and extended.until <= time.time() + MAX_DEADLINE_S + 1
+    shortened = await service.execute(Extend(game_id=game_id, by=9, seconds=-3600))
+    assert shortened.until == pytest.approx(extended.until - 3600)
+    assert (await deadlines.table.get(game_id)).due_at == shortened.until  # type: ignore[union-attr]
+    await service.execute(Pause(game_id=game_id, by=9))
     assert scheduler.get_job(f"deadline:{game_id}") is None
     paused = await deadlines.table.get(game_id)
-    assert paused is not None and paused.paused_remaining == pytest.approx(shortened.due_at - time.time(), abs=2)
+    assert paused is not None and paused.paused_remaining == pytest.approx(shortened.until - time.time(), abs=2)
     with pytest.raises(ServiceError):
         game = await service.load(game_id)
         p = game.prompts()[0]
-        await service.answer(game_id, house=p.house, answer=p.default, user_id=(await store.seats(game_id))[p.house])
-    await deadlines.resume(game_id)
+        await service.execute(
+            Answer(game_id=game_id, house=p.house, answer=p.default, by=(await store.seats(game_id))[p.house])
+        )
+    await service.execute(Resume(game_id=game_id, by=9))
     assert scheduler.get_job(f"deadline:{game_id}") is not None
+    # Each of them is told in the channel, through the outbox, in order.
+    audit = [n.payload["action"] for n in await store.notices(game_id)]
+    assert audit == ["extend", "extend", "pause", "resume"]
 
 
 async def test_force_applies_now_and_flags_absent_houses(env) -> None:  # type: ignore[no-untyped-def]
     store, scheduler = env
     service = GameService(store)
-    notes = Recorder()
+    notes = Recorder(store)
     deadlines = Deadlines(service, scheduler, notify=notes, flag_after=1)
     game_id = await new_running_game(service, players=3)
     await deadlines.arm(game_id)
-    houses = await deadlines.force(game_id)  # every house misses the orders deadline
-    flagged = sorted(data["house"] for kind, _, data in notes.calls if kind == "absent-player")
+    houses = (await service.execute(Force(game_id=game_id, by=9))).houses  # every house misses the orders deadline
+    flagged = sorted(data["house"] for kind, _, data in (await notes.all()) if kind == "absent-player")
     assert flagged == sorted(houses) and len(houses) == 3
     assert (await service.load(game_id)).state.orders_revealed
 
@@ -193,13 +208,15 @@ async def test_missed_deadlines_count_in_a_row_and_reset_on_an_answer(env) -> No
     game = await service.load(game_id)
     lannister = game.prompt_for("lannister")
     assert lannister is not None
-    await service.answer(game_id, house="lannister", answer=lannister.default, user_id=None, source="deadline")
+    await service.execute(
+        Answer(game_id=game_id, house="lannister", answer=lannister.default, by=None, source="deadline")
+    )
     assert await table.record_missed(game_id, "lannister") == 2
     # ...while the player's own answer ends it, in the same transaction as the answer.
     stark = game.prompt_for("stark")
     assert stark is not None
     user = (await store.seats(game_id))["stark"]
-    await service.answer(game_id, house="stark", answer=stark.default, user_id=user)
+    await service.execute(Answer(game_id=game_id, house="stark", answer=stark.default, by=user))
     assert await table.record_missed(game_id, "stark") == 1
 
 
@@ -209,7 +226,7 @@ async def test_autopilot_agent_answers_for_absent_houses(env) -> None:  # type: 
     deadlines = Deadlines(service, scheduler)
     game_id = await new_running_game(service, autopilot="agent")
     await deadlines.arm(game_id)
-    answered = await deadlines.force(game_id)
+    answered = (await service.execute(Force(game_id=game_id, by=9))).houses
     assert len(answered) == 3
     assert (await service.load(game_id)).state.orders_revealed
 
@@ -217,22 +234,24 @@ async def test_autopilot_agent_answers_for_absent_houses(env) -> None:  # type: 
 async def test_a_reminder_goes_out_at_half_time_to_those_still_awaited(env) -> None:  # type: ignore[no-untyped-def]
     store, scheduler = env
     service = GameService(store)
-    notes = Recorder()
+    notes = Recorder(store)
     # A clock 12 h minus 0.3 s behind: the half-time point of the 24-hour orders deadline is 0.3 s away.
     deadlines = Deadlines(service, scheduler, clock=lambda: time.time() - DAY / 2 + 0.3, notify=notes)
     game_id = await new_running_game(service)
     game = await service.load(game_id)
     first = game.prompts()[0].house
     await deadlines.arm(game_id)
-    await service.answer(
-        game_id, house=first, answer=game.prompt_for(first).default, user_id=(await store.seats(game_id))[first]
+    await service.execute(
+        Answer(
+            game_id=game_id, house=first, answer=game.prompt_for(first).default, by=(await store.seats(game_id))[first]
+        )
     )
 
     async def reminded() -> bool:
-        return any(kind == "reminder" for kind, _, _ in notes.calls)
+        return any(kind == "reminder" for kind, _, _ in (await notes.all()))
 
     await wait_for(reminded)
-    _, gid, data = next(c for c in notes.calls if c[0] == "reminder")
+    _, gid, data = next(c for c in (await notes.all()) if c[0] == "reminder")
     assert gid == game_id and data["which"] == "half"
     assert first not in data["houses"] and len(data["houses"]) == 2
 
@@ -263,10 +282,11 @@ async def test_daily_deadlines_and_vacations(env) -> None:  # type: ignore[no-un
     assert row is not None
     assert row.due_at == pytest.approx(next_daily(row.opened_at, "20:00", "Europe/Moscow"))
     house = (await service.load(game_id)).prompts()[0].house
-    until = await deadlines.take_vacation(game_id, house, 2)
+    player = (await store.seats(game_id))[house]
+    until = (await service.execute(Vacation(game_id=game_id, by=player, days=2))).until
     assert (await deadlines.table.get(game_id)).due_at == pytest.approx(until)  # type: ignore[union-attr]
     with pytest.raises(ServiceError) as err:
-        await deadlines.take_vacation(game_id, house, 2)  # only 1 day of the allowance is left
+        await service.execute(Vacation(game_id=game_id, by=player, days=2))  # only 1 day of the allowance is left
     assert err.value.code == "vacation-allowance" and err.value.params["left"] == "1"
 
 

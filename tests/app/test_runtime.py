@@ -14,6 +14,7 @@ import pytest
 
 import app.service as service_module
 from app.background import ImagePool, PoolBusy
+from app.commands import Answer, End, Join, Start, Undo
 from app.lru import Bounded, KeyedLocks
 from app.service import GameService, GameSettings, SharedGame, replay
 from app.store import Store
@@ -32,8 +33,8 @@ async def started(service: GameService, channel: int = 10, players: int = 3) -> 
         guild_id=1, channel_id=channel, creator=100, name="test", settings=GameSettings(players=players, seed=5)
     )
     for user in range(100, 100 + players):
-        await service.join(game_id, user)
-    await service.start(game_id)
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
     return game_id
 
 
@@ -46,7 +47,9 @@ async def answer_defaults(service: GameService, game_id: int, steps: int) -> Non
             return
         prompt = open_prompts[0]
         seats = await service.seats(game_id)
-        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=seats[prompt.house])
+        await service.execute(
+            Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house])
+        )
 
 
 # ----- bounded structures -----
@@ -99,7 +102,7 @@ async def test_an_answer_carries_the_views_before_and_after_it(service: GameServ
     before = await service.load(game_id)
     prompt = before.prompts()[0]
     user = (await service.seats(game_id))[prompt.house]
-    applied = await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+    applied = await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user))
     view_before, view_after = applied.views()
     assert view_before is before.view(None)  # the before view every reader of that version already shares
     assert view_after is (await service.load(game_id)).view(None)
@@ -115,7 +118,7 @@ async def test_parsed_games_are_bounded_and_ended_games_leave_every_cache(servic
     assert len(service._locks) == 0 and len(service._channel_locks) == 0  # no lock outlives its use
     ended: list[int] = []
     service.subscribe_end(ended.append)
-    await service.end(games[2])
+    await service.execute(End(game_id=games[2]))
     assert ended == [games[2]]
     assert games[2] not in service._parsed
     assert games[2] not in service.store._games and games[2] not in service.store._seats
@@ -141,7 +144,7 @@ async def test_store_caches_are_bounded(tmp_path: Path) -> None:
 
 async def test_running_games_are_counted_in_sql(service: GameService) -> None:
     games = [await started(service, channel=10 + i) for i in range(3)]
-    await service.end(games[0])
+    await service.execute(End(game_id=games[0]))
     await service.create(guild_id=1, channel_id=99, creator=1, name="lobby", settings=GameSettings(players=3))
     service._parsed.clear()
     assert await service.count_running() == 2
@@ -161,12 +164,12 @@ async def test_undo_works_while_a_game_runs_and_an_ended_game_keeps_only_its_fir
     assert len(running) >= 3  # the start and periodic ones: undo replays from the latest
     version = (await service.load(game_id)).version
     before_last = await service._replayed_before_last(game_id, await service.row(game_id))
-    restored = await service.undo_last(game_id)
+    restored = (await service.execute(Undo(game_id=game_id))).game
     assert restored.version == version - 1 == before_last[0].version
     assert (await service.load(game_id)).to_json() == before_last[0].to_json()
     await answer_defaults(service, game_id, 4)
     final = (await service.load(game_id)).to_json()
-    await service.end(game_id)
+    await service.execute(End(game_id=game_id))
     assert await service.store.snapshot_versions(game_id) == [running[0]]  # the first one only
     row = await service.row(game_id)
     assert row.status == "ended" and row.state == final  # the final state stays

@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from app import service as service_module
+from app import queries as queries_module
+from app.commands import Answer, Join, Start, Undo
 from app.decisions import Form, build_form
 from app.service import GameService, GameSettings, ServiceError
-from app.store import MIGRATIONS, Store, VersionConflict, statements
+from app.store import MIGRATIONS, Source, Store, VersionConflict, statements
 from engine import Game, Prompt, RuleError
 from engine.flow import STEPS, Step, prompt_id, register
 
@@ -29,8 +30,8 @@ async def started(service: GameService, players: int = 3) -> int:
         guild_id=1, channel_id=10, creator=100, name="test", settings=GameSettings(players=players, seed=5)
     )
     for user in range(100, 100 + players):
-        await service.join(game_id, user)
-    await service.start(game_id)
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
     return game_id
 
 
@@ -45,19 +46,19 @@ async def test_schema_is_versioned_and_wal(tmp_path: Path) -> None:
 
 async def test_lobby_rules(service: GameService) -> None:
     game_id = await service.create(guild_id=1, channel_id=10, creator=1, name="g", settings=GameSettings(players=3))
-    await service.join(game_id, 1)
+    await service.execute(Join(game_id=game_id, by=1))
     with pytest.raises(ServiceError) as err:
-        await service.join(game_id, 1)
+        await service.execute(Join(game_id=game_id, by=1))
     assert err.value.code == "already-joined"
     with pytest.raises(ServiceError) as err:
-        await service.start(game_id)
+        await service.execute(Start(game_id=game_id))
     assert err.value.code == "seats-empty"
-    await service.join(game_id, 2)
-    await service.join(game_id, 3)
+    await service.execute(Join(game_id=game_id, by=2))
+    await service.execute(Join(game_id=game_id, by=3))
     with pytest.raises(ServiceError) as err:
-        await service.join(game_id, 4)
+        await service.execute(Join(game_id=game_id, by=4))
     assert err.value.code == "game-full"
-    game = await service.start(game_id)
+    game = (await service.execute(Start(game_id=game_id))).game
     seats = await service.store.seats(game_id)
     assert sorted(seats) == sorted(game.state.players) and sorted(seats.values()) == [1, 2, 3]
 
@@ -78,7 +79,9 @@ async def test_answer_is_committed_before_it_is_reported(service: GameService, t
     game = await service.load(game_id)
     house = game.prompts()[0].house
     user = (await service.store.seats(game_id))[house]
-    applied = await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=user)
+    applied = await service.execute(
+        Answer(game_id=game_id, house=house, answer=game.prompt_for(house).default, by=user)
+    )
     assert seen == [applied.game.version] == [1]
     log = await service.store.answers(game_id)
     assert [(a.house, a.user_id, a.source) for a in log] == [(house, user, "player")]
@@ -91,7 +94,7 @@ async def test_only_the_seated_player_answers(service: GameService) -> None:
     seats = await service.store.seats(game_id)
     stranger = next(u for h, u in seats.items() if h != house)
     with pytest.raises(ServiceError) as err:
-        await service.answer(game_id, house=house, answer=game.prompt_for(house).default, user_id=stranger)
+        await service.execute(Answer(game_id=game_id, house=house, answer=game.prompt_for(house).default, by=stranger))
     assert err.value.code == "not-your-house"
     assert (await service.load(game_id)).version == 0
 
@@ -102,7 +105,7 @@ async def test_illegal_answer_changes_nothing(service: GameService) -> None:
     house = game.prompts()[0].house
     user = (await service.store.seats(game_id))[house]
     with pytest.raises(RuleError):
-        await service.answer(game_id, house=house, answer={"orders": {"the-eyrie": "raid"}}, user_id=user)
+        await service.execute(Answer(game_id=game_id, house=house, answer={"orders": {"the-eyrie": "raid"}}, by=user))
     assert (await service.load(game_id)).to_json() == game.to_json()
     assert await service.store.answers(game_id) == []
 
@@ -116,7 +119,7 @@ async def test_double_click_is_applied_once(service: GameService) -> None:
     prompt = game.prompt_for(house)
     results = await asyncio.gather(
         *[
-            service.answer(game_id, house=house, answer=prompt.default, user_id=user, prompt_id=prompt.id)
+            service.execute(Answer(game_id=game_id, house=house, answer=prompt.default, by=user, prompt_id=prompt.id))
             for _ in range(2)
         ],
         return_exceptions=True,
@@ -212,8 +215,11 @@ async def test_a_database_from_before_the_one_statement_commit_is_upgraded_and_p
         game_id = await started(service)
         game = await service.load(game_id)
         prompt = game.prompts()[0]
-        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=None, prompt_id=prompt.id,
-                             source="deadline")  # fmt: skip
+        await service.execute(
+            Answer(
+                game_id=game_id, house=prompt.house, answer=prompt.default, prompt_id=prompt.id, source=Source.DEADLINE
+            )
+        )
         assert [a.version for a in await store.answers(game_id)] == [game.version + 1]
     finally:
         await store.close()
@@ -226,14 +232,14 @@ async def test_undo_restores_the_exact_previous_state(service: GameService) -> N
         game = await service.load(game_id)
         p = next(p for p in game.prompts() if not p.answered)
         user = (await service.store.seats(game_id))[p.house]
-        await service.answer(game_id, house=p.house, answer=p.default, user_id=user)
+        await service.execute(Answer(game_id=game_id, house=p.house, answer=p.default, by=user))
         states.append((await service.load(game_id)).to_json())
     for expected in reversed(states[:-1]):
-        restored = await service.undo_last(game_id)
+        restored = (await service.execute(Undo(game_id=game_id))).game
         assert restored.to_json() == expected
         assert (await service.load(game_id)).to_json() == expected
     with pytest.raises(ServiceError):
-        await service.undo_last(game_id)
+        await service.execute(Undo(game_id=game_id))
     assert Game.from_json(states[0]).version == 0
 
 
@@ -298,7 +304,7 @@ async def test_the_shared_game_is_read_only_and_answers_still_change_the_stored_
     with pytest.raises(TypeError):
         shared.set_seat(house, None, autopilot=True)
     user = (await service.store.seats(game_id))[house]
-    applied = await service.answer(game_id, house=house, answer=prompt.default, user_id=user)
+    applied = await service.execute(Answer(game_id=game_id, house=house, answer=prompt.default, by=user))
     assert shared.version == 0 and applied.game.version == 1  # the answer worked on its own copy
     assert await service.load(game_id) is applied.game
 
@@ -307,13 +313,13 @@ async def test_a_versions_form_is_built_once_for_every_message_and_anew_for_the_
     service: GameService, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     built: list[tuple[str, str]] = []
-    real = service_module.build_form
+    real = queries_module.build_form
 
     def counting(prompt: Prompt, view: dict[str, object], lang: str) -> Form:
         built.append((prompt.house, lang))
         return real(prompt, view, lang)
 
-    monkeypatch.setattr(service_module, "build_form", counting)
+    monkeypatch.setattr(queries_module, "build_form", counting)
     game_id = await started(service)
     shared = await service.load(game_id)
     prompt = shared.prompts()[0]
@@ -326,7 +332,7 @@ async def test_a_versions_form_is_built_once_for_every_message_and_anew_for_the_
     shared.form(prompt, "ru")
     assert built == [(prompt.house, "en-US"), (prompt.house, "ru")]  # each language once
     user = (await service.store.seats(game_id))[prompt.house]
-    applied = await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+    applied = await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user))
     other = applied.game.prompts()[-1]
     assert other.house != prompt.house
     applied.game.form(other, "en-US")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
+from app.commands import Answer, Join, Start, Undo, Vassalize
 from app.deadlines import Deadlines
 from app.service import GameService, GameSettings, ServiceError
 from app.store import Store
@@ -25,8 +26,8 @@ async def started(service: GameService, players: int = 4) -> int:
     settings = GameSettings(players=players, seed=3, ruleset="mother-of-dragons", assignment="join-order")
     game_id = await service.create(guild_id=1, channel_id=10, creator=100, name="vassals", settings=settings)
     for user in range(100, 100 + players):
-        await service.join(game_id, user)
-    await service.start(game_id)
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
     return game_id
 
 
@@ -38,7 +39,7 @@ async def answer_defaults_until(service: GameService, game_id: int, done: object
             return game
         prompt = next(p for p in game.prompts() if not p.answered)
         user = await service.seat_of(game_id, prompt.house)
-        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+        await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user))
     raise AssertionError("the game never got there")
 
 
@@ -63,25 +64,25 @@ async def test_M_SETUP_03_only_players_are_seated_and_a_liege_decides_for_his_va
     stranger = next(u for h, u in seats.items() if h != liege)
     assert stranger is not None
     with pytest.raises(ServiceError) as refused:
-        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=stranger)
+        await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=stranger))
     assert refused.value.code == "not-your-house"
-    await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=seats[liege])
+    await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[liege]))
 
 
 async def test_M_LEAVE_01_a_moderator_vassalizes_a_house_logged_undoable_and_replayed(service: GameService) -> None:
     game_id = await started(service)
     seats = await service.store.seats(game_id)
     leaver = rules.player_houses((await service.load(game_id)).state)[-1]
-    applied = await service.vassalize(game_id, leaver, moderator=999)
+    applied = await service.execute(Vassalize(game_id=game_id, house=leaver, by=999))
     assert [e["type"] for e in applied.events] == ["house-leaving"]
     assert applied.game.state.leaving == [leaver]
     preview = await service.undo_preview(game_id, by=999)
     assert preview.kind == "vassalize" and not preview.refused
-    await service.undo_last(game_id, by=999)
+    await service.execute(Undo(game_id=game_id, by=999))
     assert (await service.load(game_id)).state.leaving == []
-    await service.vassalize(game_id, leaver, moderator=999)
+    await service.execute(Vassalize(game_id=game_id, house=leaver, by=999))
     with pytest.raises(Exception) as twice:
-        await service.vassalize(game_id, leaver, moderator=999)
+        await service.execute(Vassalize(game_id=game_id, house=leaver, by=999))
     assert getattr(twice.value, "code", None) == "already-vassal"
 
     # As the next round starts the house is a vassal: its former player no longer decides anything for it.
@@ -111,7 +112,9 @@ async def test_a_missed_vassal_decision_counts_against_its_liege(service: GameSe
     )
     prompt = game.prompt_for(liege)
     assert prompt is not None
-    await service.answer(game_id, house=liege, answer=prompt.default, user_id=await service.seat_of(game_id, liege))
+    await service.execute(
+        Answer(game_id=game_id, house=liege, answer=prompt.default, by=await service.seat_of(game_id, liege))
+    )
     assert liege not in await service.store.missed_houses(game_id)
     service.store.forget(game_id)  # and the database agrees
     assert liege not in await service.store.missed_houses(game_id)

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from app.background import ImagePool
+from app.commands import Answer
 from engine import RuleError
 from engine.agents import HeuristicAgent
 from render import style
@@ -42,9 +43,13 @@ async def play_with_agents(table: Table, game_id: int, seed: int) -> None:
         user = (await service.seats(game_id))[prompt.house]
         try:
             answer = agent.answer(prompt, game.view(prompt.house))
-            await service.answer(game_id, house=prompt.house, answer=answer, user_id=user, prompt_id=prompt.id)
+            await service.execute(
+                Answer(game_id=game_id, house=prompt.house, answer=answer, by=user, prompt_id=prompt.id)
+            )
         except RuleError:
-            await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user, prompt_id=prompt.id)
+            await service.execute(
+                Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user, prompt_id=prompt.id)
+            )
     raise AssertionError("the game did not end")
 
 

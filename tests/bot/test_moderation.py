@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from app.commands import Undo
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -56,7 +57,7 @@ async def test_force_then_undo_with_confirmation(table: Table) -> None:
     assert (await table.service.load(game_id)).version == version - 1
     # Undo three more times: back to the very start, exactly.
     for _ in range(version - 1):
-        await table.service.undo_last(game_id)
+        await table.service.execute(Undo(game_id=game_id))
     assert (await table.service.load(game_id)).to_json() == before
     assert fake.failed_interactions == []
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from app.background import ImagePool
+from app.commands import Answer, Gift, Import, SetSeat, Vassalize
 from app.service import Applied, GameService, opened_by
 from engine import Game, new_game, rules
 from tests.bot.conftest import Table
@@ -30,7 +31,7 @@ async def answer_defaults_until(service: GameService, game_id: int, done: Any) -
             return game
         prompt = next(p for p in game.prompts() if not p.answered)
         user = await service.seat_of(game_id, prompt.house)
-        await service.answer(game_id, house=prompt.house, answer=prompt.default, user_id=user)
+        await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user))
     raise AssertionError("the game never got there")
 
 
@@ -46,7 +47,7 @@ async def test_a_member_whose_house_became_a_vassal_sees_and_decides_nothing_of_
     seats = await table.service.seats(game_id)
     leaver_house = rules.player_houses((await table.service.load(game_id)).state)[1]
     leaver = member(table, players, seats[leaver_house])
-    await table.service.vassalize(game_id, leaver_house, moderator=table.moderator.id)
+    await table.service.execute(Vassalize(game_id=game_id, house=leaver_house, by=table.moderator.id))
     await answer_defaults_until(table.service, game_id, lambda g: leaver_house in g.state.vassals)
     await fake.wait_idle()
 
@@ -150,7 +151,7 @@ async def test_the_undo_confirmation_names_a_gift_and_a_leaving_player_in_words(
     game_id, _ = await vassal_game(table)
     seats = await table.service.seats(game_id)
     giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
-    await table.service.gift(game_id, user_id=seats[giver], to=receiver, amount=2)
+    await table.service.execute(Gift(game_id=game_id, by=seats[giver], to=receiver, amount=2))
     await fake.wait_idle()
     giver_en, receiver_en = giver.title(), receiver.title()
 
@@ -161,8 +162,8 @@ async def test_the_undo_confirmation_names_a_gift_and_a_leaving_player_in_words(
     ask_ru = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
     assert "передал дому" in ask_ru.content and "2 жетона власти" in ask_ru.content
 
-    await table.service.vassalize(game_id, rules.player_houses((await table.service.load(game_id)).state)[2],
-                                  moderator=table.moderator.id)  # fmt: skip
+    third = rules.player_houses((await table.service.load(game_id)).state)[2]
+    await table.service.execute(Vassalize(game_id=game_id, house=third, by=table.moderator.id))
     table.moderator.user.locale = "en-US"
     ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
     assert "leaves the game" in ask.content and "becomes a vassal" in ask.content and "A player leaves" in ask.content
@@ -277,7 +278,9 @@ async def test_a_gift_confirmation_acts_once_belongs_to_its_house_and_survives_a
     question = (await asked.wait_reply())[-1]
     give = next(c["custom_id"] for row in question.components for c in row["components"] if c.get("style") == 4)
     newcomer = fake.add_member(table.guild, "newcomer")
-    await table.service.replace(game_id, giver, user_id=newcomer.id, moderator=table.moderator.id)
+    await table.service.execute(
+        SetSeat(game_id=game_id, house=giver, user_id=newcomer.id, by=table.moderator.id, new=True)
+    )
     refused = await fake.click(member_, question, give)
     replies = await refused.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(refused.followups), timeout=10)
@@ -295,7 +298,7 @@ async def test_a_gift_refused_during_a_bid_does_not_tell_the_receivers_hidden_po
     seats = await table.service.seats(game_id)
     giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
     spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 10, receiver: 17}}
-    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
     game = await table.service.load(game_id)
     assert rules.bid_open(game.state) and rules.power_in_pool(game.state, receiver) == 3
     member_ = member(table, players, seats[giver])
@@ -334,7 +337,10 @@ async def test_a_seated_moderator_hands_over_another_house_only_with_its_players
     await (await fake.click(player, request, agree)).wait_reply(timeout=10)
     await fake.wait_idle()
     assert await table.service.seat_of(game_id, house) == newcomer.id
-    assert any("agreement of the house" in m.content for m in fake.visible_messages(table.moderator))
+    # The audit line is a notice in the outbox, posted after the version's own posts.
+    await fake.wait_until(
+        lambda: any("agreement of the house" in m.content for m in fake.visible_messages(table.moderator)), timeout=10
+    )
 
     # Another house, whose player missed two deadlines in a row: the creator may replace it at once.
     other = next(h for h, u in seats.items() if u == table.players[2].id)
@@ -358,7 +364,7 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
     seats = await table.service.seats(game_id)
     giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
     spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
-    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
     await fake.wait_idle()
     await table.bot.play.settled()
     giving, receiving = member(table, players, seats[giver]), member(table, players, seats[receiver])
@@ -371,7 +377,7 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
         return max(int(o["value"]) for o in select["options"])
 
     assert top_option(bid_form(receiving)) == 3 and top_option(bid_form(giving)) == 6
-    await table.service.gift(game_id, user_id=giving.id, to=receiver, amount=2)
+    await table.service.execute(Gift(game_id=game_id, by=giving.id, to=receiver, amount=2))
     await fake.wait_idle()
     await table.bot.play.settled()
     receiving_form, giving_form = bid_form(receiving), bid_form(giving)
@@ -410,8 +416,8 @@ async def test_pressing_start_or_undo_twice_acts_once(table: Table) -> None:
     seats = await table.service.seats(1)
     for player in table.players[:2]:
         house = next(h for h, u in seats.items() if u == player.id)
-        await table.service.answer(1, house=house, answer=(await table.service.load(1)).prompt_for(house).default,  # type: ignore[union-attr]
-                                   user_id=player.id)  # fmt: skip
+        default = (await table.service.load(1)).prompt_for(house).default  # type: ignore[union-attr]
+        await table.service.execute(Answer(game_id=1, house=house, answer=default, by=player.id))
     version = (await table.service.row(1)).version
     ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
     presses = [await fake.click(table.moderator, ask, f"modundo:1:{version}", wait=False) for _ in range(2)]
@@ -465,7 +471,7 @@ async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_it
     seats = await table.service.seats(game_id)
     giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
     spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
-    await table.service.repair(game_id, spec, moderator=table.moderator.id)
+    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
     await fake.wait_idle()
     await table.bot.play.settled()
     receiving = member(table, players, seats[receiver])
@@ -474,7 +480,7 @@ async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_it
     submit = f"dec:{game_id}:{receiver}:submit"
     version = (await table.service.row(game_id)).version
 
-    await table.service.gift(game_id, user_id=seats[giver], to=receiver, amount=2)
+    await table.service.execute(Gift(game_id=game_id, by=seats[giver], to=receiver, amount=2))
     await fake.wait_idle()
     await table.bot.play.settled()
     stale = await fake.click(receiving, opened, submit)

@@ -202,3 +202,51 @@ def _deadline_key(db: Path) -> str | None:
     with sqlite3.connect(db) as conn:
         row = conn.execute("SELECT step_key FROM deadlines WHERE game_id = 1").fetchone()
     return str(row[0]) if row else None
+
+
+async def test_a_kill_before_a_moderators_audit_line_is_posted_loses_it_not(tmp_path: Path) -> None:
+    """P 5 for what no version implies: ``/mod pause`` is committed with its audit line in one transaction (the
+    moderator has his answer), then the bot is killed while Discord holds back the channel's post. On restart the
+    outbox posts the line, once."""
+    import asyncio
+
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        channel, moderator, players = members(fake, 3)
+        bot = BotProcess(fake, db)
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            await start_game(fake, channel, moderator, players, "Audit")
+            for p in players:
+                await fake.wait_for_dm(p, timeout=10)
+            await asyncio.sleep(1.0)  # the start's posts are out
+
+            def audits() -> int:
+                return sum("paused the game" in m.content for m in fake.visible_messages(moderator))
+
+            fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
+            reply = await (await fake.slash(moderator, channel, "mod pause")).wait_response(timeout=10)
+            assert "Done" in reply.content
+            await asyncio.sleep(1.0)  # the notice waits out the rate limit
+            await bot.kill()
+            assert audits() == 0
+            assert (await store.game(1)).status == "paused"  # type: ignore[union-attr]
+            assert _count(db, "notices") == 1
+
+            await bot.start()
+            await fake.wait_until(lambda: audits() == 1 and _count(db, "notices") == 0, timeout=20)
+            await asyncio.sleep(1.0)  # a second copy would have arrived by now
+            assert audits() == 1
+        finally:
+            await store.close()
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
+
+
+def _count(db: Path, table: str) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.deadlines import AbsentPlayer, DeadlinePassed, Reminder
+from app.deadlines import Reminder
+from app.notices import AbsentPlayer, DeadlinePassed
 from i18n import t
 from tests.bot.conftest import Table
 
@@ -117,9 +118,10 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
     play = table.bot.play
     game = await table.service.load(game_id)
     awaited = [p.house for p in game.prompts() if not p.answered]
-    await play.on_deadline_notice(Reminder(game_id, awaited, time.time() + 3600, "half"))
-    await play.on_deadline_notice(AbsentPlayer(game_id, awaited[0], 3))
-    await play.on_deadline_notice(DeadlinePassed(game_id, awaited[:1], "defaults"))
+    await play.on_reminder(Reminder(game_id, awaited, time.time() + 3600, "half"))
+    await table.service.notice(
+        game_id, [AbsentPlayer(game_id, awaited[0], 3), DeadlinePassed(game_id, awaited[:1], "defaults")]
+    )
 
     rnd = random.Random(7)
     for _ in range(MAX_POLLS):

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 import app.decisions
-import app.service
+import app.queries
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -30,7 +30,7 @@ async def test_the_form_a_dm_announced_opens_without_being_built_again(
 ) -> None:
     fake = table.fake
     mark = fake.mark()
-    built = counted(monkeypatch, app.service, "build_form")
+    built = counted(monkeypatch, app.queries, "build_form")
     options = counted(monkeypatch, app.decisions, "orders_options")
     game_id = await start_game(table, 3)
     seats = await table.service.store.seats(game_id)

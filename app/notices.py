@@ -1,0 +1,92 @@
+"""Channel lines that no version implies: a moderator's audit line, a deadline's news, a player's vacation.
+
+They are written to the outbox (``notices``) in the transaction of the change they tell, as plain data, and worded
+when they are posted, in the game's language: a crash between the change and the post loses none of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from app.labels import house_mark, house_name
+from i18n import t, tn
+
+NoticeType = Literal["audit", "deadline-passed", "absent-player", "vacation"]
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """A moderator did something (``action``: the command's name, worded by ``mod.did.<action>``)."""
+
+    moderator: int
+    action: str
+    params: dict[str, Any] = field(default_factory=dict)
+    houses: dict[str, Any] = field(default_factory=dict)  # parameters that name houses (one, or a list), worded too
+    agreed: bool = False  # the house's player agreed to it (a seated moderator's handover)
+    type: NoticeType = "audit"
+
+
+@dataclass(frozen=True)
+class DeadlinePassed:
+    """A deadline answered for these houses (defaults, or the autopilot agent)."""
+
+    game_id: int
+    houses: list[str]
+    autopilot: str
+    type: NoticeType = "deadline-passed"
+
+
+@dataclass(frozen=True)
+class AbsentPlayer:
+    """A house's player has missed this many deadlines in a row."""
+
+    game_id: int
+    house: str
+    misses: int
+    type: NoticeType = "absent-player"
+
+
+@dataclass(frozen=True)
+class VacationTaken:
+    house: str
+    until: float
+    type: NoticeType = "vacation"
+
+
+ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken
+_TYPES: dict[str, type[ChannelNotice]] = {
+    "audit": AuditLine,
+    "deadline-passed": DeadlinePassed,
+    "absent-player": AbsentPlayer,
+    "vacation": VacationTaken,
+}
+
+
+def to_payload(notice: ChannelNotice) -> dict[str, Any]:
+    return asdict(notice)
+
+
+def from_payload(payload: dict[str, Any]) -> ChannelNotice:
+    return _TYPES[str(payload["type"])](**payload)
+
+
+def _houses(value: Any, lang: str) -> str:
+    if isinstance(value, list):
+        return ", ".join(t(f"house.{h}", lang) for h in value) or "—"
+    return t(f"house.{value}", lang)
+
+
+def notice_text(notice: ChannelNotice, lang: str) -> str:
+    """The line the channel reads, in the game's language."""
+    if isinstance(notice, AuditLine):
+        params = {**notice.params, **{k: _houses(v, lang) for k, v in notice.houses.items()}}
+        action = t(f"mod.did.{notice.action}", lang, **params)
+        key = "mod.audit.agreed" if notice.agreed else "mod.audit"
+        return t(key, lang, moderator=f"<@{notice.moderator}>", action=action)
+    if isinstance(notice, DeadlinePassed):
+        houses = ", ".join(house_mark(h, lang) for h in notice.houses)
+        return t(f"deadline.passed.{notice.autopilot}", lang, houses=houses)
+    if isinstance(notice, AbsentPlayer):
+        return tn("deadline.absent", notice.misses, lang, house=house_name(notice.house, lang))
+    return t("vacation.notice", lang, house=t(f"house.{notice.house}", lang), until=f"<t:{int(notice.until)}:f>")
