@@ -49,10 +49,10 @@ class Checklist:
     output: str
 
     def id_pattern(self) -> re.Pattern[str]:
-        return re.compile(rf"(?<![A-Za-z0-9]){self.prefix}[-_]([A-Z]+)[-_](\d{{2}})(?!\d)")  # also in test_X_Y_01_
+        return re.compile(rf"(?<![A-Za-z0-9]){self.prefix}[-_]([A-Z][A-Z0-9]*)[-_](\d{{2}})(?!\d)")  # also in test_X_Y_01_
 
     def item_pattern(self) -> re.Pattern[str]:
-        return re.compile(rf"\*\*({self.prefix}-[A-Z]+-\d{{2}})\*\*\s*(.*)")
+        return re.compile(rf"\*\*({self.prefix}-[A-Z][A-Z0-9]*-\d{{2}})\*\*\s*(.*)")
 
 
 CHECKLISTS = {
