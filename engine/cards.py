@@ -537,11 +537,9 @@ class DoranMartell(Ability):
         expect_choice(answer, list(data.TRACKS), "influence track")
         s = g.s
         opponent = af["opponent"]
-        before = s.tracks[answer].index(opponent) + 1
-        s.tracks[answer].remove(opponent)
-        s.tracks[answer].append(opponent)
+        before, after = rules.move_on_track(s, answer, opponent, len(s.tracks[answer]))
         af["done"] = True
-        g.emit("track-moved", track=answer, house=opponent, before=before, after=len(s.tracks[answer]), by=house)
+        g.emit("track-moved", track=answer, house=opponent, before=before, after=after, by=house)
 
 
 # ===== Greyjoy =====

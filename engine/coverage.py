@@ -49,7 +49,8 @@ class Checklist:
     output: str
 
     def id_pattern(self) -> re.Pattern[str]:
-        return re.compile(rf"(?<![A-Za-z0-9]){self.prefix}[-_]([A-Z][A-Z0-9]*)[-_](\d{{2}})(?!\d)")  # also in test_X_Y_01_
+        # also in test names (test_X_Y_01_...); a topic may hold a digit (M-DECK4-01)
+        return re.compile(rf"(?<![A-Za-z0-9]){self.prefix}[-_]([A-Z][A-Z0-9]*)[-_](\d{{2}})(?!\d)")
 
     def item_pattern(self) -> re.Pattern[str]:
         return re.compile(rf"\*\*({self.prefix}-[A-Z][A-Z0-9]*-\d{{2}})\*\*\s*(.*)")

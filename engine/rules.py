@@ -168,6 +168,27 @@ def position(s: GameState, track: str, house: str) -> int:
     return s.tracks[track].index(house)
 
 
+def set_track(s: GameState, track: str, order: list[str]) -> list[str]:
+    """The one writer of an influence track: ``order``, with every house the ruleset pins to a space put back on it
+    whatever moved (Mother of Dragons: Targaryen keeps space 8 of every track, M-TARG-16). Returns the track."""
+    pinned = ruleset(s).pinned_on_tracks(s)
+    placed = [h for h in order if h not in pinned]
+    for house, index in sorted(pinned.items(), key=lambda item: item[1]):
+        if house in order:
+            placed.insert(min(index, len(placed)), house)
+    s.tracks[track] = placed
+    return placed
+
+
+def move_on_track(s: GameState, track: str, house: str, index: int) -> tuple[int, int]:
+    """Put ``house`` at ``index`` (0 = position 1, clamped to the track) and shift the others (B-TRACK-01); a pinned
+    house does not move. Returns its positions (1-based) before and after."""
+    order = [h for h in s.tracks[track] if h != house]
+    old = s.tracks[track].index(house)
+    order.insert(max(0, min(index, len(order))), house)
+    return old + 1, set_track(s, track, order).index(house) + 1
+
+
 def stars_allowed(s: GameState, house: str) -> int:
     return ruleset(s).stars_allowed(position(s, "kings_court", house), len(s.players))
 

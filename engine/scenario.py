@@ -352,7 +352,8 @@ def _set_tracks(s: GameState, raw: Any) -> None:
         houses = _strings(order, f"tracks.{track}")
         if sorted(houses) != sorted(s.players):
             fail(f"track {track} must list every house in play once", track=track)
-        s.tracks[track] = list(houses)
+        if rules.set_track(s, track, list(houses)) != houses:
+            fail(f"track {track} must keep every pinned house on its space", track=track)
 
 
 def _set_decks(s: GameState, spec: dict[str, Any]) -> None:

@@ -57,6 +57,11 @@ class Ruleset:
         (M-VASSAL-28)."""
         return house not in s.vassals
 
+    def pinned_on_tracks(self, s: GameState) -> dict[str, int]:
+        """Houses that keep one space of every influence track whatever moves (house -> 0-based index); none in the
+        base game. ``rules.set_track``, the one writer of tracks, keeps them there."""
+        return {}
+
     def commander(self, s: GameState, house: str) -> str:
         """The house whose player decides for ``house``: itself, unless ``house`` is a vassal, whose commander
         changes only at the claim step (M-VASSAL-04). Prompts always name ``house`` itself."""

@@ -149,14 +149,14 @@ class Clash(Step):
             f["order"] = order
             f["stage"] = "apply"
         # apply
-        s.tracks[track] = list(f["order"])
+        order = rules.set_track(s, track, list(f["order"]))
         g.emit(
             "track-set",
             track=track,
-            order=list(f["order"]),
+            order=list(order),
             bids=dict(f["bids"]),
             tie_broken_by=f.get("tie_broken_by"),
-            holder=f["order"][0],
+            holder=order[0],
         )
         f["index"] += 1
         f["stage"] = "bid"

@@ -65,12 +65,9 @@ def start_attack(g: Game, reason: str, *, strength: int | None = None, exclude: 
 def move_on_track(g: Game, track: str, house: str, index: int, reason: str) -> None:
     """Put ``house`` at ``index`` (0 = position 1) of a track; the others shift (B-TRACK-01). Dominance tokens
     follow position 1, in their current face-up/face-down state (B-TRACK-02)."""
-    order = g.s.tracks[track]
-    old = order.index(house)
-    order.remove(house)
-    index = max(0, min(index, len(order)))
-    order.insert(index, house)
-    g.emit("track-moved", track=track, house=house, old=old + 1, new=index + 1, order=list(order), reason=reason)
+    old, new = rules.move_on_track(g.s, track, house, index)
+    order = list(g.s.tracks[track])
+    g.emit("track-moved", track=track, house=house, old=old, new=new, order=order, reason=reason)
 
 
 def highest_tracks(s: GameState, house: str) -> list[str]:
