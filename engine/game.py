@@ -267,10 +267,11 @@ class Game:
         self.emit("game-over", winner=winner, reason=reason)
 
     def check_instant_win(self) -> bool:
-        """B-ROUND-03 / B-VICTORY-01: seven castle/stronghold areas win at once."""
-        castles = rules.castle_counts(self.state)
+        """B-ROUND-03 / B-VICTORY-01: seven castle/stronghold areas (the ruleset's victory points) win at once."""
+        points = rules.victory_points(self.state)
+        threshold = ruleset(self.state).instant_win_at
         for house in rules.player_houses(self.state):  # a vassal never wins (M-VASSAL-32)
-            if castles[house] >= 7:
+            if points[house] >= threshold:
                 self.end_game(house, "seven-castles")
                 return True
         return False

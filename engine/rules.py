@@ -76,6 +76,11 @@ def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, 
     return counts
 
 
+def victory_points(s: GameState, control: dict[str, str | None] | None = None) -> dict[str, int]:
+    """The victory track as the game's ruleset counts it (the base game: castles and strongholds controlled)."""
+    return ruleset(s).victory_points(s, control)
+
+
 def castle_counts(s: GameState) -> dict[str, int]:
     """The victory track for every house in one pass over the castle and stronghold areas."""
     counts = dict.fromkeys(s.players, 0)

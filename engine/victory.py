@@ -9,7 +9,7 @@ from engine.state import GameState
 def standing(s: GameState, house: str) -> tuple[int, ...]:
     """A sortable key: higher is better. The Iron Throne holder never decides this tie (B-VICTORY-04)."""
     order = s.options.get("tie_breakers", "rulebook")
-    key: list[int] = [rules.castles_controlled(s, house)]
+    key: list[int] = [rules.victory_points(s)[house]]
     for criterion in data.setups()["tie_breakers"][order]:
         if criterion == "strongholds":
             key.append(rules.strongholds_controlled(s, house))

@@ -90,7 +90,7 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
             "messenger_raven": {"house": rules.holder(s, "kings_court"), "used": s.raven_used},
         },
         "supply": {h: s.houses[h].supply for h in s.players},
-        "victory": rules.castles_by_house(s, control),
+        "victory": rules.victory_points(s, control),
         "power": {h: s.houses[h].power for h in s.players},
         "pool": {h: rules.power_in_pool(s, h) for h in s.players},
         "wildling_threat": s.wildling_threat,
