@@ -77,8 +77,10 @@ def castles_by_house(s: GameState, control: dict[str, str | None]) -> dict[str, 
 
 
 def victory_points(s: GameState, control: dict[str, str | None] | None = None) -> dict[str, int]:
-    """The victory track as the game's ruleset counts it (the base game: castles and strongholds controlled)."""
-    return ruleset(s).victory_points(s, control)
+    """The victory track as the game's ruleset counts it (the base game: castles and strongholds controlled), from a
+    control map when the caller has one."""
+    castles = castle_counts(s) if control is None else castles_by_house(s, control)
+    return ruleset(s).victory_points(s, castles)
 
 
 def castle_counts(s: GameState) -> dict[str, int]:

@@ -59,12 +59,11 @@ class Ruleset:
 
     instant_win_at: ClassVar[int] = 7  # victory points that win at once (B-VICTORY-01)
 
-    def victory_points(self, s: GameState, control: dict[str, str | None] | None = None) -> dict[str, int]:
-        """Every house's place on the victory track: the castles and strongholds it controls (B-CONTROL-15), from a
-        control map when the caller has one. The instant win, the final standing and the views read it here."""
-        from engine import rules  # rules reads the ruleset: imported when asked
-
-        return rules.castle_counts(s) if control is None else rules.castles_by_house(s, control)
+    def victory_points(self, s: GameState, castles: dict[str, int]) -> dict[str, int]:
+        """Every house's place on the victory track, given the castles and strongholds each controls: those castles in
+        the base game (B-CONTROL-15). The instant win, the final standing and the views read it through
+        ``rules.victory_points``."""
+        return castles
 
     def pinned_on_tracks(self, s: GameState) -> dict[str, int]:
         """Houses that keep one space of every influence track whatever moves (house -> 0-based index); none in the
