@@ -46,6 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from app.store import Store
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
+from testing.forms import form_control
 
 PLAYERS = 6
 
@@ -207,7 +208,7 @@ async def run(
                     await opened.wait_ack(timeout=10)
                     record("open", opened)
                     form = await opened.wait_response(timeout=10)
-                submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
+                submitted = await fake.click(player, form, form_control(form, game_id, house))
                 await submitted.wait_ack(timeout=10)
                 record("submit", submitted)
                 seen: list[float] = []

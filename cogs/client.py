@@ -80,10 +80,11 @@ class WesterosBot(commands.Bot):
         self._warming: asyncio.Future[list[int]] | None = None
 
     async def setup_hook(self) -> None:
+        from cogs.forms import DecideButton, FormButton, FormSelect
         from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import HandoverConsent, Moderation, UndoConfirm
-        from cogs.play import DecideButton, FormButton, FormSelect, Play
+        from cogs.play import Play
         from cogs.replies import answer_failure
 
         await self.tree.set_translator(CatalogTranslator())
@@ -97,7 +98,7 @@ class WesterosBot(commands.Bot):
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)
-        await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play))
+        await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play.dms))
         await self.add_cog(Gifts(self, self.service))
         self.add_dynamic_items(
             LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel, HandoverConsent
@@ -105,7 +106,7 @@ class WesterosBot(commands.Bot):
         restored = await self.deadlines.restore()
         log.info("re-armed %s deadlines", restored)
         # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
-        for game_id in await self.play.drain():
+        for game_id in await self.play.publisher.drain():
             await self.deadlines.arm(game_id)
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
@@ -117,7 +118,7 @@ class WesterosBot(commands.Bot):
         gc.set_threshold(*GC_THRESHOLDS)
 
     async def _deadline_notice(self, notice: Reminder) -> None:
-        await self.play.on_reminder(notice)
+        await self.play.dms.on_reminder(notice)
 
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s games running)", self.user, await self.service.count_running())
@@ -128,7 +129,7 @@ class WesterosBot(commands.Bot):
         play = getattr(self, "play", None)
         if play is not None:  # the posts of answers already committed go out first, if they can in time
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(play.settled(), timeout=5)
+                await asyncio.wait_for(play.publisher.settled(), timeout=5)
         self.background.close()
         await super().close()
         if self._warming is not None and not self._warming.done():

@@ -17,8 +17,8 @@ from app.decisions import answer_text, prompt_title
 from app.queries import MAX_SCENARIO_BYTES
 from app.service import GIFT, REPAIR, SEAT_CHANGE, VASSALIZE, GameService, ServiceError, parse_scenario
 from app.store import GameRow
+from cogs.dms import DecisionDMs
 from cogs.lobby import is_moderator
-from cogs.play import Play
 from cogs.replies import command_key, confirmation_key, guarded, say
 from cogs.text import shown
 from i18n import t, tn
@@ -77,11 +77,13 @@ class HandoverConsent(
 class Moderation(commands.Cog):
     mod = app_commands.Group(name="mod", description="Moderator tools for the game in this channel")
 
-    def __init__(self, bot: commands.Bot, service: GameService, role: str | None, play: Play | None = None) -> None:
+    def __init__(
+        self, bot: commands.Bot, service: GameService, role: str | None, dms: DecisionDMs | None = None
+    ) -> None:
         self.bot = bot
         self.service = service
         self.role = role
-        self.play = play  # sends a house's player the request to agree to a handover
+        self.dms = dms  # sends a house's player the request to agree to a handover
 
     async def _game(self, interaction: discord.Interaction[Any]) -> GameRow:
         """Acknowledge (only the moderator sees the answer), then the running game of this channel, if the user
@@ -187,7 +189,7 @@ class Moderation(commands.Cog):
         """A seated moderator's change of another house waits for its player's agreement: he is asked in a DM with
         an Agree button, and the moderator is told so. False when nobody holds the house to ask."""
         player = await self.service.seat_of(row.id, house)
-        if player is None or self.play is None:
+        if player is None or self.dms is None:
             return False
         lang = await self.service.language_for(player, row.id)
         house_text = t(f"house.{house}", lang)
@@ -199,7 +201,7 @@ class Moderation(commands.Cog):
             ask = t("handover.ask.vassalize", lang, moderator=name, house=house_text, game=game)
         view = discord.ui.View(timeout=None)
         view.add_item(HandoverConsent(row.id, house, member, interaction.user.id, t("handover.button", lang)))
-        await self.play.direct_message(player, ask, view)
+        await self.dms.direct_message(player, ask, view)
         moderator_lang = str(interaction.locale)
         await say(interaction, t("mod.handover.asked", moderator_lang, house=t(f"house.{house}", moderator_lang)))
         return True

@@ -137,7 +137,7 @@ def test_the_status_names_the_liege_who_decides_for_an_awaited_vassal() -> None:
 
 
 def test_a_vassals_decision_dm_and_reminder_name_it_with_its_liege() -> None:
-    from cogs.play import decision_house
+    from cogs.dms import decision_house
     from engine import Game
 
     g = Game.from_scenario(

@@ -32,7 +32,7 @@ class TestBot(WesterosBot):
 
     async def setup_hook(self) -> None:
         await super().setup_hook()
-        self.play.status_delay = 0.05  # tests wait for the bot to be idle; keep the coalescing window short
+        self.play.publisher.status_delay = 0.05  # tests wait for the bot to be idle; keep the coalescing window short
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -49,11 +50,11 @@ async def test_a_click_on_an_out_of_date_form_shows_the_current_decision(table: 
     # Everyone answers: the orders step closes, so the old form is stale.
     for p in table.players[:3]:
         form = await (await fake.slash(p, table.channel, "decide")).wait_response(timeout=10)
-        await (await fake.click(p, form, f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
+        await (await fake.click(p, form, form_control(form, game_id, seats[p.id]))).wait_reply()
         await fake.wait_idle()
     game = await table.service.load(game_id)
     before = game.to_json()
-    stale = await fake.click(first, old_form, f"dec:{game_id}:{house}:submit")
+    stale = await fake.click(first, old_form, form_control(old_form, game_id, house))
     await stale.wait_reply()
     await fake.wait_idle()
     replies = " ".join(m.content for m in [stale.response, *stale.followups] if m is not None)
@@ -76,8 +77,8 @@ async def test_a_double_click_on_submit_records_one_answer(table: Table) -> None
     seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
     player = table.players[0]
     form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
-    first = await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")
-    second = await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")
+    first = await fake.click(player, form, form_control(form, game_id, seats[player.id]))
+    second = await fake.click(player, form, form_control(form, game_id, seats[player.id]))
     await first.wait_ack()
     await second.wait_reply()
     await fake.wait_idle()

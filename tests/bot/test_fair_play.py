@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from testing.forms import form_control
 from tests.bot.conftest import Table
 
 
@@ -27,7 +28,7 @@ async def start_own_game(table: Table, players: int = 3) -> int:
 async def submit_orders(table: Table, player: Any, game_id: int, house: str) -> None:
     fake = table.fake
     form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
-    receipt = await (await fake.click(player, form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    receipt = await (await fake.click(player, form, form_control(form, game_id, house))).wait_reply(timeout=10)
     assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
     await fake.wait_idle()
 
@@ -215,18 +216,20 @@ async def test_after_replace_the_old_players_form_changes_nothing(table: Table) 
     await (await fake.slash(table.moderator, table.channel, "mod replace", house=house, member=newcomer)).wait_reply()
     await fake.wait_idle()
     new_form = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
-    select_id, _chosen, other = first_select(new_form)
+    select_id, _chosen, other = first_select(old_form)
     before = await snapshot(table, game_id)
     # The old player's clicks on their old form: a pick, then a submit. Each is refused.
     picked = await (await fake.select(old, old_form, select_id, [other])).wait_reply()
     assert any("Only the player seated for this house" in m.content and m.flags & 64 for m in picked)
     old.user.locale = "ru"
-    submitted = await (await fake.click(old, old_form, f"dec:{game_id}:{house}:submit")).wait_reply()
+    submitted = await (await fake.click(old, old_form, form_control(old_form, game_id, house))).wait_reply()
     assert any("может только игрок" in m.content for m in submitted), [m.content for m in submitted]
     await fake.wait_idle()
     assert await snapshot(table, game_id) == before
     # The new player's draft was not changed by those clicks: their submit records their own form.
-    receipt = await (await fake.click(newcomer, new_form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    receipt = await (await fake.click(newcomer, new_form, form_control(new_form, game_id, house))).wait_reply(
+        timeout=10
+    )
     assert any("Recorded" in m.content for m in receipt)
     answer = (await table.service.store.answers(game_id))[-1]
     assert answer.user_id == newcomer.id and answer.house == house
@@ -349,7 +352,7 @@ async def test_every_failure_is_answered_in_the_users_language_and_logged(table:
         seats = await seats_by_user(table, game_id)
         player = table.players[1]
         form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
-        submitted = await (await fake.click(player, form, f"dec:{game_id}:{seats[player.id]}:submit")).wait_reply()
+        submitted = await (await fake.click(player, form, form_control(form, game_id, seats[player.id]))).wait_reply()
         assert any("NOT recorded" in m.content for m in submitted)
     finally:
         await table.service.store.db.execute("PRAGMA query_only = OFF")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -10,7 +11,7 @@ async def open_and_submit(table: Table, player, game_id: int, house: str) -> lis
     fake = table.fake
     opened = await fake.slash(player, table.channel, "decide")
     form = await opened.wait_response(timeout=10)
-    submitted = await fake.click(player, form, f"dec:{game_id}:{house}:submit")
+    submitted = await fake.click(player, form, form_control(form, game_id, house))
     await submitted.wait_reply(timeout=10)  # the form turned into a receipt, or a followup says what went wrong
     await fake.wait_idle(timeout=10)
     return [m.content for m in [submitted.response, *submitted.followups] if m is not None]
@@ -79,7 +80,7 @@ async def test_closed_dms_are_remembered_and_the_player_answers_in_the_channel(t
     opened = await fake.click(closed, ping, f"decide:{game_id}:{house}")
     form = await opened.wait_response(timeout=10)
     assert form.flags & 64  # ephemeral: only this player sees the form in the channel
-    submitted = await fake.click(closed, form, f"dec:{game_id}:{house}:submit")
+    submitted = await fake.click(closed, form, form_control(form, game_id, house))
     await submitted.wait_reply()
     await fake.wait_idle()
     assert any("Recorded" in m.content for m in [submitted.response, *submitted.followups] if m is not None)
@@ -119,7 +120,7 @@ async def test_a_gateway_disconnect_mid_burst_loses_no_answer_and_applies_none_t
     for index, (player, form, house) in enumerate(forms):
         if index == 3:
             await fake.disconnect_bot()  # the gateway drops; the next clicks wait in Discord's buffer for RESUME
-        clicks.append(await fake.click(player, form, f"dec:{game_id}:{house}:submit", wait=False))
+        clicks.append(await fake.click(player, form, form_control(form, game_id, house), wait=False))
     for click in clicks:
         replies = await click.wait_reply(timeout=15)
         assert any("Recorded" in m.content for m in replies), [m.content for m in replies]
@@ -140,7 +141,7 @@ async def test_a_run_of_server_errors_loses_no_answer_and_applies_none_twice(tab
         fake.faults.server_error("POST /channels/{channel_id}/messages", times=2),
     ]
     clicks = [
-        await fake.click(player, form, f"dec:{game_id}:{house}:submit", wait=False) for player, form, house in forms
+        await fake.click(player, form, form_control(form, game_id, house), wait=False) for player, form, house in forms
     ]
     for click in clicks:
         replies = await click.wait_reply(timeout=20)

@@ -108,7 +108,7 @@ async def answer_every_decision(table: Table, game_id: int, seated: list[Any], s
         assert progressed, "nobody owed a decision, but the game has not ended"
     else:  # pragma: no cover
         raise AssertionError("the game did not end")
-    await table.bot.play.settled()  # the channel posts of the last answers go out after their receipts
+    await table.bot.play.publisher.settled()  # the channel posts of the last answers go out after their receipts
 
 
 def assert_orders_hidden_until_revealed(channel: list[str]) -> None:

@@ -74,7 +74,7 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
     fake, bot = table.fake, table.bot
     game_id = await start_seeded_game(table, 3, GAME_SEED)
     await play_with_agents(table, game_id, seed=5)
-    await bot.play.settled()
+    await bot.play.publisher.settled()
     await fake.wait_idle(quiet=0.5, timeout=60)
 
     posted: dict[str, Any] = {}  # filename -> the channel message it is attached to

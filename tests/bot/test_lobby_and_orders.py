@@ -7,6 +7,7 @@ import json
 
 import discord
 
+from testing.forms import form_control
 from tests.bot.conftest import Table
 
 
@@ -37,8 +38,8 @@ async def test_three_players_give_orders_by_dm_and_see_the_reveal(table: Table) 
         assert "Test" in dm.content and "Orders" in dm.content
         assert "<t:" in dm.content  # the deadline as a Discord timestamp, in each reader's time zone
         # The DM carries the form itself: the player answers there, with no click to open it first.
-        assert f"dec:{game_id}:{by_user[player.id]}:s:0" in str(dm.components)
-        submitted = await fake.click(player, dm, f"dec:{game_id}:{by_user[player.id]}:submit")
+        assert form_control(dm, game_id, by_user[player.id], "s:0")
+        submitted = await fake.click(player, dm, form_control(dm, game_id, by_user[player.id]))
         receipt = await submitted.wait_response()
         assert "Recorded" in receipt.content and receipt.id == dm.id  # the DM became the receipt
         # Orders stay secret and changeable until everyone has given them: the receipt reopens the form.
@@ -116,7 +117,8 @@ async def test_map_hand_and_log_commands(table: Table) -> None:
     empty = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Nothing has happened yet" in empty.content
     for p in table.players[:3]:
-        await (await fake.click(p, await fake.wait_for_dm(p), f"dec:{game_id}:{seats[p.id]}:submit")).wait_reply()
+        dm = await fake.wait_for_dm(p)
+        await (await fake.click(p, dm, form_control(dm, game_id, seats[p.id]))).wait_reply()
     await fake.wait_idle()
     log = await (await fake.slash(player, table.channel, "game log")).wait_response()
     assert "Orders are revealed" in log.content
@@ -137,7 +139,7 @@ async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> Non
     seats = {u: h for h, u in (await table.service.store.seats(game_id)).items()}
     player = table.players[0]
     dm = await fake.wait_for_dm(player)
-    await (await fake.click(player, dm, f"dec:{game_id}:{seats[player.id]}:submit")).wait_ack()
+    await (await fake.click(player, dm, form_control(dm, game_id, seats[player.id]))).wait_ack()
     await fake.wait_until(lambda: fake.world.messages[message_id].edited_at is not None, timeout=5)
     edited = fake.world.messages[message_id]
     assert edited.edited_at is not None
@@ -161,13 +163,13 @@ async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_
         c for row in picked.components for c in row["components"] if c.get("custom_id") == select["custom_id"]
     )
     assert [o["value"] for o in chosen["options"] if o.get("default")] == [choice]
-    receipt = await (await fake.click(player, picked, f"dec:{game_id}:{house}:submit")).wait_response()
+    receipt = await (await fake.click(player, picked, form_control(picked, game_id, house))).wait_response()
     assert "Recorded" in receipt.content
     recorded = (await table.service.store.answers(game_id))[-1]
     assert choice in json.dumps(recorded.answer)
     # Orders may change until everyone has given them: the receipt's button opens the form again, privately.
     reopened = await (await fake.click(player, receipt, f"decide:{game_id}:{house}")).wait_response()
-    assert reopened.flags & 64 and f"dec:{game_id}:{house}:submit" in str(reopened.components)
+    assert reopened.flags & 64 and form_control(reopened, game_id, house)
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
@@ -179,17 +181,17 @@ async def test_an_ended_game_keeps_no_form_in_memory_even_for_a_late_dm(table: T
     await fake.wait_for_dm(player)
     await fake.wait_idle()
     play = table.bot.play
-    assert {k for k in play.drafts if k[0] == game_id}  # each DM's form has its draft
+    assert {k for k in play.forms.drafts if k[0] == game_id}  # each DM's form has its draft
     await (await fake.slash(table.moderator, table.channel, "mod end")).wait_reply(timeout=10)
     await fake.wait_idle()
-    assert not {k for k in play.drafts if k[0] == game_id}
+    assert not {k for k in play.forms.drafts if k[0] == game_id}
     # A late post (its answer came before the end) sends the notices again: Decide buttons, no drafts.
     mark = fake.mark()
-    play.notified.pop(game_id, None)
-    await play.notify_prompts(game_id, await table.service.load(game_id))
+    play.dms.notified.pop(game_id, None)
+    await play.dms.notify_prompts(game_id, await table.service.load(game_id))
     late = await fake.wait_for_dm(player, since=mark)
     assert f"decide:{game_id}:" in str(late.components) and ":submit" not in str(late.components)
-    assert not {k for k in play.drafts if k[0] == game_id}
+    assert not {k for k in play.forms.drafts if k[0] == game_id}
 
 
 async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead(table: Table) -> None:
@@ -206,12 +208,12 @@ async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead
     row = await table.service.row(game_id)
     mark = fake.mark()
     long_name = "N" * 1700  # with the rest of the notice, under a message; with the orders form, over it
-    await table.bot.play.send_decision_notice(game_id, long_name, row.channel_id, player.id, game, prompt)
+    await table.bot.play.dms.send_decision_notice(game_id, long_name, row.channel_id, player.id, game, prompt)
     dm = await fake.wait_for_dm(player, since=mark)
     assert long_name in dm.content and len(dm.content) <= 2000
     assert f"decide:{game_id}:{house}" in str(dm.components) and ":submit" not in str(dm.components)
     opened = await (await fake.click(player, dm, f"decide:{game_id}:{house}")).wait_response()
-    assert f"dec:{game_id}:{house}:submit" in str(opened.components)
+    assert form_control(opened, game_id, house)
 
 
 async def test_a_players_dm_channel_is_opened_once_though_discord_py_keeps_only_its_latest_128(table: Table) -> None:
@@ -230,8 +232,8 @@ async def test_a_players_dm_channel_is_opened_once_though_discord_py_keeps_only_
                 and c.recipient.id in seated]  # fmt: skip
     opened = fake.requests.count("POST /users/@me/channels")
     mark = fake.mark()
-    play.notified.pop(game_id, None)  # the notices go out again, as after a new step
-    await play.notify_prompts(game_id, await table.service.load(game_id))
+    play.dms.notified.pop(game_id, None)  # the notices go out again, as after a new step
+    await play.dms.notify_prompts(game_id, await table.service.load(game_id))
     for player in table.players[:3]:
         again = await fake.wait_for_dm(player, since=mark)
         assert f"dec:{game_id}:" in str(again.components)

@@ -6,6 +6,7 @@ import asyncio
 import json
 
 from app.commands import Undo
+from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -76,13 +77,13 @@ async def test_replace_gives_the_house_and_its_decision_to_the_new_player(table:
     seats = await table.service.store.seats(game_id)
     assert seats["stark"] == newcomer.id
     dm = await fake.wait_for_dm(newcomer, since=mark)
-    assert f"dec:{game_id}:stark:submit" in json.dumps(dm.components)
+    assert form_control(dm, game_id, "stark")
     game = await table.service.load(game_id)
     assert game.state.houses["stark"].seat == str(newcomer.id)
     # The form the former player still has in his DM answers for nobody now.
-    refused = await fake.click(former, former_dm, f"dec:{game_id}:stark:submit")
+    refused = await fake.click(former, former_dm, form_control(former_dm, game_id, "stark"))
     assert any("Only the player seated" in m.content for m in await refused.wait_reply(timeout=10))
-    recorded = await fake.click(newcomer, dm, f"dec:{game_id}:stark:submit")
+    recorded = await fake.click(newcomer, dm, form_control(dm, game_id, "stark"))
     assert "Recorded" in (await recorded.wait_response(timeout=10)).content
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from app.labels import house_name
 from engine import rules
+from testing.forms import form_control, form_controls
 from tests.bot.conftest import Table
 from tests.bot.test_full_game import answer_every_decision, answer_once
 from tests.bot.test_lobby_and_orders import start_game
@@ -69,17 +70,16 @@ async def test_M_PLAYERS_02_a_four_player_game_with_three_vassals_commanded_from
     assert await table.service.seat_of(game_id, vassal) == commander.id
 
     # The liege's DM names the vassal and carries its form; he submits it there; a stranger to the vassal cannot.
-    submit = f"dec:{game_id}:{vassal}:submit"
     await fake.wait_until(
-        lambda: any(submit in str(m.components) for m in fake.dm_messages(commander)),
+        lambda: any("submit" in form_controls(m, game_id, vassal) for m in fake.dm_messages(commander)),
         timeout=10,
     )
-    dm = next(m for m in reversed(fake.dm_messages(commander)) if submit in str(m.components))
+    dm = next(m for m in reversed(fake.dm_messages(commander)) if "submit" in form_controls(m, game_id, vassal))
     assert "for your vassal" in dm.content and house_name(vassal, "en") in dm.content
     assert "2" in dm.content  # at most two vassal orders
     for other in (p for p in players if p is not commander):
         assert vassal not in await table.service.houses_of(game_id, other.id)
-    submitted = await fake.click(commander, dm, submit)
+    submitted = await fake.click(commander, dm, form_control(dm, game_id, vassal))
     receipt = await submitted.wait_response()
     assert "Recorded" in receipt.content
     after = await table.service.load(game_id)

@@ -9,14 +9,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import discord
 import pytest
 
 from app.background import ImagePool
 from app.commands import Answer, Gift, Import, SetSeat, Vassalize
 from app.service import Applied, GameService, opened_by
+from cogs.forms import FormButton, FormSelect
 from engine import Game, new_game, rules
+from testing.forms import form_control, form_version
 from tests.bot.conftest import Table
-from tests.bot.test_fair_play import start_own_game
+from tests.bot.test_fair_play import first_select, snapshot, start_own_game
 from tests.bot.test_lobby_and_orders import start_game
 from tests.bot.test_mother_of_dragons import vassal_game
 
@@ -90,7 +93,7 @@ async def test_undoing_a_replace_gives_the_house_back_to_its_player(table: Table
     assert (await table.service.seats(game_id))[house] == first.id
 
     form = await (await fake.slash(first, table.channel, "decide")).wait_response(timeout=10)
-    receipt = await (await fake.click(first, form, f"dec:{game_id}:{house}:submit")).wait_reply(timeout=10)
+    receipt = await (await fake.click(first, form, form_control(form, game_id, house))).wait_reply(timeout=10)
     assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
     nothing = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
     assert "owe no decision" in nothing.content
@@ -205,11 +208,11 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     first, second, third = table.players[:3]
     dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in (first, second, third)}
     for p in (first, second):
-        submit = f"dec:{game_id}:{house_of[p.id]}:submit"
+        submit = form_control(dms[p.id], game_id, house_of[p.id])
         receipt = await (await fake.click(p, dms[p.id], submit)).wait_reply(timeout=10)
         assert any("Recorded" in m.content for m in receipt)
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     version = (await table.service.row(game_id)).version
     old_prompt = (await table.service.load(game_id)).prompt_for(house_of[third.id])
     counts = {p.id: len(fake.dm_messages(p)) for p in (first, second, third)}
@@ -218,7 +221,7 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
     await (await fake.click(table.moderator, ask, f"modundo:{game_id}:{version}")).wait_reply(timeout=10)
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     game = await table.service.load(game_id)
     assert game.version == version - 1 and not game.prompt_for(house_of[second.id]).answered  # type: ignore[union-attr]
     assert game.prompt_for(house_of[third.id]).id == old_prompt.id  # type: ignore[union-attr]
@@ -228,13 +231,13 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     assert len(fake.dm_messages(first)) == counts[first.id]
 
     # The third player's form from before the undo is void: pressing it shows the current form, records nothing.
-    stale = await fake.click(third, dms[third.id], f"dec:{game_id}:{house_of[third.id]}:submit")
+    stale = await fake.click(third, dms[third.id], form_control(dms[third.id], game_id, house_of[third.id]))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
     assert "out of date" in stale.followups[0].content
     assert (await table.service.row(game_id)).version == version - 1
     fresh = fake.dm_messages(third)[-1]
-    receipt = await (await fake.click(third, fresh, f"dec:{game_id}:{house_of[third.id]}:submit")).wait_reply(
+    receipt = await (await fake.click(third, fresh, form_control(fresh, game_id, house_of[third.id]))).wait_reply(
         timeout=10
     )
     assert any("Recorded" in m.content for m in receipt)
@@ -366,7 +369,7 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
     spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
     await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     giving, receiving = member(table, players, seats[giver]), member(table, players, seats[receiver])
 
     def bid_form(player: Any) -> Any:
@@ -377,18 +380,22 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
         return max(int(o["value"]) for o in select["options"])
 
     assert top_option(bid_form(receiving)) == 3 and top_option(bid_form(giving)) == 6
+    drawn_at = form_version(bid_form(receiving), game_id, receiver)
     await table.service.execute(Gift(game_id=game_id, by=giving.id, to=receiver, amount=2))
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     receiving_form, giving_form = bid_form(receiving), bid_form(giving)
     assert top_option(receiving_form) == 5 and "5 power tokens available" in receiving_form.content
     assert "Updated" in receiving_form.content
+    # The redrawn form carries the gift's version, the one it was drawn again from.
+    gift_version = (await table.service.row(game_id)).version
+    assert drawn_at < gift_version == form_version(receiving_form, game_id, receiver)
     assert top_option(giving_form) == 4 and "4 power tokens available" in giving_form.content
     # The redrawn form still answers: the receiver bids his new total.
     select = next(c for row in receiving_form.components for c in row["components"] if c.get("type") == 3)
     picked = await fake.select(receiving, receiving_form, select["custom_id"], ["5"])
     form = await picked.wait_response(timeout=10)
-    receipt = await (await fake.click(receiving, form, f"dec:{game_id}:{receiver}:submit")).wait_reply(timeout=10)
+    receipt = await (await fake.click(receiving, form, form_control(form, game_id, receiver))).wait_reply(timeout=10)
     assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
     assert fake.failed_interactions == []
 
@@ -407,7 +414,7 @@ async def test_pressing_start_or_undo_twice_acts_once(table: Table) -> None:
     await first.wait_reply(timeout=10)
     await second.wait_reply(timeout=10)
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     started = [m for m in fake.visible_messages(table.moderator) if "The game has started" in m.content]
     assert len(started) == 1, [m.content for m in started]  # the second press is told it already started
     for player in table.players[:3]:
@@ -439,7 +446,7 @@ async def test_after_an_import_every_player_who_owes_a_decision_gets_a_fresh_for
     house_of = {u: h for h, u in seats.items()}
     dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in table.players[:3]}
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     counts = {p.id: len(fake.dm_messages(p)) for p in table.players[:3]}
     first = table.players[0]
     old_id = (await table.service.load(game_id)).prompt_for(house_of[first.id]).id  # type: ignore[union-attr]
@@ -448,12 +455,12 @@ async def test_after_an_import_every_player_who_owes_a_decision_gets_a_fresh_for
     imported = await fake.slash(table.moderator, table.channel, "mod import", scenario=("s.json", scenario))
     await imported.wait_reply(timeout=10)
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     game = await table.service.load(game_id)
     assert game.state.houses[house_of[first.id]].power == 9
     for player in table.players[:3]:
         assert len(fake.dm_messages(player)) == counts[player.id] + 1
-    stale = await fake.click(first, dms[first.id], f"dec:{game_id}:{house_of[first.id]}:submit")
+    stale = await fake.click(first, dms[first.id], form_control(dms[first.id], game_id, house_of[first.id]))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
     assert "out of date" in stale.followups[0].content
@@ -473,26 +480,140 @@ async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_it
     spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
     await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
     await fake.wait_idle()
-    await table.bot.play.settled()
+    await table.bot.play.publisher.settled()
     receiving = member(table, players, seats[receiver])
     dm_form = next(m for m in reversed(fake.dm_messages(receiving)) if f"dec:{game_id}:" in str(m.components))
     opened = await (await fake.slash(receiving, table.channel, "decide")).wait_response(timeout=10)
-    submit = f"dec:{game_id}:{receiver}:submit"
     version = (await table.service.row(game_id)).version
 
     await table.service.execute(Gift(game_id=game_id, by=seats[giver], to=receiver, amount=2))
     await fake.wait_idle()
-    await table.bot.play.settled()
-    stale = await fake.click(receiving, opened, submit)
+    await table.bot.play.publisher.settled()
+    stale = await fake.click(receiving, opened, form_control(opened, game_id, receiver))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
     assert "out of date" in stale.followups[0].content and "5 power tokens available" in stale.followups[0].content
     assert (await table.service.row(game_id)).version == version + 1  # the gift only: no bid was recorded
 
     # The DM form was replaced by the one /decide opened: pressing it brings the current form, records nothing.
-    replaced = await fake.click(receiving, dm_form, submit)
+    replaced = await fake.click(receiving, dm_form, form_control(dm_form, game_id, receiver))
     await replaced.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(replaced.followups), timeout=10)
     assert "out of date" in replaced.followups[0].content
     assert (await table.service.row(game_id)).version == version + 1
     assert fake.failed_interactions == []
+
+
+# ----- a form carries the version it was built from -----
+
+
+async def test_a_dm_form_kept_across_an_undo_and_another_answer_is_refused_and_applies_nothing(table: Table) -> None:
+    """P ("a form carries the game version it was built from"), the attempt: a player keeps the DM form of his orders
+    while another player's answer is undone and given otherwise. His Submit on the kept form is refused with a fresh
+    form saying it is out of date, and nothing is recorded. An undo brings the version number back (his fresh DM
+    carries the number the kept one does), so the forms the undo made void are refused for that too."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    house_of = {u: h for h, u in (await table.service.seats(game_id)).items()}
+    first, _second, keeper = table.players[:3]
+    dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in (first, keeper)}
+    kept, mine = dms[keeper.id], house_of[keeper.id]
+    built_at = form_version(kept, game_id, mine)
+    await fake.wait_idle()
+
+    # The first player answers; a moderator undoes it; the first player answers otherwise.
+    answered = await fake.click(first, dms[first.id], form_control(dms[first.id], game_id, house_of[first.id]))
+    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    await fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    version = (await table.service.row(game_id)).version
+    mark = fake.mark()
+    ask = await (await fake.slash(table.moderator, table.channel, "mod undo")).wait_response(timeout=10)
+    await (await fake.click(table.moderator, ask, f"modundo:{game_id}:{version}")).wait_reply(timeout=10)
+    await fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    again = await fake.wait_for_dm(first, since=mark, timeout=10)
+    fresh = await fake.wait_for_dm(keeper, since=mark, timeout=10)
+    assert form_version(fresh, game_id, mine) == built_at  # the number came back with the position
+    select_id, _chosen, other = first_select(again)
+    picked = await (await fake.select(first, again, select_id, [other])).wait_response(timeout=10)
+    answered = await fake.click(first, picked, form_control(picked, game_id, house_of[first.id]))
+    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    await fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    before = await snapshot(table, game_id)
+    assert before[1] == version  # a different position at the number of the undone one
+
+    stale = await fake.click(keeper, kept, form_control(kept, game_id, mine))
+    await stale.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(stale.followups), timeout=10)
+    assert "out of date" in stale.followups[0].content
+    assert form_control(stale.followups[0], game_id, mine)  # the current form, to answer from
+    await fake.wait_idle()
+    assert await snapshot(table, game_id) == before  # nothing recorded, the version unchanged
+    assert not (await table.service.load(game_id)).prompt_for(mine).answered  # type: ignore[union-attr]
+    assert fake.failed_interactions == []
+
+
+async def test_a_pick_on_a_form_older_than_the_live_one_is_refused_by_its_version(table: Table) -> None:
+    """P: a player opens his orders with /decide, another player answers, and he opens them again. A pick on the
+    first form is refused with a fresh form (out of date), and the first form is not drawn again with the live
+    draft's picks. The void list is memory the bot bounds (a game may leave it): here it is forgotten, so the
+    version in the pick's custom id is all that refuses it."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    house_of = {u: h for h, u in (await table.service.seats(game_id)).items()}
+    player, other = table.players[:2]
+    mine = house_of[player.id]
+    other_dm = await fake.wait_for_dm(other, timeout=10)
+    await fake.wait_idle()
+    older = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
+    answered = await fake.click(other, other_dm, form_control(other_dm, game_id, house_of[other.id]))
+    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    await fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    newer = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
+    version = (await table.service.row(game_id)).version
+    assert form_version(older, game_id, mine) < form_version(newer, game_id, mine) == version
+    shown_before = older.custom_ids(), json.dumps(older.components)
+    table.bot.play.forms.void_forms.clear()
+
+    select_id, _chosen, value = first_select(older)
+    picked = await fake.select(player, older, select_id, [value])
+    await picked.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(picked.followups), timeout=10)
+    assert "out of date" in picked.followups[0].content
+    assert form_version(picked.followups[0], game_id, mine) == version
+    assert (older.custom_ids(), json.dumps(older.components)) == shown_before  # not redrawn with the live draft
+    assert (await table.service.row(game_id)).version == version
+    assert fake.failed_interactions == []
+
+
+async def test_a_form_posted_before_forms_carried_their_version_gets_the_current_one(table: Table) -> None:
+    """P: a form sent before its custom ids carried a version (``dec:<game>:<house>:submit``) still reaches the bot
+    after the upgrade, and is out of date: its Submit brings a fresh form, never submits the live draft's picks, and
+    no interaction fails."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    player = table.players[0]
+    mine = {u: h for h, u in (await table.service.seats(game_id)).items()}[player.id]
+    await fake.wait_for_dm(player, timeout=10)  # the live form, with its draft
+    await fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    legacy = discord.ui.View(timeout=None)
+    legacy.add_item(FormSelect(game_id, mine, None, 0))
+    legacy.add_item(FormButton(game_id, mine, None, "submit", "Submit"))
+    mark = fake.mark()
+    await table.bot.play.dms.direct_message(player.id, "Orders (a form from before the upgrade)", legacy)
+    old = await fake.wait_for_dm(player, since=mark, timeout=10)
+    assert old.custom_ids() == [f"dec:{game_id}:{mine}:s:0", f"dec:{game_id}:{mine}:submit"]
+    before = await snapshot(table, game_id)
+
+    stale = await fake.click(player, old, f"dec:{game_id}:{mine}:submit")
+    await stale.wait_reply(timeout=10)
+    await fake.wait_until(lambda: bool(stale.followups), timeout=10)
+    assert "out of date" in stale.followups[0].content
+    assert form_version(stale.followups[0], game_id, mine) == before[1]
+    await fake.wait_idle()
+    assert await snapshot(table, game_id) == before
+    assert fake.failed_interactions == [] and fake.internal_errors == []

@@ -12,6 +12,7 @@ from app.store import Store
 from engine import Game
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
+from testing.forms import form_control
 
 pytestmark = pytest.mark.slow
 
@@ -46,7 +47,7 @@ async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
             # Two players answer; their receipts are the acknowledgement.
             for p in players[:2]:
-                receipt = await (await fake.click(p, dms[p.id], f"dec:1:{seats[p.id]}:submit")).wait_response(
+                receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
                     timeout=10
                 )
                 assert "Recorded" in receipt.content
@@ -57,12 +58,14 @@ async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
             # The third player's DM form from before the crash still answers: its draft died with the process,
             # so the click brings the current form (nothing is guessed from a form the bot no longer knows).
             last = players[2]
-            clicked = await fake.click(last, dms[last.id], f"dec:1:{seats[last.id]}:submit")
+            clicked = await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
             await clicked.wait_reply(timeout=10)
             await fake.wait_until(lambda: bool(clicked.followups), timeout=10)
             form = clicked.followups[0]
             assert "out of date" in form.content
-            receipt = await (await fake.click(last, form, f"dec:1:{seats[last.id]}:submit")).wait_response(timeout=10)
+            receipt = await (await fake.click(last, form, form_control(form, 1, seats[last.id]))).wait_response(
+                timeout=10
+            )
             assert "Recorded" in receipt.content
             await fake.wait_until(
                 lambda: any("Orders are revealed" in m.content for m in fake.visible_messages(moderator)), timeout=10
@@ -98,7 +101,9 @@ async def test_kill_at_random_moments_while_answers_arrive(tmp_path: Path) -> No
                     if "owe no decision" not in reply.content:
                         forms[p.id] = reply
                 clicks = [
-                    await fake.click(p, forms[p.id], f"dec:1:{seats[p.id]}:submit") for p in players if p.id in forms
+                    await fake.click(p, forms[p.id], form_control(forms[p.id], 1, seats[p.id]))
+                    for p in players
+                    if p.id in forms
                 ]
                 await asyncio.sleep(rnd.uniform(0.0, 0.15))
                 await bot.kill()
@@ -143,7 +148,7 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
             seats = {u: h for h, u in (await store.seats(1)).items()}
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
             for p in players[:2]:
-                receipt = await (await fake.click(p, dms[p.id], f"dec:1:{seats[p.id]}:submit")).wait_response(
+                receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
                     timeout=10
                 )
                 assert "Recorded" in receipt.content
@@ -153,9 +158,9 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
             # Discord holds back the game channel's next post for a minute: the reveal waits behind it.
             fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
             last = players[2]
-            receipt = await (await fake.click(last, dms[last.id], f"dec:1:{seats[last.id]}:submit")).wait_response(
-                timeout=10
-            )
+            receipt = await (
+                await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
+            ).wait_response(timeout=10)
             assert "Recorded" in receipt.content
             await asyncio.sleep(1.0)  # the publisher is now waiting out the rate limit
             await bot.kill()

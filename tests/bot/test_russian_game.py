@@ -118,7 +118,7 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
     play = table.bot.play
     game = await table.service.load(game_id)
     awaited = [p.house for p in game.prompts() if not p.answered]
-    await play.on_reminder(Reminder(game_id, awaited, time.time() + 3600, "half"))
+    await play.dms.on_reminder(Reminder(game_id, awaited, time.time() + 3600, "half"))
     await table.service.notice(
         game_id, [AbsentPlayer(game_id, awaited[0], 3), DeadlinePassed(game_id, awaited[:1], "defaults")]
     )
@@ -137,7 +137,7 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
         assert progressed, "nobody owed a decision, but the game has not ended"
     else:  # pragma: no cover
         raise AssertionError("the game did not end")
-    await table.bot.play.settled()  # the last channel posts go out after the last receipt
+    await table.bot.play.publisher.settled()  # the last channel posts go out after the last receipt
     await fake.wait_idle(timeout=10)
 
     for player in players:

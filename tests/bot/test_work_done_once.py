@@ -8,6 +8,7 @@ import pytest
 
 import app.decisions
 import app.queries
+from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -41,7 +42,7 @@ async def test_the_form_a_dm_announced_opens_without_being_built_again(
     assert len(built) == 3  # one form per house for its decision DM
     built.clear()
     options.clear()
-    assert f"dec:{game_id}:{house}:submit" in str(dm.components)  # the DM carries the form
+    assert form_control(dm, game_id, house)  # the DM carries the form
     for _ in range(3):  # the player opens the decision three more times at this version
         form = await (await fake.slash(player, table.channel, "decide")).wait_response()
         assert "Orders" in form.content

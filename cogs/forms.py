@@ -1,0 +1,413 @@
+"""The decision form: the drafts of open forms, their buttons and menus, and the answer they submit.
+
+A form is an ephemeral message (``/decide``, **Decide**, **Change**) or the decision DM itself; one per house is live
+(its draft). Its components carry the game, the house and the version of the game the form was built from, so a
+click is matched to what it was shown: a click on a form built from another version than the live draft's, or on a
+form an undo, a repair or a newer form made void, is refused with a fresh form, never applied to the new position.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from app.commands import Answer
+from app.decisions import Form, answer_text, build_form, live_lines, repick, repicks, to_answer
+from app.labels import house_mark
+from app.lru import Bounded
+from app.service import Applied, GameService, ServiceError, SharedGame
+from app.store import Source
+from cogs.acks import AckFirst
+from cogs.channels import Channels
+from cogs.replies import command_key, guarded, say
+from cogs.text import fit
+from engine import Game, Prompt
+from i18n import t
+
+MEMORY_GAMES = 1024  # games whose drafts, notices and status text are kept (ended games leave at once)
+
+# A form component's custom id starts with the game, the house and the version its form was built from. A form
+# posted before its id carried a version matches too: it has none, so it is out of date.
+FORM_ID = r"dec:(?P<game>\d+):(?P<house>[a-z]+)(?::v(?P<version>\d+))?"
+
+
+def form_id(game_id: int, house: str, version: int | None, part: str) -> str:
+    """A form component's custom id (under Discord's 100 characters): ``dec:<game>:<house>:v<version>:<part>``,
+    ``part`` being ``s:<field index>`` for a menu or ``prev``/``next``/``submit`` for a button."""
+    head = f"dec:{game_id}:{house}" if version is None else f"dec:{game_id}:{house}:v{version}"
+    return f"{head}:{part}"
+
+
+def _version(match: re.Match[str]) -> int | None:
+    return None if match["version"] is None else int(match["version"])
+
+
+@dataclass
+class Draft:
+    prompt_id: str
+    form: Form
+    user_id: int  # the player it was opened for: only they may change or submit it
+    version: int  # the game's version the form was built from: its components carry it
+    picks: dict[str, list[str]] = field(default_factory=dict)
+    page: int = 0
+    head: str = ""  # shown instead of the form's title and question (a decision DM's notice)
+    # The messages showing this form: if the position is reset under it (an undo, a repair), they are void.
+    messages: set[int] = field(default_factory=set)
+
+
+def _forms(interaction: discord.Interaction[Any]) -> FormController:
+    forms = getattr(interaction.client.get_cog("Play"), "forms", None)
+    assert isinstance(forms, FormController)
+    return forms
+
+
+class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"decide:(?P<game>\d+):(?P<house>[a-z]+)"):
+    """Opens the house's current decision as an ephemeral form. Lives in channel pings, reminders, /decide and
+    the receipt of a changeable answer; survives restarts."""
+
+    def __init__(self, game_id: int, house: str, label: str = "Decide") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=f"decide:{game_id}:{house}")
+        )
+        self.game_id = game_id
+        self.house = house
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DecideButton:
+        return cls(int(match["game"]), match["house"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await guarded(interaction, _forms(interaction).open_decision(interaction, self.game_id, self.house))
+
+
+class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORM_ID + r":s:(?P<field>\d+)"):
+    def __init__(
+        self, game_id: int, house: str, version: int | None, index: int, select: discord.ui.Select[Any] | None = None
+    ) -> None:
+        super().__init__(
+            select
+            or discord.ui.Select(
+                custom_id=form_id(game_id, house, version, f"s:{index}"), options=[discord.SelectOption(label="-")]
+            )
+        )
+        self.game_id, self.house, self.version, self.index = game_id, house, version, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), match["house"], _version(match), int(match["field"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        raw = interaction.data.get("values", []) if interaction.data else []
+        values = [str(v) for v in raw] if isinstance(raw, list) else []
+        work = _forms(interaction).on_pick(interaction, self.game_id, self.house, self.version, self.index, values)
+        await guarded(interaction, work)
+
+
+class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_ID + r":(?P<action>prev|next|submit)"):
+    def __init__(self, game_id: int, house: str, version: int | None, action: str, label: str = "") -> None:
+        style = discord.ButtonStyle.success if action == "submit" else discord.ButtonStyle.secondary
+        custom_id = form_id(game_id, house, version, action)
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        self.game_id, self.house, self.version, self.action = game_id, house, version, action
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> FormButton:
+        return cls(int(match["game"]), match["house"], _version(match), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        work = _forms(interaction).on_form_button(interaction, self.game_id, self.house, self.version, self.action)
+        await guarded(interaction, work)
+
+
+def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
+    """The form of one of ``game``'s prompts, the caller's own copy: a stored version builds it once for every
+    message that shows it (``SharedGame.form``); any other position (a repair's) builds it here."""
+    if isinstance(game, SharedGame):
+        return game.form(prompt, lang)
+    return build_form(prompt, game.view(prompt.house), lang)
+
+
+class FormController:
+    """The live form of each house: opening it, drawing it, a pick, a page, the submit and its receipt; and
+    drawing open DM forms again when their decision changed under them."""
+
+    def __init__(self, service: GameService, order: AckFirst, channels: Channels) -> None:
+        self.service = service
+        self.order = order
+        self.channels = channels
+        self.drafts: dict[tuple[int, str], Draft] = Bounded(MEMORY_GAMES * 7)
+        self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
+        self.void_forms: dict[int, set[int]] = Bounded(MEMORY_GAMES)  # per game, form messages an undo made void
+
+    async def acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
+        """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
+        to come as an ephemeral followup; otherwise a click's message is edited later. Nothing if already done.
+        While any acknowledgement is on its way, work waits (see cogs/acks.py)."""
+        if not interaction.response.is_done():
+            async with self.order.acknowledging():
+                await interaction.response.defer(ephemeral=True, thinking=thinking)
+
+    def position_changed(self, applied: Applied) -> None:
+        """A version was committed: after a repair or an undo every form of the earlier position is void, even one
+        for a prompt with the same id as a decision open now; a house handed to a new player leaves its old
+        player's form."""
+        game_id = applied.game_id
+        if applied.before is None and applied.source != Source.START:
+            void = self.void_forms.setdefault(game_id, set())
+            for key in [k for k in self.drafts if k[0] == game_id]:
+                void |= self.drafts.pop(key).messages
+        for e in applied.events:
+            if e["type"] == "seat-changed":
+                self.drafts.pop((game_id, e["house"]), None)
+
+    def forget_game(self, game_id: int) -> None:
+        for key in [k for k in self.drafts if k[0] == game_id]:
+            del self.drafts[key]
+        for key in [k for k in self.prompts_seen if k[0] == game_id]:
+            del self.prompts_seen[key]
+        self.void_forms.pop(game_id, None)
+
+    async def open_decision(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, note: str = ""
+    ) -> None:
+        """Acknowledge at once (Discord allows 3 s; a click already acknowledged stays so), then load the game
+        and send the form as an ephemeral followup."""
+        if not interaction.response.is_done():
+            await self.acknowledge(interaction, thinking=True)
+        async with self.order.working():
+            await self._send_form(interaction, game_id, house, str(interaction.locale), note)
+
+    async def _send_form(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, lang: str, note: str
+    ) -> None:
+        mine = await self.service.houses_of(game_id, interaction.user.id)  # its own house and its vassals
+        if not mine:
+            raise ServiceError("not-seated", "You do not play a house in this game.")
+        if house not in mine:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        game = await self.service.load(game_id)
+        prompt = game.prompt_for(house)
+        if prompt is None:
+            await say(interaction, t("decision.nothing", lang))
+            return
+        draft = self.new_draft(game_id, game, prompt, form_of(game, prompt, lang), interaction.user.id)
+        content, view = self.render_form(game_id, house, draft, lang, note)
+        draft.messages.add((await interaction.followup.send(content, view=view, ephemeral=True, wait=True)).id)
+
+    def new_draft(self, game_id: int, game: Game, prompt: Prompt, form: Form, user_id: int, *, head: str = "") -> Draft:
+        """A fresh draft of the house's form (built from ``game``'s version) for the member, replacing any earlier one
+        (one form is live: the messages of the one it replaces are void, since their picks are no longer the
+        draft's)."""
+        self.prompts_seen[(game_id, prompt.house)] = prompt
+        earlier = self.drafts.get((game_id, prompt.house))
+        if earlier is not None and earlier.messages:
+            self.void_forms.setdefault(game_id, set()).update(earlier.messages)
+        picks = {f.key: list(f.selected) for f in form.fields}
+        draft = Draft(prompt.id, form, user_id, game.version, picks, head=head)
+        self.drafts[(game_id, prompt.house)] = draft
+        return draft
+
+    def form_text(self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = "") -> str:
+        """The form's text, uncut. A ``head`` (by default the draft's) shows instead of the title line and the
+        question: a decision DM's notice already names the game, the house and what is asked."""
+        pages = draft.form.pages()
+        head = head or draft.head
+        top = [head] if head else [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask]
+        lines = [*top, *draft.form.lines]
+        prompt = self.prompts_seen.get((game_id, house))
+        if prompt is not None and prompt.id == draft.prompt_id:
+            lines += live_lines(draft.form, prompt, draft.picks, lang)  # options still legal first (orders: tokens)
+        if len(pages) > 1:
+            lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
+        if note:
+            lines.append(note)
+        return "\n".join(lines)
+
+    def render_form(
+        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, text: str | None = None
+    ) -> tuple[str, discord.ui.View]:
+        """The form's text (``text`` when the caller has it already, else ``form_text``), cut to a message, and its
+        components (their ids carry the draft's version)."""
+        pages = draft.form.pages()
+        page = pages[min(draft.page, len(pages) - 1)]
+        if text is None:
+            text = self.form_text(game_id, house, draft, lang, note)
+        view = discord.ui.View(timeout=None)
+        for f in page:
+            index = draft.form.fields.index(f)
+            chosen = set(draft.picks.get(f.key, []))
+            select: discord.ui.Select[Any] = discord.ui.Select(
+                custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
+                placeholder=f.label[:150],
+                min_values=f.min_values,
+                max_values=min(f.max_values, len(f.options)),
+                options=[
+                    discord.SelectOption(
+                        label=o.label[:100],
+                        value=o.value,
+                        description=(o.description or None) and o.description[:100],
+                        default=o.value in chosen,
+                    )
+                    for o in f.options
+                ],
+            )
+            view.add_item(FormSelect(game_id, house, draft.version, index, select))
+        if len(pages) > 1:
+            view.add_item(FormButton(game_id, house, draft.version, "prev", t("button.prev", lang)))
+            view.add_item(FormButton(game_id, house, draft.version, "next", t("button.next", lang)))
+        view.add_item(FormButton(game_id, house, draft.version, "submit", t("button.submit", lang)))
+        return fit(text), view
+
+    async def _owned_draft(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None
+    ) -> Draft | None:
+        """After the click is acknowledged: refuse anyone but the member seated for the house now; then the
+        draft behind this form, or None once a fresh form was sent instead (the draft expired, e.g. after a
+        restart, or the step moved on; or the form clicked is not the draft's: built from another version, or
+        made void)."""
+        if await self.service.seat_of(game_id, house) != interaction.user.id:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        draft = self.drafts.get((game_id, house))
+        prompt = (await self.service.load(game_id)).prompt_for(house)
+        void = interaction.message is not None and interaction.message.id in self.void_forms.get(game_id, ())
+        if (
+            draft is None
+            or void
+            or version != draft.version  # a form without a version (posted before they had one) is out of date
+            or draft.user_id != interaction.user.id
+            or prompt is None
+            or prompt.id != draft.prompt_id
+        ):
+            await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
+            return None
+        return draft
+
+    async def on_pick(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        version: int | None,
+        index: int,
+        values: list[str],
+    ) -> None:
+        await self.acknowledge(interaction, thinking=False)  # the form is then edited in place
+        lang = str(interaction.locale)
+        draft = await self._owned_draft(interaction, game_id, house, version)
+        if draft is None:
+            return
+        if index >= len(draft.form.fields):
+            await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
+            return
+        key = draft.form.fields[index].key
+        draft.picks[key] = values
+        if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from
+            prompt = (await self.service.load(game_id)).prompt_for(house)
+            assert prompt is not None
+            draft.picks = repick(draft.form, prompt, draft.picks, key, values, lang)
+            draft.page = 0
+        content, view = self.render_form(game_id, house, draft, lang)
+        await interaction.edit_original_response(content=content, view=view)
+
+    async def on_form_button(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str
+    ) -> None:
+        # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
+        await self.acknowledge(interaction, thinking=False)
+        draft = await self._owned_draft(interaction, game_id, house, version)
+        if draft is None:
+            return
+        if action in ("prev", "next"):
+            pages = len(draft.form.pages())
+            draft.page = (draft.page + (1 if action == "next" else -1)) % pages
+            content, view = self.render_form(game_id, house, draft, str(interaction.locale))
+            await interaction.edit_original_response(content=content, view=view)
+            return
+        async with self.order.working():
+            await self._submit_draft(interaction, game_id, house, draft, dict(draft.picks))
+
+    async def _submit_draft(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        draft: Draft,
+        answer_picks: dict[str, list[str]],
+    ) -> None:
+        lang = str(interaction.locale)
+        game = await self.service.load(game_id)
+        prompt = game.prompt_for(house)
+        if prompt is None or prompt.id != draft.prompt_id:
+            self.drafts.pop((game_id, house), None)
+            await say(interaction, t("error.stale-prompt", lang))
+            return
+        answer = to_answer(prompt, answer_picks)  # a FormError is answered by the error handler
+        await self.submit(interaction, game_id, house, prompt, answer, draft)
+
+    async def submit(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        prompt: Prompt,
+        answer: Any,
+        draft: Draft | None,
+    ) -> None:
+        """Record the answer, then its receipt: the form edited (``draft``) or a followup (typed orders)."""
+        await self.acknowledge(interaction, thinking=False)
+        lang = str(interaction.locale)
+        # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
+        # nothing was recorded), propagates to the error handler.
+        async with self.order.working():
+            command = Answer(game_id=game_id, by=interaction.user.id, key=command_key(interaction), house=house,
+                             answer=answer, prompt_id=prompt.id)  # fmt: skip
+            await self.service.execute(command)
+        summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
+        lines = [t("decision.recorded", lang, summary=summary)]
+        change: discord.ui.View | None = None
+        if prompt.secret:  # a secret answer can change until everyone has answered: the receipt reopens the form
+            lines.append(t("decision.changeable", lang))
+            change = discord.ui.View(timeout=None)
+            change.add_item(DecideButton(game_id, house, t("button.change", lang)))
+        if draft is not None:
+            self.drafts.pop((game_id, house), None)
+            await interaction.edit_original_response(content=fit("\n".join(lines)), view=change)
+        else:
+            await interaction.followup.send(fit("\n".join(lines)), view=change or discord.utils.MISSING, ephemeral=True)
+
+    async def refresh_forms(self, game_id: int, game: Game) -> None:
+        """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
+        bid may reach) are drawn again from the new position, saying so, their components carrying its version; their
+        picks start again from the default. Asked after every version, whatever changed the prompt."""
+        for house in game.houses:
+            draft = self.drafts.get((game_id, house))
+            seen = self.prompts_seen.get((game_id, house))
+            prompt = game.prompt_for(house)
+            if draft is None or seen is None or prompt is None or prompt.id != draft.prompt_id:
+                continue
+            if (prompt.choices, prompt.default, prompt.info) == (seen.choices, seen.default, seen.info):
+                continue
+            dm = self.channels.known_dm(draft.user_id)
+            lang = await self.service.language_for(draft.user_id, game_id)
+            del self.drafts[(game_id, house)]  # its messages are drawn again below, or made void
+            form = form_of(game, prompt, lang)
+            fresh = self.new_draft(game_id, game, prompt, form, draft.user_id, head=draft.head)
+            if dm is not None:
+                content, view = self.render_form(game_id, house, fresh, lang, t("decision.updated", lang))
+                for message_id in sorted(draft.messages):
+                    with contextlib.suppress(discord.HTTPException):  # an ephemeral /decide form is not in the DMs
+                        await dm.get_partial_message(message_id).edit(content=content, view=view)
+                        fresh.messages.add(message_id)
+            # A form that could not be drawn again still shows the old choices: pressing it brings the current one.
+            self.void_forms.setdefault(game_id, set()).update(draft.messages - fresh.messages)

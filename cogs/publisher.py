@@ -1,0 +1,307 @@
+"""Publishing what a committed version implies: the channel's narration and images, the decision DMs it opened, the
+open forms it changed, the pinned status; and the outbox's notices. Each game's posts go out in order, after the
+receipt of the answer behind them; at start-up what a crash left in the outbox goes out first.
+
+What the channel sees is built only from the public view and public events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from app.background import Background, ImagePool, PoolBusy
+from app.labels import awaited_text, house_mark
+from app.lru import Bounded
+from app.narration import last_phase, narrate_all, phase_header
+from app.notices import from_payload, notice_text
+from app.service import Applied, GameService, ServiceError, opened_by
+from cogs.acks import AckFirst
+from cogs.channels import Channels
+from cogs.dms import DecisionDMs, deadline_text
+from cogs.forms import MEMORY_GAMES, FormController
+from cogs.text import NAME_LIMIT, shown, split
+from engine import Game
+from i18n import t
+
+log = logging.getLogger("westeros.play")
+
+FILES_PER_MESSAGE = 10  # Discord's limit
+RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
+
+
+class Publisher:
+    def __init__(
+        self,
+        service: GameService,
+        order: AckFirst,
+        channels: Channels,
+        dms: DecisionDMs,
+        forms: FormController,
+        *,
+        renderer: Any = None,
+        background: Background | ImagePool | None = None,
+    ) -> None:
+        self.service = service
+        self.order = order
+        self.channels = channels
+        self.dms = dms
+        self.forms = forms
+        self.renderer = renderer
+        # Images are drawn in the bot's image pool (worker processes); without one, in threads.
+        self.background: Background | ImagePool = background or Background()
+        self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
+        self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
+        self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
+        self.status_pending: set[int] = set()
+        self.status_delay = 2.0  # seconds during which answers share one status edit
+        self.status_tasks: set[asyncio.Task[None]] = set()
+
+    # ----- after every accepted answer -----
+
+    async def on_applied(self, applied: Applied) -> None:
+        # What the version voids in memory first: the DMs to send again, the forms no longer live.
+        self.dms.position_changed(applied)
+        self.forms.position_changed(applied)
+        # The answer is committed: its player's receipt must not wait for the channel post, the images or the
+        # next decisions' DMs. They run after it, one step after another for each game.
+        self.after_answer(applied.game_id, lambda: self.publish(applied))
+
+    def after_answer(self, game_id: int, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work()`` once the game's earlier posts are done (posts of one game keep their order)."""
+        previous = self.posting.get(game_id)
+
+        async def in_turn() -> None:
+            if previous is not None:
+                await asyncio.wait([previous])
+            await work()
+
+        # A fresh context: the work takes its own slot (cogs/acks.py) instead of the answering click's.
+        task = asyncio.get_running_loop().create_task(in_turn(), context=contextvars.Context())
+        self.posting[game_id] = task
+
+        def finished(done: asyncio.Task[None]) -> None:
+            if self.posting.get(game_id) is done:
+                del self.posting[game_id]
+
+        task.add_done_callback(finished)
+
+    async def settled(self) -> None:
+        """Wait until every post that answers have started is done (tests, shutdown)."""
+        while self.posting:
+            await asyncio.wait(list(self.posting.values()))
+
+    async def drain(self) -> list[int]:
+        """At start-up: publish, each game in order, what versions committed before a crash implied and never sent
+        (the outbox); returns the games concerned (their deadlines are re-armed by the caller)."""
+        pending = await self.service.unpublished()
+        for applied, sent in pending:
+            self.after_answer(applied.game_id, functools.partial(self.publish, applied, sent, last_try=True))
+        noticed = {notice.game_id for notice in await self.service.pending_notices()}
+        for game_id in sorted(noticed):
+            self.on_notices(game_id)
+        return sorted({applied.game_id for applied, _ in pending})
+
+    async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> None:
+        """Send what a committed version implies: the channel's lines and images, the DMs of the decisions it opened,
+        the status. Each part sent (the channel post, each house's DM) is noted in the outbox. A version that sent
+        something takes its game's published rows out with its own; a quiet one (most answers: a secret step, nothing
+        to tell) costs no write and goes with the next, since publishing it again sends nothing. A failure keeps its
+        row for the next start-up (``last_try``: that was it, the row goes anyway)."""
+        game_id, version = applied.game_id, applied.game.version
+        told = False
+        try:
+            images = await self.step_images(applied) if "channel" not in sent else []
+            async with self.order.working():
+                if "channel" not in sent and await self.post_to_channel(game_id, applied.game, applied.events, images):
+                    await self.service.published_part(applied, "channel")
+                    told = True
+                dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
+                houses = opened_by(applied)
+                if houses is None:
+                    houses = {p.house for p in applied.game.prompts()}
+                for house in sorted(houses - dm_sent):
+                    if await self.dms.notify_prompts(game_id, applied.game, {house}):
+                        await self.service.published_part(applied, f"dm:{house}")
+                        told = True
+                await self.forms.refresh_forms(game_id, applied.game)
+            self.schedule_status(game_id)
+        except Exception as err:
+            what = "post" if isinstance(err, discord.HTTPException) else "publish"
+            log.exception("could not %s the result of version %s of game %s", what, version, game_id)
+            if not last_try:
+                await self.service.published_part(applied, RETRY)
+                return
+        if told or last_try or applied.game.finished:
+            await self.service.published(applied)
+
+    async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
+        """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
+        first, then a crop of what changed or the whole board; [] when nothing visible changed."""
+        if self.renderer is None:
+            return []
+        from render import images_for_step
+        from render.aio import step_may_show_something, step_shows_something
+
+        game_id = applied.game_id
+        public = [e for e in applied.events if "private_to" not in e]
+        if not step_may_show_something(public):
+            return []  # houses answered a secret step: nothing to draw, and no view to work out
+        view_before, view_after = applied.views()
+        if not step_shows_something(view_before, view_after, public):
+            return []  # most answers change nothing visible: the workers are not asked at all
+        lang = (await self.service.row(game_id)).settings.get("language", "en")
+        try:
+            return await self.background.run(images_for_step, view_before, view_after, public, lang)
+        except PoolBusy:
+            log.warning("the image queue is full: game %s's step is posted without its images", game_id)
+        except Exception:
+            log.exception("could not draw the images of game %s's step", game_id)
+        return []
+
+    async def post_to_channel(
+        self,
+        game_id: int,
+        game: Game,
+        events: list[dict[str, Any]],
+        images: list[tuple[str, bytes, str]] | None = None,
+    ) -> bool:
+        """The step's narration, with its images attached to the last of its messages (in their order); whether
+        anything was posted."""
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        channel = await self.channels.channel(row.channel_id)
+        chunks = split(self.narration(game_id, game, events, lang))
+        files = [discord.File(io.BytesIO(png), filename=name) for name, png, _ in images or []]
+        if files and not chunks:
+            view = game.view(None)
+            name = shown(row.name, NAME_LIMIT)
+            chunks = [t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))]
+        for i, chunk in enumerate(chunks):
+            if i < len(chunks) - 1 or not files:
+                await channel.send(chunk)
+                continue
+            for start in range(0, len(files), FILES_PER_MESSAGE):
+                batch = files[start : start + FILES_PER_MESSAGE]
+                await channel.send(chunk if start == 0 else None, files=batch)
+        return bool(chunks)
+
+    def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
+        """The step's lines, a header opening each new phase: the events say when a phase begins, and the
+        game's phase afterwards opens the one that starts without an event (planning after Westeros)."""
+        round_ = game.round - (1 if any(e["type"] == "round-started" for e in events) else 0)
+        seen = self.phase_shown.get(game_id)
+        lines = narrate_all(events, lang, round_=round_, phase=seen)
+        seen = last_phase(events, seen)
+        if not game.finished and lines and seen is not None:  # most answers narrate nothing: no view then
+            now = game.view(None)["phase"]
+            if now != seen:
+                lines.append(phase_header(game.round, now, lang))
+                seen = now
+        if seen is not None:
+            self.phase_shown[game_id] = seen
+        return lines
+
+    def forget_game(self, game_id: int) -> None:
+        """An ended game leaves every in-memory table (its last posts still go out, in order)."""
+        self.dms.forget_game(game_id)
+        self.forms.forget_game(game_id)
+        self.status_text.pop(game_id, None)
+        self.phase_shown.pop(game_id, None)
+
+    # ----- the pinned status -----
+
+    def schedule_status(self, game_id: int) -> None:
+        """Coalesce status edits: Discord allows few edits per channel, and a burst of answers needs one."""
+        if game_id in self.status_pending:
+            return
+        self.status_pending.add(game_id)
+
+        async def flush() -> None:
+            await asyncio.sleep(self.status_delay)
+            self.status_pending.discard(game_id)
+            try:
+                await self.update_status(game_id, await self.service.load(game_id))
+            except (discord.HTTPException, ServiceError):
+                log.exception("could not update the status message of game %s", game_id)
+
+        task = asyncio.get_running_loop().create_task(flush())
+        self.status_tasks.add(task)
+        task.add_done_callback(self.status_tasks.discard)
+
+    async def update_status(self, game_id: int, game: Game) -> None:
+        """One pinned message per game, edited in place: round, phase, who is awaited, the next deadline."""
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        view = game.view(None)
+        if game.finished:
+            text = t(
+                "status.pinned.over",
+                lang,
+                name=shown(row.name, NAME_LIMIT),
+                winner=house_mark(game.winner, lang),
+            )
+        else:
+            awaiting = awaited_text(view, lang)
+            text = t(
+                "status.pinned",
+                lang,
+                name=shown(row.name, NAME_LIMIT),
+                round=view["round"],
+                phase=t(f"phase.{view['phase']}", lang),
+                awaiting=awaiting,
+                deadline=await deadline_text(self.service, game_id, lang),
+            )
+        if self.status_text.get(game_id) == text:
+            return  # nothing changed: spare Discord an edit
+        self.status_text[game_id] = text
+        channel = await self.channels.channel(row.channel_id)
+        message_id = await self.service.status_message(game_id)
+        if message_id is not None:
+            try:
+                await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
+                return
+            except discord.NotFound:
+                pass  # someone deleted it: post a new one
+        message = await channel.send(text)
+        await self.service.set_status_message(game_id, message.id)
+        try:
+            await message.pin()
+        except discord.HTTPException:
+            log.info("could not pin the status message of game %s (missing permission?)", game_id)
+
+    # ----- notices -----
+
+    def on_notices(self, game_id: int) -> None:
+        """Notices were written to the outbox: they are posted after the game's posts already under way."""
+        self.after_answer(game_id, functools.partial(self.post_notices, game_id))
+
+    async def post_notices(self, game_id: int) -> None:
+        """Post the game's notices still in the outbox, in order, each deleted once it is out (a failure keeps it and
+        those after it for the next start-up)."""
+        pending = await self.service.pending_notices(game_id)
+        if not pending:
+            return
+        row = await self.service.row(game_id)
+        lang = row.settings.get("language", "en")
+        channel = await self.channels.channel(row.channel_id)
+        for notice in pending:
+            try:
+                text = notice_text(from_payload(notice.payload), lang)
+            except (KeyError, TypeError, ValueError):  # a notice no words fit is dropped, not left to block the rest
+                log.exception("notice %s of game %s cannot be worded; it is dropped", notice.id, game_id)
+                await self.service.notice_posted(notice.id)
+                continue
+            try:
+                await channel.send(text)
+            except discord.HTTPException:
+                log.exception("could not post a notice of game %s", game_id)
+                return
+            await self.service.notice_posted(notice.id)
