@@ -102,6 +102,7 @@ class Lobby(commands.Cog):
                 t(
                     "lobby.settings",
                     lang,
+                    ruleset=t(f"ruleset.{settings.ruleset}", lang),
                     players=settings.players,
                     tides=t("yes" if settings.tides_of_battle else "no", lang),
                     assignment=t(f"assignment.{settings.assignment}", lang),
@@ -315,9 +316,16 @@ class Lobby(commands.Cog):
             if not is_moderator(interaction.user, row.created_by, self.moderator_role):
                 raise ServiceError("start-refused", "Only the game's creator or a moderator can start the game.")
 
+            ruleset = t(f"ruleset.{row.settings.get('ruleset', 'base')}", game_lang)
+
             async def announce(game: Game, seats: dict[str, int]) -> None:
                 houses = ", ".join(f"{house_mark(h, game_lang)} <@{user}>" for h, user in seats.items())
-                await interaction.edit_original_response(content=t("lobby.started", game_lang, seats=houses), view=None)
+                lines = [t("lobby.started", game_lang, ruleset=ruleset, seats=houses)]
+                vassals = [h for h in game.houses if h not in seats]
+                if vassals:
+                    marks = ", ".join(house_mark(h, game_lang) for h in vassals)
+                    lines.append(t("lobby.started.vassals", game_lang, houses=marks))
+                await interaction.edit_original_response(content="\n".join(lines), view=None)
 
             await self.service.execute(Start(game_id=game_id, by=interaction.user.id, announce=announce))
             return

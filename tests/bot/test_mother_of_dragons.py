@@ -171,3 +171,23 @@ async def test_decide_lists_every_decision_a_member_owes(table: Table) -> None:
     form = await opened.wait_response()
     assert "Orders" in form.content
     assert fake.failed_interactions == [] and fake.internal_errors == []
+
+
+async def test_the_lobby_and_the_start_name_the_expansion_and_its_vassals(table: Table) -> None:
+    """Issue U, fault 8: a player joining from the lobby sees it is a Mother of Dragons game, and the start message
+    says which houses are vassals, in the channel's language."""
+    fake = table.fake
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=4, ruleset="mother-of-dragons", name="Vale", language="ru"
+    )
+    lobby = await made.wait_response()
+    assert "«Мать драконов»" in lobby.content
+    for player in table.players[:4]:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    started = await (await fake.click(table.moderator, lobby, "lobby:1:start")).wait_response()
+    game = await table.service.load(1)
+    vassals = sorted(game.state.vassals)
+    assert len(vassals) == 3
+    assert "Игра началась («Мать драконов»)" in started.content
+    line = next(x for x in started.content.splitlines() if x.startswith("Вассалы"))
+    assert all(house_name(h, "ru") in line for h in vassals)
