@@ -15,8 +15,6 @@ from typing import Any
 from engine import data, rulesets
 from engine.prompts import Prompt
 
-STRENGTH_ORDER = {"footman": 1, "ship": 1, "knight": 2, "siege-engine": 0}
-
 
 class Agent:
     name = "default"
@@ -130,7 +128,8 @@ class HeuristicAgent(RandomAgent):
             return None
 
         orders: dict[str, str] = {}
-        strong = sorted(c["areas"], key=lambda a: -sum(STRENGTH_ORDER[u["type"]] for u in areas[a]["units"]))
+        kinds = rulesets.named(view["options"].get("ruleset", rulesets.DEFAULT)).unit_types()
+        strong = sorted(c["areas"], key=lambda a: -sum(kinds[u["type"]].strength for u in areas[a]["units"]))
         for area in strong:
             size = len(areas[area]["units"])
             if area == home:
@@ -192,7 +191,7 @@ class HeuristicAgent(RandomAgent):
 
 
 def _is_castle(view: dict[str, Any], area: str) -> bool:
-    board = rulesets.named(view["options"].get("ruleset", rulesets.DEFAULT)).board
+    board = rulesets.board_named(view["options"]["board"])
     return board.areas[area].fortification > 0
 
 

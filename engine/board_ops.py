@@ -11,9 +11,6 @@ from engine.state import GameState, Unit
 if TYPE_CHECKING:
     from engine.game import Game
 
-# Casualty and default-destruction preference: the weakest first.
-WEAKEST_FIRST = ("footman", "ship", "siege-engine", "knight")
-
 
 def take_units(s: GameState, area: str, house: str, types: list[str], *, routed: bool | None = False) -> list[Unit]:
     """Remove units of the given types from ``area`` (``routed=None`` takes either state)."""
@@ -56,8 +53,9 @@ def destroy_units(g: Game, area: str, units: list[Unit], reason: str) -> None:
         )
 
 
-def pick_weakest(units: list[Unit], n: int) -> list[Unit]:
-    ranked = sorted(units, key=lambda u: (not u.routed, WEAKEST_FIRST.index(u.type)))
+def pick_weakest(s: GameState, units: list[Unit], n: int) -> list[Unit]:
+    """Casualty and default-destruction preference: routed units, then the weakest types (``rules.weakness``)."""
+    ranked = sorted(units, key=lambda u: (not u.routed, rules.weakness(s, u.type)))
     return ranked[:n]
 
 

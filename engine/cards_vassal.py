@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
 from engine.abilities import AFTER, CANCEL, IMMEDIATELY, Ability, register
-from engine.board_ops import WEAKEST_FIRST, destroy_units, place_units
+from engine.board_ops import destroy_units, place_units
 from engine.cards import KnightInAnArea, ask, push_ability
 from engine.combat.frame import CombatFrame, house_of, other, won
 from engine.combat.strength import combat_units
@@ -155,7 +155,7 @@ class BericDondarrion(Ability):
 
     def types(self, s: GameState, f: CombatFrame, side: str) -> list[str]:
         present = {u.type for u in self.fighters(s, f, side)}
-        return [t for t in WEAKEST_FIRST if t in present]
+        return sorted(present, key=lambda t: (rules.weakness(s, t), t))
 
     def applies(self, g: Game, f: CombatFrame, side: str) -> bool:
         return won(f, side) and bool(self.fighters(g.s, f, side))

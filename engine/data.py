@@ -12,8 +12,6 @@ T = TypeVar("T")
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
-UNIT_TYPES = ("footman", "knight", "ship", "siege-engine")
-LAND_UNITS = ("footman", "knight", "siege-engine")
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 DOMINANCE_OF_TRACK = {
     "iron_throne": "iron_throne",
@@ -161,6 +159,39 @@ class HouseInfo:
 @cache
 def houses(name: str = "houses.json") -> dict[str, HouseInfo]:
     return {h["id"]: _record(HouseInfo, h) for h in _read(name)["houses"]}
+
+
+@dataclass(frozen=True)
+class UnitType:
+    """A kind of unit as a ruleset declares it (``Ruleset.unit_types``); the base game's four are in data/units.json.
+
+    Rules ask these fields, never the type's name: where it stands, its strength (``Ruleset.unit_strength`` may work
+    it out from the state instead), what mustering it costs, the weakest-first order, casualties and retreats.
+    """
+
+    id: str
+    stands: str  # land | sea (seas and ports)
+    strength: int  # in combat and support (B-COMBAT-05)
+    strength_attacking_castle: int  # when its side attacks a castle or stronghold (a siege engine's 4)
+    cost: int | None  # mustering points to recruit one (B-MUSTER-03); None: never mustered
+    upgrades_from: str | None  # the unit a mustering upgrade replaces by this one (B-MUSTER-05)
+    weakness: int  # place in the weakest-first order of casualties and forced removals (0 goes first)
+    casualty: bool  # whether it can be taken as a casualty (not a siege engine, B-CAS-07)
+    retreats: bool  # whether it can retreat from a lost battle; if not it is destroyed (B-RETREAT-11)
+
+    @property
+    def at_sea(self) -> bool:
+        return self.stands == "sea"
+
+    @property
+    def musterable(self) -> bool:
+        return self.cost is not None
+
+
+@cache
+def unit_types(name: str = "units.json") -> dict[str, UnitType]:
+    """A table of unit types by id, in the order prompts list them."""
+    return {u["id"]: _record(UnitType, u) for u in _read(name)["units"]}
 
 
 @cache

@@ -9,7 +9,7 @@ be saved between any two answers and resumed exactly (no generators, no closures
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import RuleError
@@ -67,6 +67,21 @@ def register(cls: type[Step]) -> type[Step]:
         raise ValueError(f"step {cls.type!r} registered twice")
     STEPS[cls.type] = cls()
     return cls
+
+
+# Rules a ruleset's phase hook runs, by name: the steps' modules register them (as they register steps), so the
+# rulesets, which everything imports, name them without importing the steps.
+PHASE_RULES: dict[str, Callable[[Game], None]] = {}
+
+
+def phase_rule(name: str) -> Callable[[Callable[[Game], None]], Callable[[Game], None]]:
+    def add(rule: Callable[[Game], None]) -> Callable[[Game], None]:
+        if name in PHASE_RULES:
+            raise ValueError(f"phase rule {name!r} registered twice")
+        PHASE_RULES[name] = rule
+        return rule
+
+    return add
 
 
 def prompt_id(f: Mapping[str, Any], kind: str, house: str) -> str:

@@ -243,6 +243,8 @@ class Game:
                     continue
                 return
             step.advance(self, top)
+            if not self.finished and not any(f["type"] == "combat" for f in self.state.stack):
+                ruleset(self.state).settle(self)
         raise RuntimeError("the game did not settle: a step loops without asking anything")
 
     def _answer_for_a_vassal_without_liege(self, top: Frame) -> bool:

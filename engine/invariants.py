@@ -30,7 +30,7 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
             raise InvariantError(f"{area} holds units of {sorted(houses)}")
         for u in units:
             per_house_type[(u.house, u.type)] = per_house_type.get((u.house, u.type), 0) + 1
-            if (u.type == "ship") != (not a.is_land):
+            if rules.unit_type(s, u.type).at_sea == a.is_land:
                 raise InvariantError(f"{u.type} of {u.house} stands in {a.kind} area {area}")
         if a.is_port and len(units) > data.setups()["port_capacity"]:
             raise InvariantError(f"{area} holds {len(units)} ships")

@@ -15,8 +15,8 @@ from engine.state import GameState, Unit
 
 
 def board(s: GameState) -> data.Board:
-    """The board the game is played on (its ruleset's)."""
-    return ruleset(s).board
+    """The board the game is played on (its ruleset picks it from the state)."""
+    return ruleset(s).board_for(s)
 
 
 def units_in(s: GameState, area: str) -> list[Unit]:
@@ -289,7 +289,7 @@ def move_destinations(s: GameState, house: str, origin: str, unit_type: str) -> 
     the_board = board(s)
     a = the_board.areas[origin]
     out: set[str] = set()
-    if unit_type == "ship":
+    if ruleset(s).unit_types()[unit_type].at_sea:
         for n in the_board.neighbours[origin]:
             na = the_board.areas[n]
             if na.is_sea or (na.is_port and friendly_port(s, house, n) and house not in s.vassals):
@@ -315,11 +315,18 @@ def _outside_family(s: GameState, house: str, areas: set[str]) -> set[str]:
     return {n for n in areas if controller(s, n) not in others}
 
 
-def unit_strength(unit: Unit, *, attacking_castle: bool) -> int:
+def unit_type(s: GameState, type_id: str) -> data.UnitType:
+    """A unit type of the game's ruleset: where it stands, what it costs, how it dies (``Ruleset.unit_types``)."""
+    return ruleset(s).unit_types()[type_id]
+
+
+def weakness(s: GameState, type_id: str) -> int:
+    """A unit type's place in the weakest-first order of casualties and forced removals (0 goes first)."""
+    return unit_type(s, type_id).weakness
+
+
+def unit_strength(s: GameState, unit: Unit, *, attacking_castle: bool) -> int:
+    """A unit's strength in combat and support (B-COMBAT-05): none when routed, else what its ruleset says."""
     if unit.routed:
         return 0
-    if unit.type == "knight":
-        return 2
-    if unit.type == "siege-engine":
-        return 4 if attacking_castle else 0
-    return 1
+    return ruleset(s).unit_strength(s, unit, attacking_castle=attacking_castle)

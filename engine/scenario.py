@@ -257,10 +257,11 @@ def _units(s: GameState, area_id: str, raw: Any, start: Start) -> list[Unit]:
         kind = t.removeprefix("routed-")
         if kind in ruleset(s).houses():
             fail(f"units in {area_id}: an area holds the units of one house only", area=area_id)
-        if kind not in data.UNIT_TYPES:
-            fail(f"units in {area_id}: unknown unit {t!r} (known: {', '.join(data.UNIT_TYPES)})", unit=t)
-        if (kind == "ship") == area.is_land:
-            where = "seas and ports" if kind == "ship" else "land areas"
+        known = ruleset(s).unit_types()
+        if kind not in known:
+            fail(f"units in {area_id}: unknown unit {t!r} (known: {', '.join(known)})", unit=t)
+        if known[kind].at_sea == area.is_land:
+            where = "seas and ports" if known[kind].at_sea else "land areas"
             fail(f"units in {area_id}: a {kind} stands only in {where}", area=area_id, unit=kind)
         if routed and start.phase != "action":
             fail(f"units in {area_id}: routed units rally at the end of the Action phase", area=area_id)

@@ -61,6 +61,13 @@ def initial_state(player_count: int, seed: int, options: dict[str, Any]) -> Game
         state.garrisons[info[house].home] = info[house].garrison
     state.neutral = dict(setup["neutral_forces"])
     state.wildling_threat = data.setups()["wildling_start"]
+    deal_decks(state, rng)
+    return state
+
+
+def deal_decks(state: GameState, rng: Rng) -> None:
+    """The last step of every ruleset's setup: the wildling deck, the Westeros decks and (with Tides of Battle) the
+    Tides deck shuffled, in this order, from the seed's generator, which the state keeps from then on."""
     wildlings = list(data.wildling_cards())
     rng.shuffle(wildlings)
     state.wildling_deck = wildlings
@@ -68,4 +75,3 @@ def initial_state(player_count: int, seed: int, options: dict[str, Any]) -> Game
     if state.options.get("tides_of_battle"):
         state.tides_deck = tides_deck(rng)
     state.rng = rng.state
-    return state

@@ -14,7 +14,7 @@ from typing import Any
 @dataclass(eq=False)  # identity: two footmen of one house are still two units
 class Unit:
     house: str
-    type: str  # footman | knight | ship | siege-engine
+    type: str  # a unit type of the ruleset (Ruleset.unit_types): footman, knight, ship, siege-engine
     routed: bool = False
 
     def to_dict(self) -> list[Any]:

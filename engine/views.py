@@ -103,7 +103,11 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
         "vassals": dict(s.vassals),  # Mother of Dragons: each vassal's liege (null until first claimed)
         "leaving": list(s.leaving),  # player houses that become vassals as the next round starts
         "winner": s.winner,
-        "options": {"tides_of_battle": bool(s.options.get("tides_of_battle")), "ruleset": ruleset(s).name},
+        "options": {
+            "tides_of_battle": bool(s.options.get("tides_of_battle")),
+            "ruleset": ruleset(s).name,
+            "board": ruleset(s).board_name(s),
+        },
     }
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.

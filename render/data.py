@@ -27,8 +27,8 @@ class BoardFiles:
     assets: Path
 
 
-# A game's ruleset names its board; the Mother of Dragons board for 7 houses is the base board with the Eyrie and
-# Bite overlays.
+# The boards by the names views give them (``view["options"]["board"]``); the Mother of Dragons board for 7 houses is
+# the base board with the Eyrie and Bite overlays.
 BOARDS: dict[str, BoardFiles] = {
     "base": BoardFiles("board.json", "layout.json", "layout-grid.png", ASSET_DIR),
     "mother-of-dragons": BoardFiles(
@@ -41,13 +41,17 @@ BOARDS: dict[str, BoardFiles] = {
 
 
 def board_of(view: Any) -> RenderBoard:
-    """The board a view is played on: its ruleset's (a view without one is a base game's)."""
+    """The board a view names (a view from before boards were named: its ruleset's; none: the base game's)."""
     options = view.get("options") if isinstance(view, dict) else None
-    ruleset = options.get("ruleset", "base") if isinstance(options, dict) else "base"
-    return board_named(ruleset if ruleset in BOARDS else "base")
+    if not isinstance(options, dict):
+        return board_named("base")
+    name = options.get("board", options.get("ruleset", "base"))
+    return board_named(name if name in BOARDS else "base")
 
 
-UNIT_TYPES = ("footman", "knight", "siege-engine", "ship")
+# The unit types a view may show, from the engine's table (data/units.json): land units, then ships.
+UNIT_KINDS = rules_data.unit_types()
+UNIT_TYPES = tuple(sorted(UNIT_KINDS, key=lambda t: UNIT_KINDS[t].at_sea))
 ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate")
 
 

@@ -8,7 +8,7 @@ from functools import lru_cache
 from PIL import Image
 
 from render import palette, stamps, style, tokens
-from render.data import board_named
+from render.data import UNIT_TYPES, board_named
 from render.marks import crest, mark_stamps
 from render.stamps import Canvas, Stamp
 from render.strings import t
@@ -31,7 +31,7 @@ def _river_sample() -> Stamp:
 def entries(lang: str) -> list[tuple[Stamp, str]]:
     demo = "stark"
     out: list[tuple[Stamp, str]] = []
-    for unit in ("footman", "knight", "siege-engine", "ship"):
+    for unit in UNIT_TYPES:
         out.append((tokens.unit_group(demo, ((unit, False, 1),), lang), t(f"unit.{unit}", lang)))
     out.append((tokens.unit_group(demo, (("footman", True, 1),), lang), t("routed", lang)))
     for kind in tokens.ORDER_KINDS:

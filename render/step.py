@@ -15,7 +15,7 @@ from render.api import compose_board
 from render.battle import compose_battle
 from render.changes import changed_areas
 from render.crop import Crop, compose, encode
-from render.data import RenderBoard, board_of
+from render.data import UNIT_TYPES, RenderBoard, board_of
 from render.png import encode_png
 from render.strings import house_name
 from render.views import View, lang_of, require_public
@@ -84,7 +84,7 @@ def _note(board: RenderBoard, ev: dict[str, Any], lang: str) -> list[str]:
     return []
 
 
-_UNIT_KEYS = {f"unit.{u}" for u in ("footman", "knight", "siege-engine", "ship")}
+_UNIT_KEYS = {f"unit.{u}" for u in UNIT_TYPES}
 
 
 def images_for_step(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from render import style
+from render.data import UNIT_KINDS, UNIT_TYPES
 from render.fonts import text_size
 from render.stamps import Canvas, Stamp
 from render.style import (
@@ -21,7 +22,8 @@ from render.style import (
     initial,
 )
 
-UNIT_ORDER = ("knight", "footman", "siege-engine", "ship")
+# Drawing order in a chip: the strongest land units first, ships last (knight, footman, siege engine, ship).
+UNIT_ORDER = tuple(sorted(UNIT_TYPES, key=lambda t: (UNIT_KINDS[t].at_sea, -UNIT_KINDS[t].strength)))
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 Group = tuple[tuple[str, bool, int], ...]  # (unit type, routed, count), in drawing order
 

@@ -36,7 +36,6 @@ from app.labels import (
 )
 from engine import Prompt, data
 from engine.prompts import PromptKind
-from engine.steps.mustering import RECRUIT_COST
 from i18n import t, tn
 
 
@@ -92,11 +91,13 @@ def _muster_actions(option: dict[str, Any]) -> tuple[list[str], list[str]]:
     """An area's possible actions as encoded strings, split by cost (1 point, 2 points)."""
     one: list[str] = []
     two: list[str] = []
+    kinds = data.unit_types()
     for unit in option["recruit"]:
         if unit == "ship":
             one += [f"s.{dest}" for dest in option["ship_to"]]
         else:
-            (one if RECRUIT_COST.get(unit, 1) == 1 else two).append(f"r.{unit}")
+            kind = kinds.get(unit)
+            (one if kind is None or kind.cost in (None, 1) else two).append(f"r.{unit}")
     one += [f"u.{unit}" for unit in option["upgrade"]]
     return one, two
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine import data, rules
-from engine.board_ops import WEAKEST_FIRST, destroy_units, pick_weakest, place_units
+from engine.board_ops import destroy_units, pick_weakest, place_units
 from engine.combat.frame import CasualtyChoice, CombatFrame, Side, house_of
 from engine.combat.strength import combat_units
 from engine.state import GameState, Unit
@@ -27,8 +27,8 @@ def destroy_fighting(g: Game, f: CombatFrame, side: str, victims: list[Unit], re
 
 
 def eligible_casualties(s: GameState, f: CombatFrame, side: str) -> list[Unit]:
-    """Units that can be taken as casualties: standing, and no siege engine (B-CAS-07)."""
-    return [u for u in combat_units(s, f, side) if not u.routed and u.type != "siege-engine"]
+    """Units that can be taken as casualties: standing, and of a type that can be (no siege engine, B-CAS-07)."""
+    return [u for u in combat_units(s, f, side) if not u.routed and rules.unit_type(s, u.type).casualty]
 
 
 def take_losses(g: Game, f: CombatFrame, side: Side, count: int) -> CasualtyChoice | None:
@@ -48,7 +48,7 @@ def take_losses(g: Game, f: CombatFrame, side: Side, count: int) -> CasualtyChoi
         "side": side,
         "units": {k: sum(1 for u in eligible if u.type == k) for k in kinds},
         "count": count,
-        "default": [u.type for u in pick_weakest(eligible, count)],
+        "default": [u.type for u in pick_weakest(g.s, eligible, count)],
     }
 
 
@@ -56,7 +56,7 @@ def retreat_options(s: GameState, f: CombatFrame, loser: str, units: list[Unit])
     """Legal retreat areas, those that keep supply first (B-RETREAT-03..10, B-OPEN-09)."""
     board = rules.board(s)
     area = f["area"]
-    ships = units[0].type == "ship"
+    ships = rules.unit_type(s, units[0].type).at_sea
     candidates: set[str] = set()
     if ships:
         for n in board.neighbours[area]:
@@ -94,7 +94,7 @@ def fit_supply(
 
     ``staying``: how many units are in ``dest`` besides ``units`` (default: all the units there now).
     """
-    ranked = sorted(units, key=lambda u: WEAKEST_FIRST.index(u.type), reverse=True)
+    ranked = sorted(units, key=lambda u: rules.weakness(s, u.type), reverse=True)
     present = len(s.units.get(dest, [])) if staying is None else staying
     for keep in range(len(ranked), -1, -1):
         overrides = {dest: present + keep}

@@ -71,7 +71,7 @@ def area_support_strength(s: GameState, area: str, embattled: str) -> int:
     """What one Support order adds to an attack on ``embattled``: its units and its bonus (B-SUPPORT-04)."""
     castle = attacks_castle(s, embattled, "attacker")
     units = s.units.get(area, [])
-    return sum(rules.unit_strength(u, attacking_castle=castle) for u in units) + token(s.orders[area].token).bonus
+    return sum(rules.unit_strength(s, u, attacking_castle=castle) for u in units) + token(s.orders[area].token).bonus
 
 
 def potential_support(s: GameState, area: str) -> int:
@@ -112,13 +112,13 @@ def base_strength(s: GameState, f: CombatFrame, side: str) -> dict[str, int]:
     castle = attacks_castle(s, area, side)
     parts: dict[str, int] = {}
     parts["units"] = sum(
-        abilities.unit_strength(s, f, side, u, rules.unit_strength(u, attacking_castle=castle), supporting=False)
+        abilities.unit_strength(s, f, side, u, rules.unit_strength(s, u, attacking_castle=castle), supporting=False)
         for u in combat_units(s, f, side)
     )
     support = 0
     for a in supporting_areas(s, f, side):
         for u in s.units.get(a, []):
-            value = rules.unit_strength(u, attacking_castle=castle)
+            value = rules.unit_strength(s, u, attacking_castle=castle)
             support += abilities.unit_strength(s, f, side, u, value, supporting=True)
         support += token(s.orders[a].token).bonus
     parts["support"] = support

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine import data
 from engine.errors import RuleError
 from engine.rulesets.base import BaseGame, Ruleset
 from engine.rulesets.mother_of_dragons import MotherOfDragons
@@ -22,6 +23,15 @@ DEFAULT = BaseGame.name
 
 def named(name: str) -> Ruleset:
     return RULESETS[name]
+
+
+# Every board any ruleset plays on, by name (a view names its game's board: ``view["options"]["board"]``).
+BOARD_FILES: dict[str, str] = {name: file for r in RULESETS.values() for name, file in r.boards.items()}
+
+
+def board_named(name: str) -> data.Board:
+    """A board by the name a view gives it."""
+    return data.board(BOARD_FILES[name])
 
 
 def ruleset(s: GameState) -> Ruleset:
@@ -47,4 +57,4 @@ def setup_state(players: int | list[str], *, seed: int, options: dict[str, Any])
     return rs.initial_state(expected if isinstance(players, int) else list(players), seed, options)
 
 
-__all__ = ["RULESETS", "Ruleset", "named", "ruleset", "setup_state"]
+__all__ = ["BOARD_FILES", "RULESETS", "Ruleset", "board_named", "named", "ruleset", "setup_state"]

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, setup
 from engine.orders import ORDER_TOKENS, OrderToken
-from engine.state import GameState
+from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -17,13 +16,18 @@ class Ruleset:
     """A game's rules where rulesets differ; the defaults are the base game's."""
 
     name: ClassVar[str] = "base"
-    board_file: ClassVar[str] = "board.json"
+    # The boards a game of this ruleset may be played on (name -> file in data/); ``board_name`` picks one per game.
+    boards: ClassVar[dict[str, str]] = {"base": "board.json"}
     allows_gifts: ClassVar[bool] = False  # Power changes hands only by the rules (B-DIPLO-03)
     allows_vassals: ClassVar[bool] = False  # a player who leaves is replaced, never turned into a vassal
 
-    @cached_property
-    def board(self) -> data.Board:
-        return data.board(self.board_file)
+    def board_name(self, s: GameState) -> str:
+        """The board this game is played on, chosen from its state (Essos joins only when Targaryen plays,
+        M-ESSOS-02); views name it, so the renderer draws the same board."""
+        return next(iter(self.boards))
+
+    def board_for(self, s: GameState) -> data.Board:
+        return data.board(self.boards[self.board_name(s)])
 
     def houses(self) -> dict[str, data.HouseInfo]:
         """Every house that can take part, with its home, garrison, units and limits."""
@@ -47,6 +51,17 @@ class Ruleset:
     def order_tokens(self) -> dict[str, OrderToken]:
         """The order tokens every house owns (B-COMP-05), by id."""
         return ORDER_TOKENS
+
+    def unit_types(self) -> dict[str, data.UnitType]:
+        """The unit types of this game, by id, in the order prompts list them: the base game's footman, knight, ship
+        and siege engine (B-COMP-01). Rules read their fields through ``rules.unit_type``, never their names."""
+        return data.unit_types()
+
+    def unit_strength(self, s: GameState, unit: Unit, *, attacking_castle: bool) -> int:
+        """A standing unit's strength in combat and support (B-COMBAT-05): its type's, from the table; a ruleset may
+        work it out from the state instead (``rules.unit_strength`` gives a routed unit none first)."""
+        kind = self.unit_types()[unit.type]
+        return kind.strength_attacking_castle if attacking_castle else kind.strength
 
     def stars_allowed(self, position: int, houses_in_play: int) -> int:
         """Special orders allowed at King's Court ``position`` (0-based)."""
@@ -74,6 +89,21 @@ class Ruleset:
         """The house whose player decides for ``house``: itself, unless ``house`` is a vassal, whose commander
         changes only at the claim step (M-VASSAL-04). Prompts always name ``house`` itself."""
         return s.vassals.get(house) or house
+
+    # ----- phase hooks: where a ruleset adds rules to the round without branching the shared steps -----
+
+    def round_started(self, g: Game) -> None:
+        """A round (2 to 10) has just started, before its Westeros phase."""
+
+    def westeros_started(self, g: Game) -> None:
+        """The Westeros phase is about to draw its cards."""
+
+    def planning_started(self, g: Game) -> None:
+        """The Planning phase has started, before any order is placed."""
+
+    def settle(self, g: Game) -> None:
+        """After every step that is not inside a battle: for what happens the moment a position arises (an instant
+        victory, what lies in an area a house comes to control)."""
 
     def orders_settled(self, g: Game) -> None:
         """Called once the Messenger Raven has been used or declined, before any order resolves."""

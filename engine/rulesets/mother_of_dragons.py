@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, setup
 from engine.errors import RuleError
+from engine.flow import PHASE_RULES
 from engine.orders import ORDER_TOKENS, SEA_TOKENS, OrderToken
 from engine.rng import Rng
 from engine.rulesets.base import Ruleset
@@ -44,7 +45,7 @@ def shift_vassals(track: list[str], vassals: set[str]) -> list[str]:
 
 class MotherOfDragons(Ruleset):
     name: ClassVar[str] = "mother-of-dragons"
-    board_file: ClassVar[str] = f"{FOLDER}/board-westeros.json"
+    boards: ClassVar[dict[str, str]] = {"mother-of-dragons": f"{FOLDER}/board-westeros.json"}
     allows_gifts: ClassVar[bool] = True  # M-GIFT-01
     allows_vassals: ClassVar[bool] = True  # M-SETUP-03, M-LEAVE-01
 
@@ -117,13 +118,7 @@ class MotherOfDragons(Ruleset):
         state.vassals = {h: None for h in in_play if h in vassals}
         state.neutral = dict(conf["neutral_forces"])
         state.wildling_threat = conf["wildling_start"]
-        wildlings = list(data.wildling_cards())
-        rng.shuffle(wildlings)
-        state.wildling_deck = wildlings
-        state.westeros_decks = setup.westeros_decks(rng)
-        if state.options.get("tides_of_battle"):
-            state.tides_deck = setup.tides_deck(rng)
-        state.rng = rng.state
+        setup.deal_decks(state, rng)
         return state
 
     def order_tokens(self) -> dict[str, OrderToken]:
@@ -135,10 +130,18 @@ class MotherOfDragons(Ruleset):
         table: list[int] = _setup()["kings_court_stars"]
         return table[position] if position < houses_in_play else 0
 
+    def round_started(self, g: Game) -> None:
+        """M-LEAVE-01: the houses of players who left become vassals as the next round starts."""
+        PHASE_RULES["vassalize-leavers"](g)
+
+    def planning_started(self, g: Game) -> None:
+        """M-VASSAL-02: vassals are claimed before any order is placed."""
+        PHASE_RULES["start-claim"](g)
+
     def orders_settled(self, g: Game) -> None:
         """M-SEAORD-02: once the Raven has been used or declined, sea orders lying on land are removed unresolved."""
         s = g.s
-        board = self.board
+        board = self.board_for(s)
         for area, order in sorted(s.orders.items()):
             if order.token in SEA_TOKENS and board.areas[area].is_land:
                 del s.orders[area]

@@ -334,7 +334,7 @@ def check_neutral_reachable(s: GameState, house: str, area: str, units: list[str
     """B-NEUTRAL-02, B-OPEN-01: a march into a neutral force needs a strength that could beat it: its units, its
     bonus and every Support order next to it, counting every unit in the supporting area (1959-1961, 3286-3288)."""
     castle = rules.board(s).areas[area].fortification > 0
-    own = sum(rules.unit_strength(Unit(house, t), attacking_castle=castle) for t in units)
+    own = sum(rules.unit_strength(s, Unit(house, t), attacking_castle=castle) for t in units)
     best = own + token(march_token).bonus + potential_support(s, area)
     needed = s.neutral[area]
     assert needed is not None

@@ -655,10 +655,10 @@ class Retreat(Stage):
             del s.garrisons[f["area"]]  # B-GARR-05
             g.emit("garrison-removed", area=f["area"], house=loser)
         units = combat_units(s, f, loser_side)
-        sieges = [u for u in units if u.type == "siege-engine"]
-        if sieges:  # B-CAS-07, B-RETREAT-11
+        sieges = [u for u in units if not rules.unit_type(s, u.type).retreats]
+        if sieges:  # B-CAS-07, B-RETREAT-11: siege engines
             destroy_fighting(g, f, loser_side, sieges, "siege-cannot-retreat")
-            units = [u for u in units if u.type != "siege-engine"]
+            units = [u for u in units if rules.unit_type(s, u.type).retreats]
         if loser_side == "attacker":
             self._attacker_returns(g, f, loser, units)
             return

@@ -17,14 +17,19 @@ from engine import data, rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, prompt_id, register
 from engine.prompts import Prompt, PromptKind
+from engine.rulesets import ruleset
 from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
     from engine.game import Game
 
-RECRUIT_COST = {"footman": 1, "knight": 2, "siege-engine": 2, "ship": 1}
 UPGRADE_COST = 1
-UPGRADES = ("knight", "siege-engine")
+
+
+def musterable(s: GameState) -> dict[str, data.UnitType]:
+    """The unit types a house may recruit, by id, in the ruleset's order (B-MUSTER-03); a type without a cost, such as
+    a dragon, never is."""
+    return {t: kind for t, kind in ruleset(s).unit_types().items() if kind.musterable}
 
 
 def points(s: GameState, area: str) -> int:
@@ -62,29 +67,37 @@ def _count(s: GameState, area: str) -> int:
     return len(s.units.get(area, []))
 
 
-def _has_footman(s: GameState, house: str, area: str) -> bool:
-    return any(u.house == house and u.type == "footman" for u in s.units.get(area, []))
+def _has(s: GameState, house: str, area: str, unit_type: str) -> bool:
+    return any(u.house == house and u.type == unit_type for u in s.units.get(area, []))
 
 
 def area_options(s: GameState, house: str, area: str) -> dict[str, Any] | None:
     """What a single first action in ``area`` could be, or None if nothing is legal there."""
     pts = points(s, area)
+    kinds = musterable(s)
     recruit = []
-    for t in ("footman", "knight", "siege-engine"):
+    for t, kind in kinds.items():
         if (
-            RECRUIT_COST[t] <= pts
+            not kind.at_sea
+            and kind.cost is not None
+            and kind.cost <= pts
             and rules.units_available(s, house, t) > 0
             and rules.supply_ok(s, house, {area: _count(s, area) + 1})
         ):
             recruit.append(t)
-    ship_to = []
-    if rules.units_available(s, house, "ship") > 0:
-        ship_to = [t for t in ship_targets(s, house, area) if rules.supply_ok(s, house, {t: _count(s, t) + 1})]
-    if ship_to:
-        recruit.append("ship")
-    upgrade = []
-    if _has_footman(s, house, area):
-        upgrade = [t for t in UPGRADES if rules.units_available(s, house, t) > 0]
+    ship_to: list[str] = []
+    for t, kind in kinds.items():  # ships, listed after the land units with where they may go
+        if kind.at_sea and rules.units_available(s, house, t) > 0:
+            ship_to = [a for a in ship_targets(s, house, area) if rules.supply_ok(s, house, {a: _count(s, a) + 1})]
+            if ship_to:
+                recruit.append(t)
+    upgrade = [
+        t
+        for t, kind in kinds.items()
+        if kind.upgrades_from is not None
+        and _has(s, house, area, kind.upgrades_from)
+        and rules.units_available(s, house, t) > 0
+    ]
     if not recruit and not upgrade:
         return None
     return {"points": pts, "recruit": recruit, "ship_to": ship_to, "upgrade": upgrade}
@@ -98,7 +111,7 @@ def muster_choices(s: GameState, house: str, only: list[str] | None = None) -> d
             areas[area] = opts
     return {
         "areas": areas,
-        "available": {t: rules.units_available(s, house, t) for t in data.UNIT_TYPES},
+        "available": {t: rules.units_available(s, house, t) for t in musterable(s)},
         "supply": s.houses[house].supply,
         "limits": data.supply_limits(s.houses[house].supply),
     }
@@ -134,17 +147,19 @@ def apply_plan(g: Game, house: str, plan: Any, allowed: list[str], max_areas: in
 
 def _recruit(s: GameState, house: str, area: str, action: dict[str, Any], left: int) -> int:
     t = action["recruit"]
-    if t not in RECRUIT_COST:
-        raise RuleError("bad-unit", f"{t!r} is not a unit type.", unit=t)
-    if set(action) - {"recruit", "to"} or (t != "ship" and "to" in action):
+    kind = musterable(s).get(t) if isinstance(t, str) else None
+    if kind is None or kind.cost is None:
+        known = isinstance(t, str) and t in ruleset(s).unit_types()
+        raise RuleError("bad-unit", f"A {t} is never mustered." if known else f"{t!r} is not a unit type.", unit=t)
+    if set(action) - {"recruit", "to"} or (not kind.at_sea and "to" in action):
         raise RuleError("bad-answer", "Only a ship takes 'to'; land units stay in the mustering area.", area=area)
-    cost = RECRUIT_COST[t]
+    cost = kind.cost
     if cost > left:
         raise RuleError("muster-points", f"{area} has {left} mustering point(s) left; a {t} costs {cost}.", area=area)
     if rules.units_available(s, house, t) <= 0:
         raise RuleError("no-figures", f"You have no {t} left in your supply of figures.", unit=t)
     dest: Any = area
-    if t == "ship":
+    if kind.at_sea:
         dest = action.get("to")
         if dest not in ship_targets(s, house, area):
             raise RuleError(
@@ -161,16 +176,17 @@ def _recruit(s: GameState, house: str, area: str, action: dict[str, Any], left: 
 
 
 def _upgrade(s: GameState, house: str, area: str, t: Any, left: int) -> int:
-    if t not in UPGRADES:
+    kind = musterable(s).get(t) if isinstance(t, str) else None
+    if kind is None or kind.upgrades_from is None:
         raise RuleError("bad-unit", "A footman is upgraded to a knight or a siege engine.", unit=t)
     if left < UPGRADE_COST:
         raise RuleError("muster-points", f"{area} has no mustering point left.", area=area)
     if rules.units_available(s, house, t) <= 0:
         raise RuleError("no-figures", f"You have no {t} left in your supply of figures.", unit=t)
     units = s.units.get(area, [])
-    footmen = sorted((u for u in units if u.house == house and u.type == "footman"), key=lambda u: u.routed)
+    footmen = sorted((u for u in units if u.house == house and u.type == kind.upgrades_from), key=lambda u: u.routed)
     if not footmen:
-        raise RuleError("no-footman", f"There is no footman of yours in {area} to upgrade.", area=area)
+        raise RuleError("no-footman", f"There is no {kind.upgrades_from} of yours in {area} to upgrade.", area=area)
     old = footmen[0]
     units[units.index(old)] = Unit(house, t, old.routed)
     return UPGRADE_COST

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from engine import data, victory
 from engine.flow import Frame, Step, register
-from engine.steps.vassals import start_claim, vassalize_leavers
+from engine.rulesets import ruleset
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,13 +28,15 @@ class GameLoop(Step):
             s.phase = "westeros"
             f["next"] = "planning"
             g.emit("round-started", round=s.round)
-            vassalize_leavers(g)
+            rs = ruleset(s)
+            rs.round_started(g)
+            rs.westeros_started(g)
             g.push("westeros")
         elif nxt == "planning":
             s.phase = "planning"
             f["next"] = "action"
             g.push("planning")
-            start_claim(g)  # M-VASSAL-02: vassals are claimed before any order is placed
+            ruleset(s).planning_started(g)
         elif nxt == "action":
             s.phase = "action"
             f["next"] = "westeros"

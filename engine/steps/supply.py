@@ -13,7 +13,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
-from engine.board_ops import WEAKEST_FIRST, destroy_units, enforce_ports, pick_weakest
+from engine.board_ops import destroy_units, enforce_ports, pick_weakest
 from engine.errors import RuleError
 from engine.flow import Frame, Step, expect_dict, prompt_id, register
 from engine.prompts import Prompt, PromptKind
@@ -112,7 +112,7 @@ def default_destroy(s: GameState, house: str, count: int, areas: list[str] | Non
         if not live:
             break
         area = min(live, key=lambda a: (-len(pools[a]), a))
-        victim = pick_weakest(pools[area], 1)[0]
+        victim = pick_weakest(s, pools[area], 1)[0]
         pools[area].remove(victim)
         out.setdefault(area, []).append(victim.type)
     return out
@@ -157,12 +157,12 @@ def minimal_removal(s: GameState, house: str) -> dict[str, list[str]]:
             if armies[area] > cap:
                 removal[area] = armies[area] - cap
         total = sum(removal.values())
-        weakness = sum(WEAKEST_FIRST.index(u.type) for a, n in removal.items() for u in pick_weakest(s.units[a], n))
+        weakness = sum(rules.weakness(s, u.type) for a, n in removal.items() for u in pick_weakest(s, s.units[a], n))
         key = (total, weakness, sorted(removal))
         if best is None or key < best[0]:
             best = (key, removal)
     assert best is not None
-    return {a: [u.type for u in pick_weakest(s.units[a], n)] for a, n in sorted(best[1].items()) if n > 0}
+    return {a: [u.type for u in pick_weakest(s, s.units[a], n)] for a, n in sorted(best[1].items()) if n > 0}
 
 
 def check_reconcile(s: GameState, house: str, picks: dict[str, list[str]]) -> None:

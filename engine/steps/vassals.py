@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine import rules
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, prompt_id, register
+from engine.flow import Frame, Step, expect_choice, phase_rule, prompt_id, register
 from engine.prompts import Prompt, PromptKind
 from engine.state import GameState
 
@@ -64,6 +64,7 @@ def make_vassal(g: Game, house: str) -> None:
     g.emit("house-vassalized", house=house)
 
 
+@phase_rule("vassalize-leavers")
 def vassalize_leavers(g: Game) -> None:
     """M-LEAVE-01 (003:442): a player who leaves between rounds turns his house into a vassal, so the houses of the
     players who left become vassals as a round starts, before its Westeros phase. Each is a vassal in everything from
@@ -75,6 +76,7 @@ def vassalize_leavers(g: Game) -> None:
     s.leaving = []
 
 
+@phase_rule("start-claim")
 def start_claim(g: Game) -> None:
     """Open a Planning phase's claim: one order set per vassal is dealt to the players."""
     s = g.s

@@ -566,4 +566,4 @@ class WildlingUnits(Step):
 
 
 def _weakest(s: GameState, area: str, house: str, n: int) -> list[Unit]:
-    return pick_weakest([u for u in s.units.get(area, []) if u.house == house], n)
+    return pick_weakest(s, [u for u in s.units.get(area, []) if u.house == house], n)

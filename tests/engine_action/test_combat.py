@@ -145,11 +145,13 @@ def test_B_COMBAT_04_steps_support_cards_blade_then_resolution() -> None:
 
 
 def test_B_COMBAT_05_unit_strengths() -> None:
-    assert unit_strength(Unit("stark", "footman"), attacking_castle=False) == 1
-    assert unit_strength(Unit("stark", "knight"), attacking_castle=False) == 2
-    assert unit_strength(Unit("stark", "ship"), attacking_castle=False) == 1
-    assert unit_strength(Unit("stark", "siege-engine"), attacking_castle=True) == 4
-    assert unit_strength(Unit("stark", "siege-engine"), attacking_castle=False) == 0
+    s = new_game(3, seed=0).state
+    assert unit_strength(s, Unit("stark", "footman"), attacking_castle=False) == 1
+    assert unit_strength(s, Unit("stark", "knight"), attacking_castle=False) == 2
+    assert unit_strength(s, Unit("stark", "ship"), attacking_castle=False) == 1
+    assert unit_strength(s, Unit("stark", "siege-engine"), attacking_castle=True) == 4
+    assert unit_strength(s, Unit("stark", "siege-engine"), attacking_castle=False) == 0
+    assert unit_strength(s, Unit("stark", "knight", routed=True), attacking_castle=True) == 0
     # In play: a siege engine attacking Harrenhal (a castle) counts 4, attacking Blackwater (no castle) 0.
     spec = {
         "stoney-sept": "lannister siege-engine footman",

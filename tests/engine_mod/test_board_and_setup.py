@@ -33,7 +33,7 @@ def test_M_SETUP_06_the_board_has_the_eyrie_and_bite_overlays() -> None:
     """M-SETUP-06, M-ARRYN-01: the base board plus the Eyrie and Bite overlays: 61 areas, 152 adjacent pairs,
     21 castle areas; the Eyrie is Arryn's home, a stronghold with a port; the Bite takes the Narrow Sea's coast
     from White Harbor to the Twins. Essos (for Targaryen) stays in the data: 75 areas, 188 pairs."""
-    board = rulesets.named("mother-of-dragons").board
+    board = rulesets.board_named("mother-of-dragons")
     assert (len(board.areas), pairs(board), castle_areas(board)) == (61, 152, 21)
     essos = data.board("mother-of-dragons/board-essos.json")
     assert (len(essos.areas), pairs(essos)) == (75, 188)

@@ -150,7 +150,7 @@ def planning_positions(draw: st.DrawFn) -> dict[str, Any]:
     in_play = houses if ruleset == "base" else [h for h in rs.houses() if h != "targaryen"]
     house = draw(st.sampled_from(houses))
     homes = {rs.houses()[h].home for h in in_play}
-    board = rs.board
+    board = rulesets.board_named(next(iter(rs.boards)))  # the board of a game without Targaryen
     lands = sorted(a.id for a in board.areas.values() if a.is_land and not a.is_port and a.id not in homes)
     seas = sorted(a.id for a in board.areas.values() if not a.is_land and not a.is_port)
     chosen_lands = draw(st.lists(st.sampled_from(lands), unique=True, max_size=15))

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import Game, RuleError, data, rules, scenario
-from engine.board_ops import WEAKEST_FIRST
 from engine.setup import initial_state
 from engine.state import Unit
 from engine.steps.supply import check_reconcile, minimal_removal
@@ -305,6 +304,9 @@ def test_B_SUPPLY_05_default_reconciliation_is_always_legal_and_minimal(
         max(0, n - c) for n, c in zip(keep, limits, strict=False)
     )
     assert removed == expected
-    rank = WEAKEST_FIRST.index
+
+    def rank(unit_type: str) -> int:
+        return rules.weakness(s, unit_type)
+
     for area, types in picks.items():  # the weakest units of each area go
         assert sorted(types, key=rank) == sorted((u.type for u in s.units[area]), key=rank)[: len(types)]
