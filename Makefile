@@ -12,8 +12,9 @@ WORKERS ?= auto
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
 	@test -d $(VENV) || $(PYTHON) -m venv $(VENV)
-	@$(BIN)/pip install --quiet --upgrade pip
-	@$(BIN)/pip install --quiet -e '.[test]'
+	@echo "Setting up .venv (once; a minute or two)..."
+	@$(BIN)/pip install -qq --disable-pip-version-check --upgrade pip
+	@$(BIN)/pip install -qq --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
 run: $(STAMP)
@@ -33,8 +34,12 @@ check: lint
 test: lint
 	$(BIN)/python -m pytest -n $(WORKERS)
 
+# `make demo RULESET=mother-of-dragons PLAYERS=7 LANG=ru` for the expansion, in Russian
+RULESET ?= base
+PLAYERS ?= 6
+SEED ?= 7
 demo: $(STAMP)
-	@$(BIN)/python tools/demo.py
+	@$(BIN)/python tools/demo.py --ruleset $(RULESET) --players $(PLAYERS) --seed $(SEED) --lang $(or $(filter ru,$(LANG)),en)
 
 sync-commands: $(STAMP)
 	@$(BIN)/python bot.py --sync-commands

@@ -1,4 +1,7 @@
-"""``make demo``: one 6-player game between heuristic agents, with a readable log and a map per phase.
+"""``make demo``: one game between heuristic agents, with a readable log and a map per phase.
+
+    make demo [RULESET=base|mother-of-dragons] [PLAYERS=3..7] [LANG=en|ru] [SEED=7]
+
 
 Writes ``demo/game-log.md``, ``demo/summary.json`` and ``demo/maps/NN-round-R-phase.png``; prints where to
 look. It combines the engine, the renderer and the bot's narration, so it lives outside all three.
@@ -15,7 +18,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.narration import narrate  # noqa: E402
+from app.labels import house_name  # noqa: E402
+from app.narration import last_phase, narrate_all, phase_header  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.sim import play_game  # noqa: E402
 from render import render_board  # noqa: E402
@@ -25,38 +29,47 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--players", type=int, default=6)
+    parser.add_argument("--ruleset", default="base", choices=("base", "mother-of-dragons"))
+    parser.add_argument("--lang", default="en", choices=("en", "ru"))
     parser.add_argument("--out", type=Path, default=ROOT / "demo")
     args = parser.parse_args(argv)
+    lang: str = args.lang
+    options = {"ruleset": args.ruleset} if args.ruleset != "base" else {}
     out: Path = args.out
     maps = out / "maps"
     maps.mkdir(parents=True, exist_ok=True)
     for old in maps.glob("*.png"):
         old.unlink()
-    log: list[str] = [f"# Demo game (seed {args.seed}, {args.players} players, heuristic agents)", ""]
+    title = f"{args.ruleset}, seed {args.seed}, {args.players} players, heuristic agents"
+    log: list[str] = [f"# Demo game ({title})", ""]
     snapshots = 0
-    last_phase: list[Any] = [None]
+    shown: list[str | None] = [None]  # the phase whose header the log shows last
+    drawn: list[Any] = [None]
 
     def on_step(g: Game, prompt: Any, events: list[dict[str, Any]]) -> None:
+        # The bot's own narration: a header opens each phase before its events, as in the game channel.
         nonlocal snapshots
-        for e in events:
-            if "private_to" in e:
-                continue
-            line = narrate(e, "en")
-            if line:
-                log.append(f"- R{g.state.round} {g.state.phase}: {line}")
+        public = [e for e in events if "private_to" not in e]
+        round_ = g.state.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
+        lines = narrate_all(public, lang, round_=round_, phase=shown[0])
+        shown[0] = last_phase(public, shown[0])
+        if not g.finished and g.state.phase != shown[0]:
+            lines.append(phase_header(g.state.round, g.state.phase, lang))
+            shown[0] = g.state.phase
+        log.extend(line if line.startswith("**") or line.startswith("#") else f"- {line}" for line in lines)
         phase = (g.state.round, g.state.phase)
-        if phase != last_phase[0]:
-            last_phase[0] = phase
-            log.append(f"\n## Round {g.state.round}, {g.state.phase}\n")
+        if phase != drawn[0]:
+            drawn[0] = phase
             snapshots += 1
-            png = render_board(g.view(None), lang="en")
+            png = render_board(g.view(None), lang=lang)
             (maps / f"{snapshots:02d}-round-{g.state.round}-{g.state.phase}.png").write_bytes(png)
 
-    result = play_game(args.players, args.seed, "heuristic", check_invariants=True, on_step=on_step)
+    result = play_game(args.players, args.seed, "heuristic", check_invariants=True, options=options, on_step=on_step)
     if result.error:
         log.append(f"\n**The game stopped with an error at step {result.error['step']}:** {result.error['message']}")
     else:
-        log.append(f"\n**Winner: {result.winner}** after {result.rounds} rounds, {result.battles} battles.")
+        winner = house_name(str(result.winner), lang)
+        log.append(f"\n**Winner: {winner}** after {result.rounds} rounds, {result.battles} battles.")
     (out / "game-log.md").write_text("\n".join(log) + "\n", encoding="utf-8")
     (out / "summary.json").write_text(json.dumps(result.__dict__ | {"act_ms": None}, indent=1), encoding="utf-8")
     print(f"Demo written to {out}/: game-log.md, summary.json and {snapshots} maps in maps/")
