@@ -23,8 +23,8 @@ HOUSE_MARKS = {
     "greyjoy": "⬛",
     "tyrell": "🟩",
     "martell": "🟧",
-    "arryn": "🟦",
-    "targaryen": "🟪",
+    "arryn": "🟪",  # violet on the map (render/style.py)
+    "targaryen": "🟫",  # provisional: its map colour comes with Targaryen (issue T)
 }
 
 STRENGTH_SOURCES = ("units", "support", "march", "defense", "garrison", "neutral", "card", "blade", "tides")
