@@ -160,6 +160,15 @@ def typed_orders(prompt: Prompt) -> bool:
     return spec is not None and spec.typed
 
 
+def only_answer(prompt: Prompt) -> tuple[Any] | None:
+    """The one legal answer of a prompt that leaves no choice (in a one-element tuple), or None: a list of one
+    choice, or what its kind's ``only_answer`` finds. Such a decision is applied at once and never asked."""
+    if isinstance(prompt.choices, list):
+        return (prompt.choices[0],) if len(prompt.choices) == 1 else None
+    spec = find(prompt.kind)
+    return spec.only_answer(prompt) if spec is not None and spec.only_answer is not None else None
+
+
 # ----- reading picks back -----
 
 

@@ -40,6 +40,7 @@ from app.commands import (
     Vacation,
     Vassalize,
 )
+from app.decisions import only_answer
 from app.lru import KeyedLocks
 from app.notices import AuditLine, ChannelNotice, VacationTaken, to_payload
 from app.queries import (
@@ -314,13 +315,14 @@ class GameService(GameQueries):
         )
 
     async def answer_forced(self, game_id: int, game: Game) -> None:
-        """Answer, and log as such, every open prompt that has exactly one legal answer."""
+        """Answer, and log as such, every open prompt that has exactly one legal answer (U: never asked)."""
         for prompt in game.prompts():
-            if not prompt.answered and isinstance(prompt.choices, list) and len(prompt.choices) == 1:
+            only = None if prompt.answered else only_answer(prompt)
+            if only is not None:
                 forced = Answer(
                     game_id=game_id,
                     house=prompt.house,
-                    answer=prompt.choices[0],
+                    answer=only[0],
                     prompt_id=prompt.id,
                     source=Source.AUTO,
                     only_if_unanswered=True,
@@ -418,6 +420,7 @@ class GameService(GameQueries):
         await self._notify(applied)
         if notices:
             self._noticed(game_id)
+        await self.answer_forced(game_id, shared)
         return applied
 
     # ----- the lobby -----

@@ -67,8 +67,24 @@ def _raid_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
     return generic_words(answer, lang, prompt)
 
 
+def _raid_only_answer(prompt: Prompt) -> tuple[Any] | None:
+    """A single Raid order with no target: removing it is all the house can do (B-RAID-03), so nobody is asked."""
+    if len(prompt.choices) == 1:
+        origin, targets = next(iter(prompt.choices.items()))
+        if not targets:
+            return ({"from": origin, "target": None},)
+    return None
+
+
 register(
-    KindSpec(kind=PromptKind.RAID, form=_raid, read=_read_raid, words=_raid_words, category=DeadlineCategory.OTHER)
+    KindSpec(
+        kind=PromptKind.RAID,
+        form=_raid,
+        read=_read_raid,
+        words=_raid_words,
+        category=DeadlineCategory.OTHER,
+        only_answer=_raid_only_answer,
+    )
 )
 
 

@@ -73,8 +73,10 @@ class KindSpec:
     The optional hooks are what a kind's form does beyond one question answered by its picks, so that nobody else
     special-cases the kind (issue P): ``options`` when its fields' options depend on the other fields' picks (the
     form is refreshed after every pick: ``app.decisions.refresh_orders``), ``live_lines`` for lines worked out from
-    the picks so far, ``repick`` when one field's pick rebuilds the fields after it, and ``typed`` for the kind the
-    ``/orders`` command answers from typed text (``app.order_text``).
+    the picks so far, ``repick`` when one field's pick rebuilds the fields after it, ``typed`` for the kind the
+    ``/orders`` command answers from typed text (``app.order_text``), and ``only_answer`` for a kind whose choices can
+    leave one legal answer in a shape other than a list of one (a raid with no target): that answer in a one-element
+    tuple, or None while there is a choice to make.
     """
 
     kind: PromptKind
@@ -86,6 +88,7 @@ class KindSpec:
     live_lines: LiveLines | None = None
     repick: Repick | None = None
     typed: bool = False
+    only_answer: Callable[[Prompt], tuple[Any] | None] | None = None
 
 
 _SPECS: dict[str, KindSpec] = {}

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from app import queries as queries_module
-from app.commands import Answer, Join, Start, Undo
+from app.commands import Answer, Import, Join, Start, Undo
 from app.decisions import Form, build_form
 from app.service import GameService, GameSettings, ServiceError
 from app.store import MIGRATIONS, Source, Store, VersionConflict, statements
@@ -338,3 +338,34 @@ async def test_a_versions_form_is_built_once_for_every_message_and_anew_for_the_
     applied.game.form(other, "en-US")
     applied.game.form(other, "en-US")
     assert built[2:] == [(other.house, "en-US")]  # a new version builds its own, once
+
+
+async def test_a_raid_with_no_target_is_removed_at_once_and_never_asked(service: GameService) -> None:
+    """Issue U, fault 6: a single Raid order with nothing to raid leaves no choice (B-RAID-03), so the house is not
+    asked: the removal is applied at once, logged as automatic, and narrated like any raid with no target."""
+    game_id = await started(service, players=3)
+    spec = {
+        "start": "action",
+        "units": {"winterfell": "stark footman", "lannisport": "lannister footman", "dragonstone": "baratheon footman"},
+        "orders": {"winterfell": "raid", "lannisport": "defense1", "dragonstone": "defense1"},
+    }
+    applied = await service.execute(Import(game_id=game_id, by=1, spec=spec))
+    assert applied.game.prompt_for("stark") is not None and applied.game.prompt_for("stark").kind == "raid"
+    game = await service.load(game_id)
+    assert all(p.kind != "raid" for p in game.prompts())
+    last = (await service.store.answers(game_id))[-1]
+    assert (last.house, last.source, last.answer) == ("stark", "auto", {"from": "winterfell", "target": None})
+    events = await service.public_events(game_id, limit=1)
+    assert {"type": "raid", "house": "stark", "area": "winterfell", "target": None} in events
+
+
+async def test_a_raid_with_a_target_or_a_second_raid_is_still_asked(service: GameService) -> None:
+    game_id = await started(service, players=3)
+    spec = {
+        "start": "action",
+        "units": {"winterfell": "stark footman", "white-harbor": "stark footman", "dragonstone": "baratheon footman"},
+        "orders": {"winterfell": "raid", "white-harbor": "raid*", "dragonstone": "defense1"},
+    }
+    await service.execute(Import(game_id=game_id, by=1, spec=spec))
+    prompt = (await service.load(game_id)).prompt_for("stark")
+    assert prompt is not None and prompt.kind == "raid" and set(prompt.choices) == {"winterfell", "white-harbor"}
