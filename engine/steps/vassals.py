@@ -87,6 +87,12 @@ def start_claim(g: Game) -> None:
     g.emit("vassal-claim-started", sets={h: n for h, n in sets.items() if n})
 
 
+def claim_default(s: GameState, house: str, free: list[str]) -> str:
+    """The careful default (issue U): keep a vassal, never hand the set to another house unasked. The one this house
+    commanded last round if it is still free, else the first free one (M-VASSAL-02)."""
+    return next((v for v in free if s.vassals.get(v) == house), free[0] if free else PASS)
+
+
 @register
 class VassalClaim(Step):
     type = "vassal-claim"
@@ -96,13 +102,14 @@ class VassalClaim(Step):
         house = claimant(s, f)
         if house is None:
             return []
+        free = unclaimed(s, f)
         return [
             Prompt(
                 id=prompt_id(f, f"vassal-claim{len(f['claims'])}-{f['sets'][house]}", house),
                 house=house,
                 kind=PromptKind.VASSAL_CLAIM,
-                choices=[*unclaimed(s, f), PASS],
-                default=PASS,
+                choices=[*free, PASS],
+                default=claim_default(s, house, free),
                 info={"sets": f["sets"][house], "claims": dict(f["claims"]), "next": self._next_down(s, house)},
             )
         ]

@@ -170,10 +170,27 @@ def test_M_VASSAL_04_M_VASSAL_05_M_VASSAL_06_pick_or_pass_the_last_takes_the_res
 
 
 def test_M_VASSAL_06_everyone_passing_leaves_every_vassal_to_the_last_player() -> None:
-    """M-VASSAL-06: the default answer passes; when every holder passes, the last player commands them all."""
+    """M-VASSAL-06: when every holder passes, the last player commands them all (he cannot pass)."""
     g = new_game(FOUR, options=MOD)
-    play(g, until="orders")
+    passing = {(h, "vassal-claim"): ["pass"] * 3 for h in ("baratheon", "lannister", "stark")}
+    play(g, passing, until="orders")
     assert g.s.vassals == {"tyrell": "greyjoy", "martell": "greyjoy", "arryn": "greyjoy"}
+
+
+def test_the_claims_default_keeps_a_vassal_never_hands_the_set_on() -> None:
+    """Issue U, fault 5: one careless tap (or a missed deadline) must not give a vassal away: the claim's default is a
+    vassal, the one the house commanded last round when it is still free."""
+    g = new_game(FOUR, options=MOD)
+    first = next(p for p in g.prompts() if not p.answered)
+    assert first.kind == "vassal-claim" and first.default != "pass" and first.default in first.choices
+    play(g, until="orders")  # every claim by its default
+    assert sorted(g.s.vassals.values()) == ["baratheon", "lannister", "stark"]  # each set kept by whom it was dealt
+    g.s.vassals = {"tyrell": "stark", "martell": "baratheon", "arryn": "lannister"}  # last round's commanders
+    from engine.steps.vassals import claim_default
+
+    assert claim_default(g.s, "lannister", ["tyrell", "martell", "arryn"]) == "arryn"
+    assert claim_default(g.s, "greyjoy", ["tyrell", "martell"]) == "tyrell"
+    assert claim_default(g.s, "greyjoy", []) == "pass"
 
 
 # ----- vassal orders -----
@@ -200,7 +217,8 @@ def planning_with_vassals(tracks: dict[str, list[str]] | None = None, **extra: A
             **extra,
         }
     )
-    play(g, {("stark", "vassal-claim"): "tyrell", ("lannister", "vassal-claim"): "martell"}, until="orders")
+    claims = {("stark", "vassal-claim"): "tyrell", ("lannister", "vassal-claim"): "martell"}
+    play(g, {**claims, ("greyjoy", "vassal-claim"): "pass"}, until="orders")  # Arryn goes down to Baratheon
     return g
 
 

@@ -604,7 +604,9 @@ def leaving_in_round_3(cards: tuple[str, str, str], **spec: Any) -> tuple[Game, 
         p = first(g)
         if p.kind == "vassal-claim" and g.s.round == 4:
             return g, events, asked
-        new = g.act(p.house, p.default, prompt_id=p.id)
+        # Round 3's claim: every holder passes, so the last player (Greyjoy, who leaves) takes every vassal.
+        answer = "pass" if p.kind == "vassal-claim" and "pass" in p.choices else p.default
+        new = g.act(p.house, answer, prompt_id=p.id)
         if g.s.round == 4:
             if not events:
                 new = new[[e["type"] for e in new].index("round-started") :]
