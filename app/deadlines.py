@@ -151,7 +151,8 @@ class Deadlines:
         async def schedule() -> None:
             self._schedule(new)
 
-        params = {"hours": f"{seconds / 3600:+g}", "due": f"<t:{int(due)}:R>"}
+        # A true minus sign (U+2212), as every number players read.
+        params = {"hours": f"{seconds / 3600:+g}".replace("-", "\u2212"), "due": f"<t:{int(due)}:R>"}
         return Plan([self.table.put_write(new)], schedule, params, until=due)
 
     async def plan_vacation(self, game_id: int, house: str, days: float) -> Plan:

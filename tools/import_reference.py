@@ -19,6 +19,7 @@ a ``<field>_ru`` beside it (``text_ru`` for house and Westeros cards; ``nights_w
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -67,6 +68,12 @@ def _load_bg() -> dict[str, dict[str, dict[str, Any]]]:
                 if not (1 <= line <= len(lines) and entry["bg"] in lines[line - 1]):
                     raise ValueError(f"names_bg.json: {category}/{item_id} {entry['bg']!r} is not on seed line {line}")
     return table
+
+
+def player_text(text: str | None) -> str | None:
+    """A card text as players read it: the reference's notes to the implementer ("(interpretation: ...)") become
+    part of the sentence, without the label."""
+    return re.sub(r" \(interpretation: ([^)]*)\)", r"; \1", text) if text else text
 
 
 def on_seed_line(lines: list[str], line: int, text: str) -> bool:
@@ -258,7 +265,7 @@ def cards() -> None:
                     "swords": c["swords"],
                     "fortifications": c["fortifications"],
                     "ability": c["id"] if c.get("ability") else None,
-                    "text_en": c.get("ability"),
+                    "text_en": player_text(c.get("ability")),
                     "text_ru": _text_ru("house_cards", c["id"], c.get("ability")),
                     "timing": c.get("ability_timing"),
                 }

@@ -175,14 +175,14 @@ def _casualties(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         )
     elif info.get("reason") == "lost":
         lines.append(
-            t(
+            tn(
                 "ctx.casualties.lost",
+                count,
                 lang,
                 winner=house_name(info.get("winner"), lang),
                 swords=info.get("swords", 0),
                 fortifications=info.get("fortifications", 0),
                 skulls=info.get("skulls", 0),
-                count=count,
             )
         )
     units = [u for u, n in prompt.choices["units"].items() for _ in range(n)]
@@ -247,7 +247,8 @@ def _retreat(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         return area_label(a, lang) + (" — " + tn("ctx.retreat.loses", lost, lang) if lost else "")
 
     options = choices_of(prompt, label)
-    ask = t("ask.retreat", lang, area=area_label(info.get("area", ""), lang), units=units_text(units, lang))
+    area = area_label(info.get("area", ""), lang)
+    ask = tn("ask.retreat", len(units), lang, area=area, units=units_text(units, lang))
     lines = [t("ctx.retreat", lang, units=units_text(units, lang), area=area_label(info.get("area", ""), lang))]
     if info.get("loser") and info["loser"] != prompt.house:
         lines.append(t("ctx.retreat.robb", lang, loser=house_name(info["loser"], lang)))

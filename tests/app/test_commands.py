@@ -11,6 +11,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 import app.commands as commands_module
 from app.commands import Answer, Command, End, Export, Extend, ModeratorCommand, Pause, Resume, SetSeat, Vacation
 from app.deadlines import Deadlines
+from app.notices import from_payload, notice_text
 from app.service import GameService, ServiceError
 from app.store import Store
 from tests.app.test_deadlines import new_running_game
@@ -64,9 +65,11 @@ async def test_a_table_command_given_twice_with_one_key_acts_once(table) -> None
     assert first.until == pytest.approx(due + 3600)
     assert (await deadlines.table.get(game_id)).due_at == pytest.approx(due + 3600)
     assert [n.payload["action"] for n in await store.notices(game_id)] == ["extend"]
-    # Another key is another command.
-    await service.execute(Extend(game_id=game_id, by=9, key="interaction:2", seconds=3600))
-    assert (await deadlines.table.get(game_id)).due_at == pytest.approx(due + 7200)
+    # Another key is another command; a shortening reads with a true minus sign.
+    await service.execute(Extend(game_id=game_id, by=9, key="interaction:2", seconds=-1800))
+    assert (await deadlines.table.get(game_id)).due_at == pytest.approx(due + 1800)
+    line = notice_text(from_payload((await store.notices(game_id))[-1].payload), "en")
+    assert "by \u22120.5 h" in line and "-0.5" not in line
 
 
 async def test_a_logged_command_given_twice_with_one_key_acts_once(table) -> None:  # type: ignore[no-untyped-def]

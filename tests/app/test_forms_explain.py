@@ -305,12 +305,17 @@ def c_casualties(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     text = text_of(f)
     if p.info.get("reason") == "lost":
         assert house_name(p.info["winner"], lang) in text and "⚔" in text and "🛡" in text
+        if lang == "en":  # issue U, fault 9: "1 casualties" read wrong
+            count = p.choices["count"]
+            assert (f"— {count} casualty." if count == 1 else f"— {count} casualties.") in text
     else:
         assert house_name(p.info["loser"], lang) in text
 
 
 def c_retreat(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert area_label(p.info["area"], lang) in f.ask and units_text(p.info["units"], lang) in f.ask
+    if lang == "en":  # issue U, fault 9: "where do your 1 knight go?"
+        assert ("where does your" if len(p.info["units"]) == 1 else "where do your") in f.ask
     assert [o.label.split(" — ")[0] for o in f.fields[0].options] == [area_label(a, lang) for a in p.choices]
 
 

@@ -152,3 +152,11 @@ def test_area_names_have_english_and_russian() -> None:
     assert all(a.names["en"] for a in areas)
     assert sum(1 for a in areas if "ru" in a.names) >= 35
     assert data.board().areas["winterfell"].name("xx") == "Winterfell"
+
+
+def test_card_texts_hold_no_note_to_the_implementer() -> None:
+    """Issue U, fault 9: a card text showed "(interpretation: ...)", a note from the reference for whoever implements
+    the rule; players read the card texts, so no data file may hold such a label."""
+    folder = data.DATA_DIR
+    notes = [p.name for p in sorted(folder.rglob("*.json")) if "(interpretation:" in p.read_text(encoding="utf-8")]
+    assert notes == []
