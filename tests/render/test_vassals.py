@@ -35,13 +35,13 @@ def _game() -> Any:
 
 
 def _claim(g: Any, pick_first: bool) -> None:
-    """Answer the vassal claims until the orders open: by default (the last player on the Iron Throne commands all)
-    or each claimant taking the first vassal offered (so the lieges differ)."""
+    """Answer the vassal claims until the orders open: every holder passing (the last player on the Iron Throne
+    commands all) or each claimant taking the first vassal offered (so the lieges differ)."""
     while not any(p.kind == "orders" for p in g.prompts()):
         for p in g.prompts():
             choice = p.default
-            if pick_first and isinstance(p.choices, list):
-                choice = next((c for c in p.choices if c != "pass"), p.default)
+            if isinstance(p.choices, list) and p.kind == "vassal-claim":
+                choice = next((c for c in p.choices if c != "pass"), p.default) if pick_first else "pass"
             g.act(p.house, choice)
 
 
