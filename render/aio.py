@@ -14,12 +14,13 @@ from typing import Any
 from render.api import render_battle, render_board, render_private_board
 from render.changes import COMPARED, changed_areas
 from render.data import board_of
+from render.step import WHOLE_BOARD_AFTER
 from render.views import View, require_private, require_public
 
 CacheKey = tuple[Any, Any, str, str, str]
 
 # The steps :func:`render.step.images_for_step` always posts an image for (a battle, or the whole board).
-ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", "action-cleanup", "game-over"})
+ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", *WHOLE_BOARD_AFTER})
 # Events that only say a house has answered a simultaneous secret step: nothing they name is drawn.
 ANSWERED_ONLY = frozenset({"orders-submitted", "bid-submitted", "house-card-chosen"})
 

@@ -20,6 +20,9 @@ from render.png import encode_png
 from render.strings import house_name
 from render.views import View, lang_of, require_public
 
+# Steps after which the table looks at the whole board: the orders just revealed (the most important map of a round,
+# issue U), the end of the Action phase, the end of the game.
+WHOLE_BOARD_AFTER = frozenset({"orders-revealed", "action-cleanup", "game-over"})
 MAX_CROP_AREAS = 8  # more changed areas than this, or too far apart for one crop: the full board instead
 Image = tuple[str, bytes, str]
 
@@ -101,7 +104,7 @@ def images_for_step(
     version = after.get("version", 0)
     out = _battle_images(board, before, after, events, lang)
     kinds = {e.get("type") for e in events}
-    if before is None or kinds & {"action-cleanup", "game-over"}:
+    if before is None or kinds & WHOLE_BOARD_AFTER:
         return [*out, (f"board-{version}.png", encode_png(compose_board(board, after, lang)), "board")]
     battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
     fight = before.get("battle") if isinstance(before.get("battle"), dict) else None

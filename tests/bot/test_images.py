@@ -98,6 +98,13 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
     final = log[-1].version
     assert "board-0.png" in posted  # the whole board at the start
     assert f"board-{final}.png" in posted  # and at the end
+    # Issue U, fault 2: the most important map of a round, every round: the board with the orders just revealed,
+    # attached to the line that says so.
+    reveals = [v for v, evs in events.items() if any(e["type"] == "orders-revealed" for e in evs)]
+    assert len(reveals) >= 2
+    for version in reveals:
+        assert f"board-{version}.png" in posted, f"the reveal at version {version} posted no board"
+        assert "Orders are revealed" in posted[f"board-{version}.png"].content
     battles = [
         (v, e["area"]) for v, evs in events.items() for e in evs if e["type"] in ("combat-result", "neutral-attack")
     ]
