@@ -248,7 +248,7 @@ def _retreat(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 
     options = choices_of(prompt, label)
     area = area_label(info.get("area", ""), lang)
-    ask = tn("ask.retreat", len(units), lang, area=area, units=units_text(units, lang))
+    ask = t("ask.retreat", lang, area=area, units=units_text(units, lang))
     lines = [t("ctx.retreat", lang, units=units_text(units, lang), area=area_label(info.get("area", ""), lang))]
     if info.get("loser") and info["loser"] != prompt.house:
         lines.append(t("ctx.retreat.robb", lang, loser=house_name(info["loser"], lang)))
