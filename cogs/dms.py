@@ -33,6 +33,12 @@ async def deadline_text(service: GameService, game_id: int, lang: str) -> str:
     return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
 
 
+def link_text(escaped: str) -> str:
+    """An escaped name as a masked link's text: a "]" in it would end the text early (``escape_markdown`` leaves
+    it), so it is escaped too."""
+    return escaped.replace("]", "\\]")
+
+
 def channel_link(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
 
@@ -98,7 +104,7 @@ class DecisionDMs:
         return t(
             "dm.decision",
             lang,
-            game=name,
+            game=link_text(name),
             house=decision_house(game, prompt.house, lang),
             round=game.round,
             phase=t(f"phase.{game.view(None)['phase']}", lang),
@@ -175,7 +181,7 @@ class DecisionDMs:
             text = t(
                 "deadline.reminder",
                 user_lang,
-                game=shown(row.name, NAME_LIMIT),
+                game=link_text(shown(row.name, NAME_LIMIT)),
                 house=decision_house(game, house, user_lang),
                 ask=form_of(game, prompt, user_lang).ask,
                 deadline=deadline_stamp(notice.due_at),

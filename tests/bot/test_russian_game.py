@@ -143,7 +143,9 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
     for player in players:
         seen = fake.visible_messages(player)
         dms = [m for m in seen if m.channel_id != table.channel.id and not m.ephemeral]
-        assert any("Тест" in m.content and "Срок" in m.content for m in dms)  # decision DMs
+        # Decision DMs: one header line, the game's name a link to its channel (issue U, fault 11: no raw URL line).
+        assert any("**[Тест](https://discord.com/channels/" in m.content and "⏰" in m.content for m in dms)
+        assert not any("\nhttps://" in m.content or "Канал игры" in m.content for m in dms)
         assert any(m.content.startswith("⏳") for m in dms) or player.id not in await _seated(table, awaited)
         for message in seen:
             assert_russian(seen_text(message), f"a message seen by {player!r}")

@@ -1,0 +1,32 @@
+"""Issue U, fault 11: a decision DM opens with one header line whose game name links to the game channel; a name
+given by a member cannot break that link or add one of its own."""
+
+from __future__ import annotations
+
+import re
+
+from cogs.dms import channel_link, link_text
+from cogs.text import shown
+from i18n import t
+
+UNESCAPED_CLOSE = re.compile(r"(?<!\\)\]")
+
+
+def test_a_hostile_game_name_stays_the_text_of_the_one_link() -> None:
+    url = channel_link(1, 2)
+    for name in ("Ga]me", "[x](https://evil.example)", "]](y)", "plain"):
+        header = t(
+            "dm.decision",
+            "en",
+            game=link_text(shown(name)),
+            channel=url,
+            house="Stark",
+            round=1,
+            phase="Planning",
+            title="Orders",
+            ask="Place your orders.",
+            deadline="soon",
+        )
+        first = header.splitlines()[0]
+        closes = [m.start() for m in UNESCAPED_CLOSE.finditer(first)]
+        assert len(closes) == 1 and first[closes[0] + 1 :].startswith(f"({url})"), first
