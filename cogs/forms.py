@@ -24,7 +24,7 @@ from app.store import Source
 from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.replies import command_key, guarded, say
-from cogs.text import fit
+from cogs.text import clip, fit
 from engine import Game, Prompt
 from i18n import t
 
@@ -249,14 +249,14 @@ class FormController:
             chosen = set(draft.picks.get(f.key, []))
             select: discord.ui.Select[Any] = discord.ui.Select(
                 custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
-                placeholder=f.label[:150],
+                placeholder=clip(f.label, 150),
                 min_values=f.min_values,
                 max_values=min(f.max_values, len(f.options)),
                 options=[
                     discord.SelectOption(
-                        label=o.label[:100],
+                        label=clip(o.label, 100),
                         value=o.value,
-                        description=(o.description or None) and o.description[:100],
+                        description=clip(o.description, 100) if o.description else None,
                         default=o.value in chosen,
                     )
                     for o in f.options

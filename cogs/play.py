@@ -31,7 +31,7 @@ from cogs.dms import DecisionDMs
 from cogs.forms import DecideButton, FormController
 from cogs.publisher import Publisher
 from cogs.replies import say
-from cogs.text import NAME_LIMIT, fit, shown
+from cogs.text import NAME_LIMIT, clip, fit, shown
 from i18n import t, tn
 
 log = logging.getLogger("westeros.play")
@@ -91,7 +91,7 @@ class Play(commands.Cog):
             name = shown((await self.service.row(game_id)).name, NAME_LIMIT)
             title = prompt_title(prompt.kind, lang)
             lines.append(t("decision.several.line", lang, game=name, house=house_mark(house, lang), title=title))
-            label = t("decision.several.button", lang, house=house_name(house, lang), title=title)[:80]
+            label = clip(t("decision.several.button", lang, house=house_name(house, lang), title=title), 80)
             view.add_item(DecideButton(game_id, house, label))
         await interaction.followup.send(fit("\n".join(lines)), view=view, ephemeral=True)
 

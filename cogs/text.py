@@ -21,6 +21,17 @@ def shown(text: str, limit: int = ECHO_LIMIT) -> str:
     return discord.utils.escape_markdown(discord.utils.escape_mentions(flat))
 
 
+def clip(text: str, limit: int) -> str:
+    """Text cut to a component's limit at a word, marked with "…" (never mid-word, unless one word is too long)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;:·—-") + "…"
+
+
 def fit(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """Cut a message to Discord's limit, at a line break where one is near, marking the cut with "…"."""
     if len(text) <= limit:

@@ -30,3 +30,15 @@ def test_a_hostile_game_name_stays_the_text_of_the_one_link() -> None:
         first = header.splitlines()[0]
         closes = [m.start() for m in UNESCAPED_CLOSE.finditer(first)]
         assert len(closes) == 1 and first[closes[0] + 1 :].startswith(f"({url})"), first
+
+
+def test_a_long_option_text_is_cut_at_a_word_and_says_so() -> None:
+    """Issue U, fault 11: option descriptions were cut mid-word at Discord's 100 characters."""
+    from cogs.text import clip
+
+    text = "Win: your opponent discards a card of his choice from his hand, and you may look at the rest of it too"
+    cut = clip(text, 100)
+    assert len(cut) <= 100 and cut.endswith("…") and text.startswith(cut[:-1])
+    assert text[len(cut) - 1] == " "  # the cut falls between two words
+    assert clip("short", 100) == "short"
+    assert clip("x" * 150, 100) == "x" * 99 + "…"  # one word longer than the limit is cut where it must be
