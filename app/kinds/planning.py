@@ -146,6 +146,12 @@ register(
 # --- vassals (Mother of Dragons) ---
 
 
+def vassal_explained(view: dict[str, Any], lang: str) -> list[str]:
+    """What a vassal is, said in the first round's forms only: players meet vassals then, and a sentence repeated in
+    every DM of a ten-round game is one nobody reads (issue U)."""
+    return [t("ctx.vassal.what", lang)] if int(view.get("round") or 1) <= 1 else []
+
+
 def _vassal_orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     c = prompt.choices
     info = prompt.info or {}
@@ -155,7 +161,7 @@ def _vassal_orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     options.append(Choice(NONE, t("decision.orders.no_order", lang)))
     fields = _area_order_fields(c["areas"], view, default, lang, options, [NONE])
     lines = [
-        t("ctx.vassal.what", lang),
+        *vassal_explained(view, lang),
         t("ctx.vassal-orders.liege", lang, liege=house_name(info.get("liege"), lang), vassal=vassal),
         t("ctx.vassal-orders.rule", lang, max=c.get("max", 2)),
         t("ctx.vassal-orders.tokens", lang, tokens=", ".join(token_label(tok, lang) for tok in c["tokens"]) or "—"),
@@ -207,7 +213,7 @@ def _vassal_claim(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     options = choices_of(prompt, label, describe)
     claims = info.get("claims") or {}
     lines = [
-        t("ctx.vassal.what", lang),
+        *vassal_explained(view, lang),
         tn("ctx.vassal-claim.sets", int(info.get("sets", 1)), lang),
         t("ctx.vassal-claim.next", lang, house=receiver),
         t(

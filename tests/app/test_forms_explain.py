@@ -603,3 +603,18 @@ def test_the_vassal_claim_form_names_the_claims_so_far() -> None:
         assert vassal not in [o.value for o in form.fields[0].options]
         assert house_name(vassal, lang) in answer_text("vassal-claim", vassal, lang)
         assert answer_text("vassal-claim", "pass", lang) != answer_text("vassal-claim", vassal, lang)
+
+
+def test_what_a_vassal_is_is_said_in_the_first_rounds_forms_only() -> None:
+    """Issue U, fault 11: every vassal DM repeated what a vassal is; the first round's claim and vassal orders say it,
+    later rounds do not."""
+    from app.kinds.planning import vassal_explained
+    from i18n import t
+
+    assert vassal_explained({"round": 1}, "ru") == [t("ctx.vassal.what", "ru")]
+    assert vassal_explained({"round": 2}, "en") == []
+    g = new_game(4, seed=5, options={"ruleset": "mother-of-dragons"})
+    claim = next(p for p in g.prompts() if p.kind == "vassal-claim")
+    assert t("ctx.vassal.what", "en") in build_form(claim, g.view(claim.house), "en").lines
+    later = {**g.view(claim.house), "round": 3}
+    assert t("ctx.vassal.what", "en") not in build_form(claim, later, "en").lines
