@@ -184,6 +184,17 @@ def _read_vassal_orders(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str
     return {"orders": orders}
 
 
+def _vassal_area_options(prompt: Prompt, picks: dict[str, list[str]], area: str, lang: str) -> list[Choice]:
+    """The tokens an area of the vassal may still take: each token once, and none once the other areas hold the
+    maximum (M-VASSAL-10). Offered after every pick, so the form never holds an answer the rules refuse (issue U)."""
+    c = prompt.choices
+    used = {tok for other in c["areas"] if other != area for tok in picks.get(other, [])[:1] if tok != NONE}
+    options = []
+    if len(used) < int(c.get("max", 2)):
+        options = [Choice(tok, token_label(tok, lang)) for tok in c["tokens"] if tok not in used]
+    return [*options, Choice(NONE, t("decision.orders.no_order", lang))]
+
+
 register(
     KindSpec(
         kind=PromptKind.VASSAL_ORDERS,
@@ -191,6 +202,7 @@ register(
         read=_read_vassal_orders,
         words=_orders_words,
         category=DeadlineCategory.OTHER,
+        options=_vassal_area_options,
     )
 )
 

@@ -618,3 +618,25 @@ def test_what_a_vassal_is_is_said_in_the_first_rounds_forms_only() -> None:
     assert t("ctx.vassal.what", "en") in build_form(claim, g.view(claim.house), "en").lines
     later = {**g.view(claim.house), "round": 3}
     assert t("ctx.vassal.what", "en") not in build_form(claim, later, "en").lines
+
+
+def test_the_vassal_orders_form_offers_each_token_once_and_nothing_past_the_maximum(
+    positions: dict[str, Position],
+) -> None:
+    """Issue U, fault 4: a vassal token could be picked for two areas, refused only after Submit. After every pick the
+    form offers each area only what can still be legal."""
+    from app.decisions import live_lines
+
+    g, p = positions["vassal-orders"]
+    areas, tokens = p.choices["areas"], p.choices["tokens"]
+    form = build_form(p, g.view(p.house), "en")
+    picks = {f.key: list(f.selected) for f in form.fields}
+    picks[areas[0]] = [tokens[0]]
+    live_lines(form, p, picks, "en")
+    offered = {f.key: [o.value for o in f.options] for f in form.fields}
+    assert tokens[0] in offered[areas[0]] and tokens[0] not in offered[areas[1]]
+    picks[areas[1]] = [tokens[1]]
+    live_lines(form, p, picks, "en")
+    offered = {f.key: [o.value for o in f.options] for f in form.fields}
+    assert offered[areas[2]] == ["none"]  # the maximum of two is reached
+    assert tokens[1] in offered[areas[1]] and tokens[0] not in offered[areas[1]]
