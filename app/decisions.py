@@ -97,7 +97,7 @@ def build_form(prompt: Prompt, view: dict[str, Any], lang: str, draft: dict[str,
 # form; ``orders_options`` is looked up here so that the refresh is one call to count.
 
 
-def orders_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: str) -> list[Choice]:
+def orders_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: str) -> list[Choice] | None:
     """The options the field ``key`` may still take after the other fields' picks (its kind's ``options``)."""
     options = spec_of(prompt.kind).options
     if options is None:
@@ -108,7 +108,9 @@ def orders_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: 
 def refresh_orders(form: Form, prompt: Prompt, picks: dict[str, list[str]], lang: str) -> None:
     """Give each field of the form only the options that can still be legal after the other fields' picks."""
     for f in form.fields:
-        f.options = orders_options(prompt, picks, f.key, lang)
+        options = orders_options(prompt, picks, f.key, lang)
+        if options is not None:  # None: this field's options do not depend on the other picks
+            f.options = options
     form.options_for = (lang, copy_picks(picks))
 
 

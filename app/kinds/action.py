@@ -149,6 +149,16 @@ def march_unit_fields(prompt: Prompt, origin: str, lang: str) -> list[Field]:
     return fields
 
 
+def _march_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: str) -> list[Choice] | None:
+    """A Power token may be left only in an area every unit leaves (B-CONTROL-03): "yes" is offered only then, so the
+    form does not offer what Submit would have refused (issue U). Every other field keeps its options."""
+    if key != "leave_power":
+        return None
+    stays = any(k.startswith("unit:") and (not v or v[0] == STAY) for k, v in picks.items())
+    kept = picks.get("leave_power", ["no"])[:1] == ["yes"]  # a pick already made stays shown, as a token's does
+    return [Choice("no", t("no", lang)), *([Choice("yes", t("yes", lang))] if not stays or kept else [])]
+
+
 def _read_march(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, Any]:
     origin = one_pick(picks, "from")
     moves: dict[str, list[str]] = {}
@@ -191,6 +201,7 @@ register(
         words=_march_words,
         category=DeadlineCategory.OTHER,
         repick=Repick("from", march_unit_fields),  # the units and their destinations are the origin's
+        options=_march_options,
     )
 )
 

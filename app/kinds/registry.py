@@ -38,7 +38,7 @@ Reader = Callable[[Prompt, dict[str, list[str]]], Any]
 # (answer, language, the prompt if known) -> the answer in words (receipts, the undo confirmation)
 Words = Callable[[Any, str, Prompt | None], str]
 # (prompt, the values picked so far, a field's key, language) -> the options left to that field by the others' picks
-Options = Callable[[Prompt, dict[str, list[str]], str, str], list[Choice]]
+Options = Callable[[Prompt, dict[str, list[str]], str, str], list[Choice] | None]  # None: the field's options stay
 # (prompt, the values picked so far, language) -> lines the form shows under its own, worked out from the picks
 LiveLines = Callable[[Prompt, dict[str, list[str]], str], list[str]]
 

@@ -640,3 +640,36 @@ def test_the_vassal_orders_form_offers_each_token_once_and_nothing_past_the_maxi
     offered = {f.key: [o.value for o in f.options] for f in form.fields}
     assert offered[areas[2]] == ["none"]  # the maximum of two is reached
     assert tokens[1] in offered[areas[1]] and tokens[0] not in offered[areas[1]]
+
+
+def test_the_march_form_offers_to_leave_power_only_when_every_unit_leaves() -> None:
+    """Issue U, fault 4: "leave a Power token" was offered while units stayed, and refused after Submit (a token is left
+    only where the last units march out, B-CONTROL-03)."""
+    from app.decisions import live_lines
+    from app.kinds.action import march_unit_fields
+
+    g = Game.from_scenario(
+        {
+            "players": 3,
+            "power": {"stark": 3},
+            "start": "action",
+            "units": {"white-harbor": "stark footman footman"},
+            "orders": {"white-harbor": "march0"},
+        }
+    )
+    p = g.prompt_for("stark")
+    assert p is not None and p.kind == "march" and p.choices["white-harbor"]["can_leave_power"]
+    form = build_form(p, g.view("stark"), "en")
+    picks = {f.key: list(f.selected) for f in form.fields}
+
+    def offered() -> list[str]:
+        live_lines(form, p, picks, "en")
+        return [o.value for f in form.fields if f.key == "leave_power" for o in f.options]
+
+    assert offered() == ["no"]  # both footmen stay
+    units = [f for f in march_unit_fields(p, "white-harbor", "en") if f.key.startswith("unit:")]
+    away = units[0].options[1].value
+    picks[units[0].key] = [away]
+    assert offered() == ["no"]  # one still stays
+    picks[units[1].key] = [away]
+    assert offered() == ["no", "yes"]  # the last one leaves: a token may hold the area
