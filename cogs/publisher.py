@@ -27,7 +27,7 @@ from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
 from cogs.forms import MEMORY_GAMES, FormController
-from cogs.text import NAME_LIMIT, shown, split
+from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, shown, split
 from engine import Game
 from i18n import t
 
@@ -59,6 +59,9 @@ class Publisher:
         self.background: Background | ImagePool = background or Background()
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
+        # Per game, its last channel message if it holds text only: (message id, its content). The next text-only step
+        # of the same phase is added to it by an edit, which notifies nobody, instead of a new message (issue U).
+        self.open_text: dict[int, tuple[int, str]] = Bounded(MEMORY_GAMES)
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
@@ -178,20 +181,41 @@ class Publisher:
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self.channels.channel(row.channel_id)
+        phase_before = self.phase_shown.get(game_id)
         chunks = split(self.narration(game_id, game, events, lang))
         files = [discord.File(io.BytesIO(png), filename=name) for name, png, _ in images or []]
+        same_phase = phase_before is not None and self.phase_shown.get(game_id) == phase_before
+        if len(chunks) == 1 and not files and same_phase and await self._add_to_open_text(game_id, channel, chunks[0]):
+            return True
+        self.open_text.pop(game_id, None)
         if files and not chunks:
             view = game.view(None)
             name = shown(row.name, NAME_LIMIT)
             chunks = [t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))]
         for i, chunk in enumerate(chunks):
             if i < len(chunks) - 1 or not files:
-                await channel.send(chunk)
+                message = await channel.send(chunk)
+                self.open_text[game_id] = (message.id, chunk)
                 continue
+            self.open_text.pop(game_id, None)
             for start in range(0, len(files), FILES_PER_MESSAGE):
                 batch = files[start : start + FILES_PER_MESSAGE]
                 await channel.send(chunk if start == 0 else None, files=batch)
         return bool(chunks)
+
+    async def _add_to_open_text(self, game_id: int, channel: discord.abc.Messageable, text: str) -> bool:
+        """Add a step's lines to the game's last message when it holds text only and there is room; False: post anew
+        (none is open, it is full, or it is gone)."""
+        open_ = self.open_text.get(game_id)
+        if open_ is None or len(open_[1]) + 1 + len(text) > MESSAGE_LIMIT:
+            return False
+        content = f"{open_[1]}\n{text}"
+        try:
+            await channel.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
+        except discord.NotFound:
+            return False
+        self.open_text[game_id] = (open_[0], content)
+        return True
 
     def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
         """The step's lines, a header opening each new phase: the events say when a phase begins, and the
@@ -215,6 +239,7 @@ class Publisher:
         self.forms.forget_game(game_id)
         self.status_text.pop(game_id, None)
         self.phase_shown.pop(game_id, None)
+        self.open_text.pop(game_id, None)
 
     # ----- the pinned status -----
 
@@ -304,4 +329,5 @@ class Publisher:
             except discord.HTTPException:
                 log.exception("could not post a notice of game %s", game_id)
                 return
+            self.open_text.pop(game_id, None)  # the game's lines go on below the notice
             await self.service.notice_posted(notice.id)

@@ -126,3 +126,27 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
 
     pool = bot.background
     assert isinstance(pool, ImagePool) and pool.done >= len({m.id for m in posted.values()})
+
+
+async def test_text_only_steps_of_one_phase_share_a_message_edited_in_place(table: Table) -> None:
+    """Issue U, fault 3: the channel flooded with one message per step (Mustering: one per house). A step that posts
+    only lines, in the phase of the game's last message, adds them to that message by an edit (edits notify nobody);
+    a new phase, an image or a notice starts a new message, so the channel still reads in order."""
+    fake, bot = table.fake, table.bot
+    game_id = await start_seeded_game(table, 3, GAME_SEED)
+    await play_with_agents(table, game_id, seed=5)
+    await bot.play.publisher.settled()
+    await fake.wait_idle(quiet=0.5, timeout=60)
+
+    channel = [m for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    lobby = channel[0]  # the lobby, edited into the start message
+    game_lines = [m for m in channel[1:] if not m.pinned and "📌" not in m.content]
+    assert "The game has started" in lobby.content
+    edited = [m for m in game_lines if m.history and not m.attachments]
+    assert edited, "no step's lines were added to an earlier message"
+    for message in edited:  # an edit only ever adds lines below what the message said
+        for before in message.history:
+            assert message.content.startswith(str(before.get("content", "")))
+    events = await table.service.store.events_by_version(game_id)
+    narrated = [v for v, evs in events.items() if evs]
+    assert len(game_lines) < len(narrated)  # fewer messages than steps with something public to tell
