@@ -9,6 +9,8 @@ from pathlib import Path
 
 from app.config import TOKEN_HELP, load_config
 
+EX_CONFIG = 78  # sysexits.h: the configuration is incomplete (``make run`` prints the help, not make's error line)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="A Game of Thrones: The Board Game on Discord.")
@@ -17,7 +19,7 @@ def main(argv: list[str] | None = None) -> int:
     config = load_config(Path(__file__).resolve().parent)
     if not config.token:
         print(TOKEN_HELP, file=sys.stderr)
-        return 2
+        return EX_CONFIG
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from cogs.client import run_bot
 

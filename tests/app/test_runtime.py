@@ -289,3 +289,16 @@ async def test_a_killed_bot_leaves_no_image_worker_behind() -> None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
         await asyncio.wait_for(owner.wait(), 10)
+
+
+def test_make_run_without_a_token_prints_the_help_and_no_make_error() -> None:
+    """Issue U, fault 12: a newcomer's first `make run` ended in make's own error line under the token help."""
+    import os
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "DISCORD_TOKEN": ""}  # set and empty: a token in a local .env is not read
+    done = subprocess.run(["make", "-s", "run"], cwd=root, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "DISCORD_TOKEN is not set" in done.stderr
+    assert "make:" not in done.stdout + done.stderr
