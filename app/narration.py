@@ -415,7 +415,10 @@ def _port_captured(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
 
 
 def _consolidate(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
-    return tn("event.consolidate", int(e["gained"]), lang, **p)
+    gained = int(e["gained"])
+    if gained == 0:  # a sea area, an empty pool or a vassal: "+0 Power" read as a mistake (issue U)
+        return t("event.consolidate.nothing", lang, **p)
+    return tn("event.consolidate", gained, lang, **p)
 
 
 def _lieges(pairs: dict[str, Any], lang: str) -> str:

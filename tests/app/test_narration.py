@@ -36,3 +36,13 @@ def test_private_and_quiet_events_are_never_narrated() -> None:
         {"type": "something-new", "x": 1},
     ]
     assert narrate_all(events, "en") == []
+
+
+def test_a_consolidation_that_brings_nothing_says_so_rather_than_plus_zero() -> None:
+    """Issue U, fault 9: "Martell gains 0 Power tokens" read as a mistake (a vassal, a sea area, an empty pool)."""
+    event = {"type": "consolidate", "house": "martell", "area": "sunspear", "gained": 0}
+    for lang in ("en", "ru"):
+        line = narrate(event, lang)
+        assert line is not None and "+0" not in line and " 0 " not in line
+    assert narrate(event, "en") == "Martell consolidates power in Sunspear: it brings no Power."
+    assert narrate({**event, "gained": 2}, "en") == "Martell consolidates power in Sunspear: +2 Power."
