@@ -171,6 +171,7 @@ class Plan:
     then: Callable[[], Awaitable[None]] | None = None
     params: dict[str, Any] = field(default_factory=dict)
     until: float | None = None  # when what was set ends: a deadline's new due time, a vacation's end
+    notices: list[dict[str, Any]] | None = None  # what the channel is told, when it is not a moderator's audit line
 
 
 @dataclass(frozen=True)

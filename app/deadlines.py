@@ -23,7 +23,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 
 from app.commands import Answer, Plan
 from app.kinds.registry import DeadlineCategory, registered
-from app.notices import AbsentPlayer, DeadlinePassed
+from app.notices import AbsentPlayer, ChannelNotice, DeadlinePassed, VacationTaken, to_payload
 from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus, Source
 from engine import Game, RuleError, rules
@@ -171,7 +171,8 @@ class Deadlines:
         async def rearm() -> None:
             await self.arm(game_id, recompute=True)
 
-        return Plan([self.table.vacation_write(game_id, house, end, used + days)], rearm, until=end)
+        told = [to_payload(VacationTaken(house, end))]
+        return Plan([self.table.vacation_write(game_id, house, end, used + days)], rearm, until=end, notices=told)
 
     async def force(self, game_id: int) -> list[str]:
         """Apply the deadline now (the moderator's 'force'); the houses answered for."""
@@ -223,6 +224,7 @@ class Deadlines:
         game = await self.service.load(game_id)
         if step_key(game) != key:
             return answered  # the step moved on: this deadline is stale
+        told: list[ChannelNotice] = []  # one write and one post for all of the deadline's news
         for prompt in [p for p in game.prompts() if not p.answered]:
             answer: Any = prompt.default
             if settings.autopilot == "agent":
@@ -237,9 +239,10 @@ class Deadlines:
             player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
             misses = await self.table.record_missed(game_id, player)
             if misses >= self.flag_after:
-                await self.service.notice(game_id, [AbsentPlayer(game_id, player, misses)])
+                told.append(AbsentPlayer(game_id, player, misses))
         if answered:
-            await self.service.notice(game_id, [DeadlinePassed(game_id, answered, settings.autopilot)])
+            told.append(DeadlinePassed(game_id, answered, settings.autopilot))
+            await self.service.notice(game_id, told)
         return answered
 
     async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:

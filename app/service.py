@@ -42,7 +42,7 @@ from app.commands import (
 )
 from app.decisions import only_answer
 from app.lru import KeyedLocks
-from app.notices import AuditLine, ChannelNotice, VacationTaken, to_payload
+from app.notices import AuditLine, ChannelNotice, to_payload
 from app.queries import (
     GIFT,
     REPAIR,
@@ -521,11 +521,7 @@ class GameService(GameQueries):
                 if row.status not in ACTIVE:
                     raise ServiceError("not-running", "This game is not running.")
                 plan = await self._plan(command)
-            notices = self._audit(command, dict(plan.params))
-            if isinstance(command, Vacation):
-                house = await self.house_of(game_id, command.by or 0)
-                assert plan.until is not None
-                notices = [to_payload(VacationTaken(house, plan.until))]
+            notices = plan.notices if plan.notices is not None else self._audit(command, dict(plan.params))
             await self.store.apply(
                 plan.writes, game_id=game_id, key=command.key, name=command.name, by=command.by, notices=notices
             )

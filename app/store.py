@@ -505,7 +505,13 @@ class Store:
         notices: list[dict[str, Any]] | None = None,
     ) -> None:
         """Run a change's statements in one transaction with the command's key (``DuplicateCommand`` if it was
-        applied already: nothing is stored) and the notices it implies, posted after the game's current version."""
+        applied already: nothing is stored) and the notices it implies, posted after the game's version as the change
+        leaves it."""
+        if len(writes) == 1 and key is None and not notices:  # one statement commits on its own (deadlines, status)
+            await self.write(writes[0].sql, writes[0].params)
+            if writes[0].after is not None:
+                writes[0].after()
+            return
         try:
             async with self.transaction() as db:
                 if key is not None and game_id is not None:
@@ -798,34 +804,28 @@ class Store:
         by: int | None = None,
         notices: list[dict[str, Any]] | None = None,
     ) -> None:
-        """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds."""
+        """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds, in one
+        transaction with the command's key and notices (``apply``); the restored version is published as a reset."""
+        now = time.time()
+        writes = [
+            Write("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write(
+                "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
+                (state, version, now, game_id),
+                lambda: self._changed_game(game_id, state=state, version=version),
+            ),
+            *(Write(SET_SEAT, (game_id, h, u)) for h, u in (seats or {}).items()),
+            Write("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write(
+                "INSERT OR REPLACE INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, 'reset', ?)",
+                (game_id, version, now),
+            ),
+        ]
         try:
-            async with self.transaction() as db:
-                await db.execute("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version))
-                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version))
-                await db.execute(
-                    "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
-                    (state, version, time.time(), game_id),
-                )
-                await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
-                await db.execute("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version))
-                await db.execute(
-                    "INSERT OR REPLACE INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, 'reset', ?)",
-                    (game_id, version, time.time()),
-                )
-                await self._add_notices(db, game_id, notices or [])
-                if key is not None:
-                    await db.execute(
-                        "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, 'undo', ?, ?)",
-                        (game_id, key, by, time.time()),
-                    )
-        except sqlite3.IntegrityError as err:
-            if "commands" in str(err):
-                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
-            raise
+            await self.apply(writes, game_id=game_id, key=key, name="undo", by=by, notices=notices)
         finally:
             self._seats.pop(game_id, None)
-        self._changed_game(game_id, state=state, version=version)
 
     # ----- DMs -----
 
