@@ -68,7 +68,7 @@ def _raid_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
 
 
 def _raid_only_answer(prompt: Prompt) -> tuple[Any] | None:
-    """A single Raid order with no target: removing it is all the house can do (B-RAID-03), so nobody is asked."""
+    """A single Raid order with no target: removing it is all the house can do (B-RAID-07), so nobody is asked."""
     if len(prompt.choices) == 1:
         origin, targets = next(iter(prompt.choices.items()))
         if not targets:

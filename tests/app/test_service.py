@@ -341,7 +341,7 @@ async def test_a_versions_form_is_built_once_for_every_message_and_anew_for_the_
 
 
 async def test_a_raid_with_no_target_is_removed_at_once_and_never_asked(service: GameService) -> None:
-    """Issue U, fault 6: a single Raid order with nothing to raid leaves no choice (B-RAID-03), so the house is not
+    """Issue U, fault 6: a single Raid order with nothing to raid leaves no choice (B-RAID-07), so the house is not
     asked: the removal is applied at once, logged as automatic, and narrated like any raid with no target."""
     game_id = await started(service, players=3)
     spec = {
