@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +34,37 @@ async def start_game(fake: FakeDiscord, channel: Any, moderator: Any, players: l
     for p in players:
         await (await fake.click(p, lobby, "lobby:1:join")).wait_response()
     await (await fake.click(moderator, lobby, "lobby:1:start")).wait_response()
+
+
+@dataclass
+class Running:
+    fake: FakeDiscord
+    bot: BotProcess
+    store: Store
+    db: Path
+    channel: Any
+    moderator: Any
+    players: list[Any]
+
+
+@asynccontextmanager
+async def running_game(tmp_path: Path, name: str) -> AsyncIterator[Running]:
+    """A bot process with a started 3-player game, the store open beside it; stopped at the end, and no interaction
+    may have failed."""
+    db = tmp_path / "bot.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        channel, moderator, players = members(fake, 3)
+        bot = BotProcess(fake, db)
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            await start_game(fake, channel, moderator, players, name)
+            yield Running(fake, bot, store, db, channel, moderator, players)
+        finally:
+            await store.close()
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
 
 
 async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
@@ -136,69 +170,52 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
     decision's DM, each once, and nothing an earlier version had already sent."""
     import asyncio
 
-    db = tmp_path / "bot.sqlite3"
-    async with FakeDiscord.start(point_discord_py=False) as fake:
-        channel, moderator, players = members(fake, 3)
-        bot = BotProcess(fake, db)
-        await bot.sync_commands()
-        await bot.start()
-        store = await Store.open(db)
-        try:
-            await start_game(fake, channel, moderator, players, "Outbox")
-            seats = {u: h for h, u in (await store.seats(1)).items()}
-            dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
-            for p in players[:2]:
-                receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
-                    timeout=10
-                )
-                assert "Recorded" in receipt.content
-            await asyncio.sleep(1.0)  # their publications (nothing to post: orders are secret) are done
-            dms_before = {p.id: len(fake.dm_messages(p)) for p in players}
-
-            # Discord holds back the game channel's next post for a minute: the reveal waits behind it.
-            fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
-            last = players[2]
-            receipt = await (
-                await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
-            ).wait_response(timeout=10)
+    async with running_game(tmp_path, "Outbox") as run:
+        fake, bot, store, db = run.fake, run.bot, run.store, run.db
+        channel, moderator, players = run.channel, run.moderator, run.players
+        seats = {u: h for h, u in (await store.seats(1)).items()}
+        dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
+        for p in players[:2]:
+            receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
+                timeout=10
+            )
             assert "Recorded" in receipt.content
-            await asyncio.sleep(1.0)  # the publisher is now waiting out the rate limit
-            await bot.kill()
+        await asyncio.sleep(1.0)  # their publications (nothing to post: orders are secret) are done
+        dms_before = {p.id: len(fake.dm_messages(p)) for p in players}
 
-            def reveals() -> int:
-                return sum("Orders are revealed" in m.content for m in fake.visible_messages(moderator))
+        # Discord holds back the game channel's next post for a minute: the reveal waits behind it.
+        fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
+        last = players[2]
+        receipt = await (
+            await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
+        ).wait_response(timeout=10)
+        assert "Recorded" in receipt.content
+        await asyncio.sleep(1.0)  # the publisher is now waiting out the rate limit
+        await bot.kill()
 
-            assert reveals() == 0
-            assert {p.id: len(fake.dm_messages(p)) for p in players} == dms_before
-            game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
-            asked = {h for h in (p.house for p in game.prompts() if not p.answered)}
-            assert asked, "the reveal opens the next decision"
+        def reveals() -> int:
+            return sum("Orders are revealed" in m.content for m in fake.visible_messages(moderator))
 
-            await bot.start()
-            await fake.wait_until(lambda: reveals() == 1 and _outbox_empty(db), timeout=20)
-            await asyncio.sleep(1.0)  # anything sent twice would have arrived by now
-            assert reveals() == 1
-            by_house = {h: next(p for p in players if p.id == u) for u, h in seats.items()}
-            for p in players:
-                new = len(fake.dm_messages(p)) - dms_before[p.id]
-                assert new == (1 if seats[p.id] in asked else 0), (seats[p.id], new)
-            assert set(by_house) >= asked
-            # The step the reveal opened has its deadline, though the kill came before it was armed.
-            from app.deadlines import step_key
+        assert reveals() == 0
+        assert {p.id: len(fake.dm_messages(p)) for p in players} == dms_before
+        game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
+        asked = {h for h in (p.house for p in game.prompts() if not p.answered)}
+        assert asked, "the reveal opens the next decision"
 
-            game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
-            await fake.wait_until(lambda: _deadline_key(db) == step_key(game), timeout=10)
-        finally:
-            await store.close()
-            await bot.stop()
-        assert fake.failed_interactions == [], bot.output()[-3000:]
+        await bot.start()
+        await fake.wait_until(lambda: reveals() == 1 and _count(db, "outbox") == 0, timeout=20)
+        await asyncio.sleep(1.0)  # anything sent twice would have arrived by now
+        assert reveals() == 1
+        by_house = {h: next(p for p in players if p.id == u) for u, h in seats.items()}
+        for p in players:
+            new = len(fake.dm_messages(p)) - dms_before[p.id]
+            assert new == (1 if seats[p.id] in asked else 0), (seats[p.id], new)
+        assert set(by_house) >= asked
+        # The step the reveal opened has its deadline, though the kill came before it was armed.
+        from app.deadlines import step_key
 
-
-def _outbox_empty(db: Path) -> bool:
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        return conn.execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0
+        game = Game.from_json((await store.game(1)).state or "")  # type: ignore[union-attr]
+        await fake.wait_until(lambda: _deadline_key(db) == step_key(game), timeout=10)
 
 
 def _deadline_key(db: Path) -> str | None:
@@ -215,39 +232,29 @@ async def test_a_kill_before_a_moderators_audit_line_is_posted_loses_it_not(tmp_
     outbox posts the line, once."""
     import asyncio
 
-    db = tmp_path / "bot.sqlite3"
-    async with FakeDiscord.start(point_discord_py=False) as fake:
-        channel, moderator, players = members(fake, 3)
-        bot = BotProcess(fake, db)
-        await bot.sync_commands()
+    async with running_game(tmp_path, "Audit") as run:
+        fake, bot, store, db = run.fake, run.bot, run.store, run.db
+        channel, moderator, players = run.channel, run.moderator, run.players
+        for p in players:
+            await fake.wait_for_dm(p, timeout=10)
+        await asyncio.sleep(1.0)  # the start's posts are out
+
+        def audits() -> int:
+            return sum("paused the game" in m.content for m in fake.visible_messages(moderator))
+
+        fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
+        reply = await (await fake.slash(moderator, channel, "mod pause")).wait_response(timeout=10)
+        assert "Done" in reply.content
+        await asyncio.sleep(1.0)  # the notice waits out the rate limit
+        await bot.kill()
+        assert audits() == 0
+        assert (await store.game(1)).status == "paused"  # type: ignore[union-attr]
+        assert _count(db, "notices") == 1
+
         await bot.start()
-        store = await Store.open(db)
-        try:
-            await start_game(fake, channel, moderator, players, "Audit")
-            for p in players:
-                await fake.wait_for_dm(p, timeout=10)
-            await asyncio.sleep(1.0)  # the start's posts are out
-
-            def audits() -> int:
-                return sum("paused the game" in m.content for m in fake.visible_messages(moderator))
-
-            fake.faults.rate_limit(f"POST /channels/{channel.id}/messages", retry_after=60)
-            reply = await (await fake.slash(moderator, channel, "mod pause")).wait_response(timeout=10)
-            assert "Done" in reply.content
-            await asyncio.sleep(1.0)  # the notice waits out the rate limit
-            await bot.kill()
-            assert audits() == 0
-            assert (await store.game(1)).status == "paused"  # type: ignore[union-attr]
-            assert _count(db, "notices") == 1
-
-            await bot.start()
-            await fake.wait_until(lambda: audits() == 1 and _count(db, "notices") == 0, timeout=20)
-            await asyncio.sleep(1.0)  # a second copy would have arrived by now
-            assert audits() == 1
-        finally:
-            await store.close()
-            await bot.stop()
-        assert fake.failed_interactions == [], bot.output()[-3000:]
+        await fake.wait_until(lambda: audits() == 1 and _count(db, "notices") == 0, timeout=20)
+        await asyncio.sleep(1.0)  # a second copy would have arrived by now
+        assert audits() == 1
 
 
 def _count(db: Path, table: str) -> int:
