@@ -359,17 +359,26 @@ async def test_a_seated_moderator_hands_over_another_house_only_with_its_players
     assert fake.failed_interactions == []
 
 
+async def bids_open(
+    table: Table, *, giver_power: int, receiver_power: int
+) -> tuple[int, list[Any], dict[str, Any], str, str]:
+    """A vassal game repaired into a Clash of Kings with every bid open; the first two players' houses, the one to
+    give and the one to receive, hold the Power given. Its posts and DMs are out."""
+    game_id, players = await vassal_game(table)
+    seats = await table.service.seats(game_id)
+    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
+    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: giver_power, receiver: receiver_power}}
+    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
+    await table.fake.wait_idle()
+    await table.bot.play.publisher.settled()
+    return game_id, players, seats, giver, receiver
+
+
 async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(table: Table) -> None:
     """P 11: during a bid, a gift changes what the giver and the receiver may bid: both players' open DM forms are
     edited to offer the new range and say the new total, marked as updated."""
     fake = table.fake
-    game_id, players = await vassal_game(table)
-    seats = await table.service.seats(game_id)
-    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
-    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
-    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
-    await fake.wait_idle()
-    await table.bot.play.publisher.settled()
+    game_id, players, seats, giver, receiver = await bids_open(table, giver_power=6, receiver_power=3)
     giving, receiving = member(table, players, seats[giver]), member(table, players, seats[receiver])
 
     def bid_form(player: Any) -> Any:
@@ -474,13 +483,7 @@ async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_it
     gift changes the bid's range, pressing it brings the current form instead of submitting picks made for the old
     range. Opening /decide also voids the DM form it replaces (one form is live)."""
     fake = table.fake
-    game_id, players = await vassal_game(table)
-    seats = await table.service.seats(game_id)
-    giver, receiver = rules.player_houses((await table.service.load(game_id)).state)[:2]
-    spec = {"round": 4, "start": {"clash": "iron_throne"}, "power": {giver: 6, receiver: 3}}
-    await table.service.execute(Import(game_id=game_id, spec=spec, by=table.moderator.id))
-    await fake.wait_idle()
-    await table.bot.play.publisher.settled()
+    game_id, players, seats, giver, receiver = await bids_open(table, giver_power=6, receiver_power=3)
     receiving = member(table, players, seats[receiver])
     dm_form = next(m for m in reversed(fake.dm_messages(receiving)) if f"dec:{game_id}:" in str(m.components))
     opened = await (await fake.slash(receiving, table.channel, "decide")).wait_response(timeout=10)
