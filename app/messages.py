@@ -23,7 +23,7 @@ def _format_param(key: str, value: Any, lang: str) -> Any:
             return t(f"house.{value}", lang)
         if value in board:
             return area_label(value, lang)
-        if key in ("unit",) and value in data.unit_types():
+        if key in ("unit",) and value in data.unit_types("mother-of-dragons/units.json"):
             return unit_label(value, lang)
         if key in ("token",):
             return token_label(value, lang)

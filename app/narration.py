@@ -72,6 +72,8 @@ PHASE_OF_EVENT: dict[str, str] = {
             "tie-broken",
             "wildling-bidder",
             "wildling-effect",
+            "dragon-strength",
+            "bid-handout",
         ],
         "westeros",
     ),
@@ -366,6 +368,11 @@ def _card_event(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     for key in ("card", "to"):
         if isinstance(e.get(key), str):
             p[key] = card_name(e[key], lang)
+    if e["type"] == "house-card-discarded":
+        # The text that made it go: Patchface makes the opponent discard, Viserys Targaryen discards its owner's own.
+        p["reason"] = card_name(str(e.get("reason", "")), lang)
+        own = e.get("by") == e.get("house")
+        return t("event.house-card-discarded.own" if own else "event.house-card-discarded", lang, **p)
     if e["type"] == "house-card-ability":
         p["window"] = t(f"window.{e.get('window')}", lang) if has(f"window.{e.get('window')}", lang) else ""
     return t(f"event.{e['type']}", lang, **p)
@@ -380,7 +387,11 @@ def _hand_returned(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
 
 
 def _cards_removed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
-    p["cards"] = "; ".join(f"{house_label(h, lang)}: {_cards(list(c), lang)}" for h, c in e["cards"].items())
+    removed: dict[str, list[Any]] = e["cards"]
+    if list(removed) == [e.get("by")] and len(removed[str(e["by"])]) == 1:
+        # A card whose own text sends it out of the game (Khal Drogo, Viserys, Illyrio Mopatis).
+        return t("event.house-cards-removed.own", lang, card=card_name(removed[str(e["by"])][0], lang), **p)
+    p["cards"] = "; ".join(f"{house_label(h, lang)}: {_cards(list(c), lang)}" for h, c in removed.items())
     return t("event.house-cards-removed", lang, **p)
 
 
@@ -453,6 +464,12 @@ def _tie_broken(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return t(f"event.tie-broken.{e.get('role', 'highest')}", lang, **p)
 
 
+def _bid_handout(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["handout"] = ", ".join(f"{house_label(h, lang)} +{n}" for h, n in e["handout"].items())
+    p["bids"] = _bids({h: n for h, n in e["bids"].items() if h != e["house"]}, lang)
+    return t("event.bid-handout", lang, **p)
+
+
 def _threat(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return t("event.wildling-threat", lang, **p)
 
@@ -508,6 +525,7 @@ SPECIAL: dict[str, Special] = {
     "seat-changed": _seat_changed,
     "tie-broken": _tie_broken,
     "wildling-threat": _threat,
+    "bid-handout": _bid_handout,
 }
 
 

@@ -1,7 +1,10 @@
 """Engine benchmark: time per act(), one whole game, JSON (de)serialisation of a late-game state, and the reads a
 bot makes between answers (every prompt, one house's prompt, who is awaited, a view, the seven-castle check).
 
-    python bench/engine.py [--games N] [--players P] [--json]
+    python bench/engine.py [--games N] [--players P] [--ruleset mother-of-dragons] [--json]
+
+Mother of Dragons with 8 players puts Targaryen on Essos in every game (``--players 8 --ruleset
+mother-of-dragons``); ``--targaryen`` does so for 4 to 7 players.
 
 Figures, never assertions: compare them with the targets in the issues (median act < 1 ms,
 a whole 6-player random game < 2 s, a late-game state < 64 KB of JSON).
@@ -19,8 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine import rulesets
 from engine.game import Game
-from engine.sim import play_game
+from engine.sim import play_game, with_targaryen
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -57,8 +61,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ruleset", default=rulesets.DEFAULT, choices=sorted(rulesets.RULESETS))
+    parser.add_argument("--targaryen", action="store_true", help="Mother of Dragons: Targaryen plays (4-7 players)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    options: dict[str, object] = {} if args.ruleset == rulesets.DEFAULT else {"ruleset": args.ruleset}
+    seats: int | list[str] = with_targaryen(args.players, args.ruleset) if args.targaryen else args.players
 
     act_ms: list[float] = []
     game_s: list[float] = []
@@ -80,7 +88,9 @@ def main(argv: list[str] | None = None) -> int:
 
     for i in range(args.games):
         start = time.perf_counter()
-        result = play_game(args.players, args.seed + i, "random", check_invariants=False, on_step=keep_last)
+        result = play_game(
+            seats, args.seed + i, "random", check_invariants=False, options=dict(options), on_step=keep_last
+        )
         game_s.append(time.perf_counter() - start)
         act_ms.extend(result.act_ms)
         finished += result.finished
@@ -100,6 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         "games": args.games,
         "finished": finished,
         "players": args.players,
+        "ruleset": args.ruleset,
+        "targaryen": "targaryen" in g.state.players,
         "acts": len(act_ms),
         "act_median_ms": round(statistics.median(act_ms), 4),
         "act_p99_ms": round(percentile(act_ms, 0.99), 4),

@@ -47,6 +47,9 @@ class Ability:
 
     card: ClassVar[str] = ""
     window: ClassVar[str | None] = None  # the window of a triggered ability
+    # A second, later window for a card whose text acts twice (Viserys Targaryen: its choice once the cards are
+    # revealed, its removal after the combat); ``applies`` and ``trigger`` tell the two apart by the combat's stage.
+    later_window: ClassVar[str | None] = None
     order: ClassVar[int] = 0  # passive modifiers run from low to high ("counts as 0" effects last)
 
     # ----- passive -----
@@ -200,7 +203,7 @@ def next_trigger(g: Game, f: CombatFrame, windows: tuple[str, ...]) -> bool:
         for side in sides:
             card = f["cards"][side]
             ab = ability_of(card)
-            if ab is None or ab.window != window:
+            if ab is None or window not in (ab.window, ab.later_window):
                 continue
             key = f"{window}:{card}"
             if key in resolved:

@@ -99,6 +99,13 @@ class RandomAgent(Agent):
         high = prompt.choices.get("max", 0) if isinstance(prompt.choices, dict) else max(prompt.choices, default=0)
         return self.random.randint(0, int(high))
 
+    def _bid_handout(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Targaryen's tokens, one at a time to any other house in the bid (M-TARG-18)."""
+        handout: Counter[str] = Counter()
+        for _ in range(prompt.choices["amount"]):
+            handout[self.random.choice(prompt.choices["houses"])] += 1
+        return dict(handout)
+
     def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         pool = [t for t, n in prompt.choices["units"].items() for _ in range(n)]
         self.random.shuffle(pool)
@@ -174,6 +181,12 @@ class HeuristicAgent(RandomAgent):
     def _bid(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         high = prompt.choices.get("max", 0) if isinstance(prompt.choices, dict) else max(prompt.choices, default=0)
         return min(int(high), self.random.randint(0, 2))
+
+    def _bid_handout(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Targaryen's tokens to the house that bid least, where they change the top of the track least."""
+        bids: dict[str, int] = prompt.choices["bids"]
+        lowest = min(prompt.choices["houses"], key=lambda h: (bids.get(h, 0), -prompt.choices["houses"].index(h)))
+        return {lowest: prompt.choices["amount"]}
 
     def _house_card(self, prompt: Prompt, view: dict[str, Any]) -> Any:
 

@@ -115,6 +115,7 @@ class HouseCard:
     ability: str | None
     text_en: str | None
     text_ru: str | None = None  # absent from the expansion's file: its cards have English texts only
+    set: str | None = None  # a house with two sets (Targaryen's "a" and "b") plays the one its game's options name
 
     @property
     def texts(self) -> dict[str, str]:
@@ -135,7 +136,12 @@ def _record(cls: type[T], raw: dict[str, Any]) -> T:
 
 
 # Card ids are unique across the base game and its expansion, so one catalogue serves every ruleset.
-HOUSE_CARD_FILES = ("house_cards.json", "mother-of-dragons/house_cards.json", "mother-of-dragons/vassal_cards.json")
+HOUSE_CARD_FILES = (
+    "house_cards.json",
+    "mother-of-dragons/house_cards.json",
+    "mother-of-dragons/house_cards_targaryen.json",
+    "mother-of-dragons/vassal_cards.json",
+)
 VASSAL_DECK_HOUSE = "vassal"  # the house field of the vassal deck's cards (Mother of Dragons, M-VASSAL-22)
 
 
@@ -154,6 +160,7 @@ class HouseInfo:
     unit_limits: dict[str, int]
     starting_units: dict[str, list[str]]
     starting_supply: int
+    can_be_vassal: bool = True  # Targaryen never is (M-TARG-01, M-VASSAL-07): nobody plays it, it stays out
 
 
 @cache
@@ -178,6 +185,7 @@ class UnitType:
     weakness: int  # place in the weakest-first order of casualties and forced removals (0 goes first)
     casualty: bool  # whether it can be taken as a casualty (not a siege engine, B-CAS-07)
     retreats: bool  # whether it can retreat from a lost battle; if not it is destroyed (B-RETREAT-11)
+    flies: bool = False  # a March order may take it to any land area (a dragon, M-TARG-14); never when retreating
 
     @property
     def at_sea(self) -> bool:

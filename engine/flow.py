@@ -84,6 +84,21 @@ def phase_rule(name: str) -> Callable[[Callable[[Game], None]], Callable[[Game],
     return add
 
 
+# Rules a ruleset's hook runs inside a step, given that step's frame; True when the rule pushed a frame of its own
+# (the step waits for it). Registered by name like the phase rules.
+FRAME_RULES: dict[str, Callable[[Game, Frame], bool]] = {}
+
+
+def frame_rule(name: str) -> Callable[[Callable[[Game, Frame], bool]], Callable[[Game, Frame], bool]]:
+    def add(rule: Callable[[Game, Frame], bool]) -> Callable[[Game, Frame], bool]:
+        if name in FRAME_RULES:
+            raise ValueError(f"frame rule {name!r} registered twice")
+        FRAME_RULES[name] = rule
+        return rule
+
+    return add
+
+
 def prompt_id(f: Mapping[str, Any], kind: str, house: str) -> str:
     return f"{f['id']}:{kind}:{house}"
 

@@ -158,6 +158,8 @@ class Game:
             raise RuleError("unknown-house", f"{house} does not play in this game.", house=house)
         if house in s.vassals or house in s.leaving:
             raise RuleError("already-vassal", f"{house} is already a vassal or leaving.", house=house)
+        if not ruleset(s).can_leave(house):  # Targaryen never becomes a vassal (003:442, M-VASSAL-07)
+            raise RuleError("cannot-leave", f"{house} cannot leave the game: it never becomes a vassal.", house=house)
         if len(rules.player_houses(s)) - len(s.leaving) <= 2:
             raise RuleError("too-few-players", "At least two players must stay in the game.", house=house)
 

@@ -61,6 +61,7 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
             if token(order.token).kind == "sea" and board.areas[area].is_land:
                 raise InvariantError(f"a sea order lies on land in {area} while orders resolve")
     check_vassals(g)
+    check_targaryen(g)
     if views:
         check_views(g)
     if round_trip and Game.from_json(g.to_json()) != g:
@@ -94,6 +95,44 @@ def check_vassals(g: Game) -> None:
     for prompt in g.prompts():
         if prompt.house in s.vassals and s.vassals[prompt.house] not in players:
             raise InvariantError(f"{prompt.kind} asked of vassal {prompt.house}, which no player commands")
+
+
+def check_targaryen(g: Game) -> None:
+    """M-TARG-10, -12, -13, -16, M-VASSAL-07: Targaryen stays on space 8 of every track and is never a vassal; every
+    dragon is as strong as the tokens the round marker has moved onto the dragon track; no dragon is ever mustered
+    nor comes back once destroyed (a dragon count never rises); only Targaryen has dragons."""
+    s = g.s
+    t = s.targaryen
+    dragons = {u.house for us in s.units.values() for u in us if rules.unit_type(s, u.type).flies}
+    if not t:
+        if dragons:
+            raise InvariantError(f"dragons of {sorted(dragons)} without Targaryen in play")
+        return
+    if dragons - {"targaryen"}:
+        raise InvariantError(f"dragons of {sorted(dragons - {'targaryen'})}")
+    if "targaryen" in s.vassals:
+        raise InvariantError("Targaryen became a vassal")
+    for track in data.TRACKS:
+        if s.tracks[track][-1] != "targaryen" or len(s.tracks[track]) != len(s.players):
+            raise InvariantError(f"Targaryen is not on the last space of {track}: {s.tracks[track]}")
+    waiting = t["dragon_rounds"]
+    if any(r <= s.round for r in waiting) or t["dragon_strength"] != len(ruleset_dragon_rounds(g)) - len(waiting):
+        raise InvariantError(f"dragon strength {t['dragon_strength']} in round {s.round}, tokens left on {waiting}")
+    count = rules.units_on_board(s, "targaryen", "dragon")
+    if count > ruleset(s).houses()["targaryen"].unit_limits["dragon"]:
+        raise InvariantError(f"Targaryen has {count} dragons")
+
+
+def ruleset_dragon_rounds(g: Game) -> list[int]:
+    rounds: list[int] = data.read("mother-of-dragons/setup.json")["dragon_strength_rounds"]
+    return rounds
+
+
+def check_dragons(before: int, g: Game) -> None:
+    """M-TARG-10: a dragon is never mustered and never comes back: the count on the board never rises."""
+    after = rules.units_on_board(g.s, "targaryen", "dragon") if g.s.targaryen else 0
+    if after > before:
+        raise InvariantError(f"Targaryen's dragons went from {before} to {after}")
 
 
 def check_commanders(before: dict[str, str | None], g: Game, events: list[dict[str, object]]) -> None:

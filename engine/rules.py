@@ -80,7 +80,7 @@ def victory_points(s: GameState, control: dict[str, str | None] | None = None) -
     """The victory track as the game's ruleset counts it (the base game: castles and strongholds controlled), from a
     control map when the caller has one."""
     castles = castle_counts(s) if control is None else castles_by_house(s, control)
-    return ruleset(s).victory_points(s, castles)
+    return ruleset(s).victory_points(s, castles, (lambda area: controller(s, area)) if control is None else control.get)
 
 
 def castle_counts(s: GameState) -> dict[str, int]:
@@ -301,6 +301,8 @@ def move_destinations(s: GameState, house: str, origin: str, unit_type: str) -> 
         if the_board.areas[n].is_land:
             out.add(n)
     out |= transport_lands(s, house, origin)
+    if ruleset(s).unit_types()[unit_type].flies:  # M-TARG-14, -23: any land, a neutral force's included
+        out |= {n for n, area in the_board.areas.items() if area.is_land and n != origin}
     return _outside_family(s, house, {n for n in out if is_passable(s, n)})
 
 

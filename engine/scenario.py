@@ -48,6 +48,7 @@ KEYS = (
     "restrictions",
     "tides_deck",
     "vassals",
+    "dragon_strength",
     "start",
 )
 ACTION_STARTS = ("action", "raid", "march", "consolidate")
@@ -59,6 +60,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
     "tides_of_battle": (True, False),
     "tie_breakers": ("rulebook", "faq"),
     "ruleset": tuple(rulesets.RULESETS),
+    "targaryen_cards": ("a", "b"),
 }
 IMPASSABLE = ("~", "impassable")
 # The house card whose combat ability moves the opponent to the last place of a track, mid-Action phase.
@@ -553,7 +555,25 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     _set_vassals(s, spec.get("vassals", {}), start)
     _set_orders(s, spec.get("orders", {}), start)
     _check_board(s)
+    _set_targaryen(s, spec)
     return s, start
+
+
+def _set_targaryen(s: GameState, spec: dict[str, Any]) -> None:
+    """With Targaryen: the dragon strength tokens the round marker has reached lie on the dragon track (M-TARG-13),
+    unless ``dragon_strength`` says otherwise; Pentos counts as held as the position shows."""
+    t = s.targaryen
+    if not t:
+        if "dragon_strength" in spec:
+            fail("dragon_strength: only a game with Targaryen has dragons")
+        return
+    rounds: list[int] = t["dragon_rounds"]
+    strength = _int(
+        spec.get("dragon_strength", sum(1 for r in rounds if r <= s.round)), "dragon_strength", 0, len(rounds)
+    )
+    t["dragon_rounds"] = rounds[strength:]
+    t["dragon_strength"] = strength
+    t["holds_pentos"] = rules.controller(s, "pentos") == "targaryen"
 
 
 def push_start(game: Game, start: Start) -> None:

@@ -26,6 +26,7 @@ from engine.errors import RuleError
 from engine.game import Game, new_game
 
 MAX_STEPS = 20_000
+TARGARYEN = "targaryen"
 
 
 @dataclass
@@ -55,7 +56,7 @@ def try_a_gift(g: Game, giver: str, rng: random.Random) -> int:
 
 
 def play_game(
-    players: int,
+    players: int | list[str],
     seed: int,
     agent: str = "random",
     *,
@@ -82,6 +83,7 @@ def play_game(
                 prompt = next((p for p in g.prompts() if not p.answered), prompt)
             answer = agents[prompt.house].answer(prompt, g.view(prompt.house))
             commanders = dict(g.state.vassals)
+            dragons = rules.units_on_board(g.state, TARGARYEN, "dragon") if g.state.targaryen else 0
             start = time.perf_counter()
             try:
                 events = g.act(prompt.house, answer)
@@ -99,6 +101,7 @@ def play_game(
             if check_invariants:
                 invariants.check(g)
                 invariants.check_commanders(commanders, g, events)
+                invariants.check_dragons(dragons, g)
     except Exception as exc:  # report, never crash the sweep
         return GameResult(
             seed=seed,
@@ -138,9 +141,13 @@ def sweep(
     *,
     check_invariants: bool = True,
     options: dict[str, Any] | None = None,
+    targaryen: bool = False,
 ) -> dict[str, Any]:
+    seats: int | list[str] = players
+    if targaryen:
+        seats = with_targaryen(players, (options or {}).get("ruleset", rulesets.DEFAULT))
     results = [
-        play_game(players, seed + i, agent, check_invariants=check_invariants, options=options) for i in range(games)
+        play_game(seats, seed + i, agent, check_invariants=check_invariants, options=options) for i in range(games)
     ]
     slowest = max(results, key=lambda r: r.slowest_step_ms, default=None)
     return {
@@ -158,12 +165,25 @@ def sweep(
     }
 
 
+def with_targaryen(players: int, ruleset: str) -> list[str]:
+    """The houses for ``players`` with Targaryen among them: the default houses of one player fewer, and Targaryen
+    (Mother of Dragons, 4 to 8 players)."""
+    rs = rulesets.named(ruleset)
+    houses = [*rs.houses_for(players - 1), TARGARYEN] if players > 1 else []
+    if players not in rs.player_counts() or not rs.accepts_houses(houses):
+        raise ValueError(f"Targaryen cannot play in a {ruleset} game of {players} players")
+    return houses
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Play whole games between agents.")
     parser.add_argument("--games", type=int, default=10)
-    parser.add_argument("--players", type=int, default=6, choices=[3, 4, 5, 6, 7])
+    parser.add_argument("--players", type=int, default=6, choices=[3, 4, 5, 6, 7, 8])
     parser.add_argument("--ruleset", default=rulesets.DEFAULT, choices=sorted(rulesets.RULESETS))
     parser.add_argument("--tides", action="store_true", help="play with Tides of Battle")
+    parser.add_argument(
+        "--targaryen", action="store_true", help="Mother of Dragons, 4-8 players: Targaryen plays in every game"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--agent", default="random", choices=sorted(AGENTS))
     parser.add_argument("--no-invariants", action="store_true", help="skip the per-step checks (faster)")
@@ -176,8 +196,20 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, Any] = {} if args.ruleset == rulesets.DEFAULT else {"ruleset": args.ruleset}
     if args.tides:
         options["tides_of_battle"] = True
+    try:
+        targaryen = args.targaryen or args.players == 8  # eight players hold every house
+        if targaryen:
+            with_targaryen(args.players, args.ruleset)
+    except ValueError as exc:
+        parser.error(str(exc))
     summary = sweep(
-        args.games, args.players, args.seed, args.agent, check_invariants=not args.no_invariants, options=options
+        args.games,
+        args.players,
+        args.seed,
+        args.agent,
+        check_invariants=not args.no_invariants,
+        options=options,
+        targaryen=targaryen and args.players < 8,
     )
     if args.json:
         print(json.dumps(summary))

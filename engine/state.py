@@ -107,6 +107,9 @@ class GameState:
     # Mother of Dragons: every vassal in play -> the house whose player commands it (None until the first claim).
     vassals: dict[str, str | None] = field(default_factory=dict)
     leaving: list[str] = field(default_factory=list)  # player houses that become vassals as the next round starts
+    # Mother of Dragons with Targaryen (engine.steps.targaryen): the dragon strength tokens still on the round track
+    # ("dragon_rounds"), the dragons' strength, Targaryen's loyalty points and whether it holds Pentos.
+    targaryen: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         raw = self._fields()
@@ -114,6 +117,8 @@ class GameState:
         if self.vassals or self.leaving:
             raw["vassals"] = dict(self.vassals)
             raw["leaving"] = list(self.leaving)
+        if self.targaryen:
+            raw["targaryen"] = _copy_json(self.targaryen)
         return raw
 
     def _fields(self) -> dict[str, Any]:
@@ -180,6 +185,7 @@ class GameState:
             ended_reason=raw.get("ended_reason"),
             vassals=dict(raw.get("vassals", {})),
             leaving=list(raw.get("leaving", [])),
+            targaryen=_copy_json(raw.get("targaryen", {})),
         )
 
 
@@ -227,6 +233,7 @@ def copy_state(s: GameState) -> GameState:
         ended_reason=s.ended_reason,
         vassals=dict(s.vassals),
         leaving=list(s.leaving),
+        targaryen=_copy_json(s.targaryen),
     )
 
 

@@ -109,6 +109,15 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
             "board": ruleset(s).board_name(s),
         },
     }
+    if s.targaryen:
+        # Mother of Dragons with Targaryen (public, printed on the Essos board): every dragon's strength, the rounds
+        # whose space still holds a strength token, and the loyalty points Targaryen has collected.
+        view["targaryen"] = {
+            "dragon_strength": s.targaryen["dragon_strength"],
+            "dragon_rounds": list(s.targaryen["dragon_rounds"]),
+            "loyalty": s.targaryen["loyalty"],
+        }
+        view["options"]["targaryen_cards"] = s.options.get("targaryen_cards")
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.
         view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}

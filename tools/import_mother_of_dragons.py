@@ -107,8 +107,6 @@ def houses() -> None:
     src = _load("houses.json")
     out = []
     for h in src["houses"]:
-        if h["id"] != "arryn":
-            continue  # Targaryen comes with Essos, in a later issue
         out.append(
             {
                 "id": h["id"],
@@ -119,9 +117,10 @@ def houses() -> None:
                 "unit_limits": h["unit_limits"],
                 "starting_units": h["starting_units"],
                 "starting_supply": h["starting_tracks"]["supply"],
+                "can_be_vassal": h["can_be_vassal"],
             }
         )
-    _write("houses.json", {"about": "Houses the expansion adds (Targaryen comes with Essos).", "houses": out})
+    _write("houses.json", {"about": "Houses the expansion adds (Targaryen only with Essos).", "houses": out})
 
 
 RUSSIAN = ROOT / "tools" / "mother_of_dragons_ru.json"
@@ -209,26 +208,65 @@ def _order_type(text: str) -> str:
     return "iron-bank" if text.startswith("iron bank") else text
 
 
+TARGARYEN_SETS = {"mod-targaryen-a": "a", "mod-targaryen-b": "b"}  # the game option's values
+
+
 def targaryen_cards() -> None:
-    """Targaryen's two sets as facts only: the engine plays them with Targaryen, in a later issue."""
+    """Targaryen's two sets; a game plays one of them (``options["targaryen_cards"]``, "a" by default)."""
     src = _load("house-cards.json")
+    russian = json.loads(RUSSIAN.read_text(encoding="utf-8"))["cards"]
     _write(
         "house_cards_targaryen.json",
         {
-            "about": "Targaryen's sets A and B (data only until Targaryen plays).",
+            "about": "Targaryen's sets A and B; set: the option value that deals it. ability: the ability id, or null.",
             "cards": [
                 {
                     "id": c["id"],
                     "house": c["house"],
-                    "set": c["set"],
-                    "names": _names(c),
+                    "set": TARGARYEN_SETS[c["set"]],
+                    "names": {**_names(c), **({"ru": russian[c["id"]]["name"]} if c["id"] in russian else {})},
                     "strength": c["strength"],
                     "swords": c["swords"],
                     "fortifications": c["fortifications"],
+                    "ability": c["id"] if c.get("ability") else None,
                     "text_en": c.get("ability"),
+                    "text_ru": russian[c["id"]]["text"] if c["id"] in russian else None,
+                    "timing": c.get("ability_timing"),
                 }
                 for c in src["cards"]
                 if c["house"] == "targaryen"
+            ],
+        },
+    )
+
+
+def units() -> None:
+    """The dragon beside the base game's unit types (M-TARG-10, -11, -15): a land unit whose strength the dragon
+    track gives (the table's 0 is read only while no token lies there), never mustered, last in the weakest-first
+    order (it ends up the strongest unit), a casualty like any other, and it retreats."""
+    dragons = _load("targaryen.json")["dragons"]
+    assert "land unit" in dragons["unit_kind"] and "Never mustered" in dragons["mustering"]
+    assert "fly" in dragons["march_or_fly"]
+    base = _base("units.json")
+    _write(
+        "units.json",
+        {
+            "about": "The expansion's unit types: the base game's four (data/units.json) and the dragon. "
+            + base["about"].split(". ", 1)[1],
+            "units": [
+                *base["units"],
+                {
+                    "id": "dragon",
+                    "stands": "land",
+                    "strength": 0,
+                    "strength_attacking_castle": 0,
+                    "cost": None,
+                    "upgrades_from": None,
+                    "weakness": 4,
+                    "casualty": True,
+                    "retreats": True,
+                    "flies": True,
+                },
             ],
         },
     )
@@ -242,6 +280,9 @@ def setup() -> None:
     arryn = next(h for h in houses_src["houses"] if h["id"] == "arryn")
     supply = {h: base_houses[h]["starting_tracks_mod"]["supply"] for h in base_houses}
     supply["arryn"] = arryn["starting_tracks"]["supply"]
+    targaryen = next(h for h in houses_src["houses"] if h["id"] == "targaryen")
+    supply["targaryen"] = targaryen["starting_tracks"]["supply"]
+    dragons = _load("targaryen.json")["dragons"]
     sea = other["sea_orders"]
     _write(
         "setup.json",
@@ -255,6 +296,8 @@ def setup() -> None:
             "neutral_forces": {
                 n["area"]: n["strength"] for n in other["neutral_forces"]["used"] if n["when"] == "always"
             },
+            "neutral_forces_with_essos": {n["area"]: n["strength"] for n in other["neutral_forces"]["used"]},
+            "dragon_strength_rounds": dragons["strength_tokens"]["rounds_with_token"],
             "sea_orders": [
                 {"id": o["id"], "type": _order_type(o["type"]), "bonus": o["modifier"], "star": o["special"]}
                 for o in sea["set"]
@@ -312,6 +355,7 @@ def main() -> int:
     houses()
     cards()
     targaryen_cards()
+    units()
     setup()
     vassals()
     layout()

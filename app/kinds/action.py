@@ -10,6 +10,7 @@ from app.forms import (
     Choice,
     Field,
     Form,
+    FormError,
     choices_of,
     generic_words,
     one_pick,
@@ -125,18 +126,36 @@ def _march(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 
 
 def march_unit_fields(prompt: Prompt, origin: str, lang: str) -> list[Field]:
+    """One menu per unit: stay, or where it goes. A unit with more destinations than a menu holds (a dragon flies to
+    any land, M-TARG-14) gets several menus, the areas in alphabetical order split between them; it goes where one
+    of them says."""
     option = prompt.choices[origin]
     fields = []
+    stay = Choice(STAY, t("decision.march.stay", lang, area=area_label(origin, lang)))
     for unit_type, count in sorted(option["units"].items()):
-        destinations = option["destinations"].get(unit_type, [])
-        choices = [Choice(STAY, t("decision.march.stay", lang, area=area_label(origin, lang)))] + [
-            Choice(d, area_label(d, lang)) for d in destinations
-        ]
+        destinations = [Choice(d, area_label(d, lang)) for d in option["destinations"].get(unit_type, [])]
+        chunks = [destinations]
+        if len(destinations) >= MAX_OPTIONS:
+            destinations.sort(key=lambda c: c.label.casefold())
+            size = MAX_OPTIONS - 1
+            chunks = [destinations[c : c + size] for c in range(0, len(destinations), size)]
         for i in range(count):
             label = t(
                 "decision.march.unit", lang, unit=unit_label(unit_type, lang), n=i + 1, area=area_label(origin, lang)
             )
-            fields.append(Field(f"unit:{unit_type}:{i}", label, choices[:MAX_OPTIONS], selected=[STAY]))
+            for c, chunk in enumerate(chunks):
+                key = f"unit:{unit_type}:{i}" + (f":{c}" if c else "")
+                if len(chunks) > 1:
+                    label = t(
+                        "decision.march.unit.range" if c == 0 else "decision.march.unit.more",
+                        lang,
+                        unit=unit_label(unit_type, lang),
+                        n=i + 1,
+                        area=area_label(origin, lang),
+                        first=chunk[0].label,
+                        last=chunk[-1].label,
+                    )
+                fields.append(Field(key, label, [stay, *chunk], selected=[STAY]))
     if option.get("can_leave_power"):
         fields.append(
             Field(
@@ -154,17 +173,29 @@ def _march_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: 
     form does not offer what Submit would have refused (issue U). Every other field keeps its options."""
     if key != "leave_power":
         return None
-    stays = any(k.startswith("unit:") and (not v or v[0] == STAY) for k, v in picks.items())
+    stays = any(_unit_picks(picks).get(unit) == [] for unit in _unit_picks(picks))
     kept = picks.get("leave_power", ["no"])[:1] == ["yes"]  # a pick already made stays shown, as a token's does
     return [Choice("no", t("no", lang)), *([Choice("yes", t("yes", lang))] if not stays or kept else [])]
+
+
+def _unit_picks(picks: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Each unit's destinations picked in its menus ("unit:knight:0" -> [area]); a unit that stays has none."""
+    out: dict[str, list[str]] = {}
+    for key, values in picks.items():
+        if key.startswith("unit:"):
+            unit = ":".join(key.split(":")[:3])
+            out.setdefault(unit, []).extend(v for v in values[:1] if v != STAY)
+    return out
 
 
 def _read_march(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, Any]:
     origin = one_pick(picks, "from")
     moves: dict[str, list[str]] = {}
-    for key, values in picks.items():
-        if key.startswith("unit:") and values and values[0] != STAY:
-            moves.setdefault(values[0], []).append(key.split(":")[1])
+    for unit, destinations in _unit_picks(picks).items():
+        if len(destinations) > 1:
+            raise FormError("march-two-destinations")
+        if destinations:
+            moves.setdefault(destinations[0], []).append(unit.split(":")[1])
     leave = picks.get("leave_power", ["no"])[0] == "yes"
     return {"from": origin, "moves": [{"to": d, "units": u} for d, u in moves.items()], "leave_power": leave}
 

@@ -315,3 +315,30 @@ register(
         category=DeadlineCategory.BATTLE,
     )
 )
+
+
+def _viserys_discard(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    card = str(prompt.info.get("card", "viserys-targaryen"))
+    options = card_or_decline_choices(prompt, lang)
+    ask = t("ask.viserys-discard", lang, card=card_name(card, lang))
+    lines = [*battle_lines(view, lang), f"• {card_line(card, lang)}"]
+    lines += [f"• {card_line(c, lang)}" for c in prompt.choices if c]
+    return one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
+register(KindSpec(kind=PromptKind.VISERYS_DISCARD, form=_viserys_discard, category=DeadlineCategory.BATTLE))
+
+
+def _missandei_return(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    card = str(prompt.info.get("card", "missandei"))
+    options = card_or_decline_choices(prompt, lang)
+    ask = t("ask.missandei-return", lang, card=card_name(card, lang))
+    lines = [
+        f"• {card_line(card, lang)}",
+        t("ctx.missandei-return.margin", lang, margin=prompt.info.get("margin", "?")),
+    ]
+    lines += [f"• {card_line(c, lang)}" for c in prompt.choices if c]
+    return one_select(prompt, lang, ask=ask, lines=lines, options=options)
+
+
+register(KindSpec(kind=PromptKind.MISSANDEI_RETURN, form=_missandei_return, category=DeadlineCategory.BATTLE))

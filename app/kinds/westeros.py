@@ -324,3 +324,91 @@ register(
         category=DeadlineCategory.BIDS,
     )
 )
+
+
+# --- Targaryen's hand-out of its Clash of Kings bid (M-TARG-18) ---
+
+GIVE = "give:"
+
+
+def _handout_picks(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, int]:
+    """Tokens picked for each receiver so far; a field not yet picked counts what the form preselected."""
+    default: dict[str, int] = prompt.default
+    out: dict[str, int] = {}
+    for house in prompt.choices["houses"]:
+        values = picks.get(GIVE + house)
+        out[house] = int(values[0]) if values else int(default.get(house, 0))
+    return out
+
+
+def _handout_option_list(amount: int, lang: str) -> list[Choice]:
+    return [
+        Choice(str(n), "+" + tn("count.power", n, lang) if n else t("decision.bid-handout.none", lang))
+        for n in range(amount + 1)
+    ]
+
+
+def _bid_handout(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    amount = int(prompt.choices["amount"])
+    bids: dict[str, int] = prompt.choices["bids"]
+    given = _handout_picks(prompt, {})
+    fields = [
+        Field(
+            GIVE + house,
+            t("decision.bid-handout.field", lang, house=house_name(house, lang), bid=bids.get(house, 0)),
+            _handout_option_list(amount, lang),
+            selected=[str(given[house])],
+        )
+        for house in prompt.choices["houses"]
+    ]
+    track = track_label(str(prompt.info.get("track", "")), lang)
+    lines = [t("decision.bid-handout.help", lang, amount=tn("count.power", amount, lang), track=track)]
+    return Form(
+        prompt.id,
+        prompt.kind,
+        t("decision.bid-handout.title", lang),
+        lines,
+        fields,
+        t("ask.bid-handout", lang, track=track),
+    )
+
+
+def _handout_live(prompt: Prompt, picks: dict[str, list[str]], lang: str) -> list[str]:
+    """The bids as they stand with the tokens picked so far, and how many are still to hand out."""
+    given = _handout_picks(prompt, picks)
+    bids: dict[str, int] = prompt.choices["bids"]
+    raised = {h: bids.get(h, 0) + n for h, n in given.items()}
+    ranked = sorted(raised, key=lambda h: -raised[h])
+    left = int(prompt.choices["amount"]) - sum(given.values())
+    now = ", ".join(f"{house_name(h, lang)} {raised[h]}" + (f" (+{given[h]})" if given[h] else "") for h in ranked)
+    lines = [t("decision.bid-handout.now", lang, bids=now)]
+    if left > 0:
+        lines.append(tn("decision.bid-handout.left", left, lang))
+    elif left < 0:
+        lines.append(tn("decision.bid-handout.over", -left, lang))
+    return lines
+
+
+def _read_bid_handout(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, int]:
+    given = _handout_picks(prompt, picks)
+    if sum(given.values()) != int(prompt.choices["amount"]):
+        raise FormError("handout-total", amount=prompt.choices["amount"], given=sum(given.values()))
+    return {h: n for h, n in given.items() if n}
+
+
+def _bid_handout_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
+    if isinstance(answer, dict) and all(isinstance(n, int) for n in answer.values()):
+        return ", ".join(f"{house_name(str(h), lang)} +{n}" for h, n in answer.items() if n) or "—"
+    return generic_words(answer, lang, prompt)
+
+
+register(
+    KindSpec(
+        kind=PromptKind.BID_HANDOUT,
+        form=_bid_handout,
+        read=_read_bid_handout,
+        words=_bid_handout_words,
+        live_lines=_handout_live,
+        category=DeadlineCategory.BIDS,
+    )
+)

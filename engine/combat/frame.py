@@ -90,6 +90,7 @@ class CombatFrame(TypedDict):
     attacker_stays: bool  # Arianne Martell: a winning attacker does not move in
     march_follows: bool  # Ser Loras Tyrell: the March order moves into the conquered area
     kept_cards: list[str]  # cards that go back to the hand instead of the discard pile (Lysa Arryn)
+    discarded_for_strength: dict[str, str]  # side -> a card discarded from the hand to add its strength (Viserys)
     # Tides of Battle and the Blade
     tides: dict[str, str | None]  # side -> Tides card drawn
     tides_used: list[str]  # every Tides card drawn in this combat, back to the deck at its end
@@ -128,6 +129,7 @@ def combat_fields(*, area: str, origin: str, attacker: str, defender: str, units
         "attacker_stays": False,
         "march_follows": False,
         "kept_cards": [],
+        "discarded_for_strength": {},
         "tides": {"attacker": None, "defender": None},
         "tides_used": [],
         "tides_secret": False,

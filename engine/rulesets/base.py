@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, setup
@@ -9,6 +10,7 @@ from engine.orders import ORDER_TOKENS, OrderToken
 from engine.state import GameState, Unit
 
 if TYPE_CHECKING:
+    from engine.flow import Frame
     from engine.game import Game
 
 
@@ -39,6 +41,10 @@ class Ruleset:
     def houses_for(self, count: int) -> list[str]:
         """The houses in play for a player count (B-PLAYERS-01..07); a count the ruleset lacks is a RuleError."""
         return setup.houses_for(count)
+
+    def choosable_houses(self, count: int) -> list[str]:
+        """The houses players may pick at this player count (the base game fixes them: those of the count)."""
+        return self.houses_for(count)
 
     def accepts_houses(self, houses: list[str]) -> bool:
         """Whether players may hold exactly these houses (the base game fixes them by player count)."""
@@ -74,10 +80,12 @@ class Ruleset:
 
     instant_win_at: ClassVar[int] = 7  # victory points that win at once (B-VICTORY-01)
 
-    def victory_points(self, s: GameState, castles: dict[str, int]) -> dict[str, int]:
-        """Every house's place on the victory track, given the castles and strongholds each controls: those castles in
-        the base game (B-CONTROL-15). The instant win, the final standing and the views read it through
-        ``rules.victory_points``."""
+    def victory_points(
+        self, s: GameState, castles: dict[str, int], controller: Callable[[str], str | None]
+    ) -> dict[str, int]:
+        """Every house's place on the victory track, given the castles and strongholds each controls and who
+        controls an area: those castles in the base game (B-CONTROL-15). The instant win, the final standing and the
+        views read it through ``rules.victory_points``."""
         return castles
 
     def pinned_on_tracks(self, s: GameState) -> dict[str, int]:
@@ -104,6 +112,15 @@ class Ruleset:
     def settle(self, g: Game) -> None:
         """After every step that is not inside a battle: for what happens the moment a position arises (an instant
         victory, what lies in an area a house comes to control)."""
+
+    def clash_bids_revealed(self, g: Game, clash: Frame) -> bool:
+        """A Clash of Kings bid is revealed (its bids in ``clash["bids"]``), before the track is ordered: a ruleset
+        may push a step that changes the bids and return True (the Clash then waits for it)."""
+        return False
+
+    def can_leave(self, house: str) -> bool:
+        """Whether the player of ``house`` may leave the game (its house becoming a vassal, ``allows_vassals``)."""
+        return self.houses()[house].can_be_vassal
 
     def orders_settled(self, g: Game) -> None:
         """Called once the Messenger Raven has been used or declined, before any order resolves."""

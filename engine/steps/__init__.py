@@ -12,9 +12,10 @@ from engine.steps import (  # noqa: F401
     planning,
     round,
     supply,
+    targaryen,
     vassals,
     westeros,
     wildlings,
 )
 
-from engine import cards, cards_arryn, cards_vassal  # noqa: F401  isort: skip
+from engine import cards, cards_arryn, cards_targaryen, cards_vassal  # noqa: F401  isort: skip

@@ -15,6 +15,7 @@ from engine import data, rules
 from engine.errors import RuleError
 from engine.flow import Frame, Step, prompt_id, register
 from engine.prompts import Prompt, PromptKind
+from engine.rulesets import ruleset
 from engine.state import GameState
 
 if TYPE_CHECKING:
@@ -75,6 +76,13 @@ class Bidding(Step):
         parent["bids"] = bids
 
 
+def ranked_bids(s: GameState, f: Frame) -> dict[str, int]:
+    """The bids that decide a track's order: every house's but one a ruleset pins to its space (M-TARG-16)."""
+    pinned = ruleset(s).pinned_on_tracks(s)
+    bids: dict[str, int] = f["bids"]
+    return {h: b for h, b in bids.items() if h not in pinned}
+
+
 def default_track_order(s: GameState, track: str, bids: dict[str, int]) -> list[str]:
     """Highest bid first; ties keep the order those houses had on this track before the bid."""
     return sorted(bids, key=lambda h: (-bids[h], rules.position(s, track, h)))
@@ -103,7 +111,7 @@ class Clash(Step):
             return []
         s = g.s
         track = data.TRACKS[f["index"]]
-        bids: dict[str, int] = f["bids"]
+        bids = ranked_bids(s, f)
         chooser = rules.holder(s, "iron_throne")
         default = default_track_order(s, track, bids)
         return [
@@ -118,7 +126,7 @@ class Clash(Step):
         ]
 
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        bids: dict[str, int] = f["bids"]
+        bids = ranked_bids(g.s, f)
         if not isinstance(answer, list) or sorted(answer) != sorted(bids) or len(set(answer)) != len(answer):
             raise RuleError("bad-order", "List every house once, position 1 first.", houses=sorted(bids))
         for a, b in pairwise(answer):
@@ -142,14 +150,18 @@ class Clash(Step):
             push_bidding(g, f, rules.turn_order(s), purpose="clash-of-kings", track=track)
             return
         if f["stage"] == "order":
-            order = default_track_order(s, track, f["bids"])
-            if tie_groups(f["bids"], order):
+            if ruleset(s).clash_bids_revealed(g, f):
+                return  # a ruleset's step changes the bids first (Targaryen's hand-out, M-TARG-18)
+            ranked = ranked_bids(s, f)
+            order = default_track_order(s, track, ranked)
+            if tie_groups(ranked, order):
                 f["stage"] = "ties"
                 return
             f["order"] = order
             f["stage"] = "apply"
-        # apply
-        order = rules.set_track(s, track, list(f["order"]))
+        # apply: a house pinned to its space (Targaryen on 8, M-TARG-16) is not ranked; set_track puts it back
+        order = rules.set_track(s, track, [*f["order"], *ruleset(s).pinned_on_tracks(s)])
+        handout = {"handout": dict(f["handout"])} if f.get("handout") is not None else {}
         g.emit(
             "track-set",
             track=track,
@@ -157,8 +169,9 @@ class Clash(Step):
             bids=dict(f["bids"]),
             tie_broken_by=f.get("tie_broken_by"),
             holder=order[0],
+            **handout,
         )
         f["index"] += 1
         f["stage"] = "bid"
-        for key in ("bids", "order", "tie_broken_by"):
+        for key in ("bids", "order", "tie_broken_by", "handout"):
             f.pop(key, None)

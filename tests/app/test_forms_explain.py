@@ -30,7 +30,7 @@ from app.labels import (
 )
 from engine import Game, Prompt, new_game
 from engine.agents import RandomAgent
-from i18n import t
+from i18n import t, tn
 from tests.engine_action.helpers import march, prompt
 
 KINDS = [
@@ -39,7 +39,8 @@ KINDS = [
     "cersei-order", "casualties", "retreat", "port-capture", "patchface-discard", "lysa-keep", "robert-remove",
     "westeros-choice", "reconcile", "muster", "bid", "tie-order", "wildling-tie", "preemptive-raid", "track",
     "discard-house-card", "return-house-card", "wildling-destroy", "wildling-upgrade", "wildling-downgrade",
-    "vassal-claim", "vassal-orders", "bronn-pay", "beric-unit", "connington-knight",
+    "vassal-claim", "vassal-orders", "bronn-pay", "beric-unit", "connington-knight", "bid-handout",
+    "viserys-discard", "missandei-return",
 ]  # fmt: skip
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -139,6 +140,22 @@ def _vassal_card_position(card: str, kind: str, script: dict[tuple[str, str], An
     raise AssertionError(f"no {kind} prompt")
 
 
+def _targaryen_positions() -> dict[str, Position]:
+    """Targaryen's hand-out of a Clash of Kings bid, and its two card decisions (Viserys, Missandei)."""
+    from tests.engine_mod.test_targaryen_cards import open_decision
+
+    clash = Game.from_scenario(
+        {"players": 8, "options": {"ruleset": "mother-of-dragons"}, "round": 2, "start": {"clash": "iron_throne"}}
+    )
+    for house in list(clash.state.tracks["iron_throne"]):
+        clash.act(house, 3 if house == "targaryen" else 0)
+    return {
+        "bid-handout": (clash, prompt(clash, "targaryen")),
+        "viserys-discard": open_decision("viserys-discard"),
+        "missandei-return": open_decision("missandei-return"),
+    }
+
+
 def _vassal_card_positions() -> dict[str, Position]:
     lannister = ("lannister", "house-card")
     return {
@@ -169,6 +186,7 @@ def positions() -> dict[str, Position]:
         "mace-footman": _mace_position(),
         "queen-of-thorns": _queen_position(),
         **_vassal_card_positions(),
+        **_targaryen_positions(),
     }
     for seed in range(24):
         for players, options in CONFIGS:
@@ -447,6 +465,23 @@ def c_connington(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert all(area_label(a, lang) in o.label for a, o in zip(p.choices[:-1], f.fields[0].options, strict=False))
 
 
+def c_handout(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert all(house_name(h, lang) in field.label for h, field in zip(p.choices["houses"], f.fields, strict=True))
+    assert track_label(p.info["track"], lang) in f.ask
+    assert tn("count.power", p.choices["amount"], lang) in text_of(f)
+
+
+def c_viserys(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    _battle(p, v, f, lang)
+    assert card_text("viserys-targaryen", lang) in text_of(f)
+    assert all(card_name(c, lang) in " ".join(o.label for o in f.fields[0].options) for c in p.choices if c)
+
+
+def c_missandei(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert card_text("missandei", lang) in text_of(f)
+    assert all(card_name(c, lang) in " ".join(o.label for o in f.fields[0].options) for c in p.choices if c)
+
+
 CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "orders": c_orders,
     "raven": c_raven,
@@ -489,6 +524,9 @@ CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "bronn-pay": c_bronn,
     "beric-unit": c_beric,
     "connington-knight": c_connington,
+    "bid-handout": c_handout,
+    "viserys-discard": c_viserys,
+    "missandei-return": c_missandei,
 }
 
 

@@ -65,6 +65,7 @@ def test_the_deadline_table_and_the_builders_are_views_of_the_registry() -> None
     assert {k for k, c in CATEGORY_OF_KIND.items() if c == DeadlineCategory.ORDERS} == {PromptKind.ORDERS}
     assert {k for k, c in CATEGORY_OF_KIND.items() if c == DeadlineCategory.BIDS} == {
         PromptKind.BID,
+        PromptKind.BID_HANDOUT,  # Targaryen hands out its bid before the ties: part of the bid (M-TARG-18)
         PromptKind.TIE_ORDER,
         PromptKind.WILDLING_TIE,
     }

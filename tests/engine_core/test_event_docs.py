@@ -243,9 +243,9 @@ def raven_answer(prompt: Any, turn: int) -> Any:
 
 
 def play_game(players: int, seed: int, agent: str, tides: bool, collector: Collector, vassals: bool = False) -> None:
-    """A whole game between agents; seven players play Mother of Dragons (the base game has six at most), and so do
+    """A whole game between agents; seven and eight players play Mother of Dragons (eight with Targaryen), and so do
     games ``vassals`` marks, where the last player on the Iron Throne track leaves in round 3 (M-LEAVE-01)."""
-    expansion = {"ruleset": "mother-of-dragons"} if players == 7 or vassals else {}
+    expansion = {"ruleset": "mother-of-dragons"} if players >= 7 or vassals else {}
     g = new_game(players, seed=seed, options={"tides_of_battle": tides, **expansion})
     where = f"{players}p seed {seed} {agent}{' tides' if tides else ''}{' vassals' if vassals else ''}"
     leaving = vassals and players > 3
@@ -280,6 +280,7 @@ GAMES = [
     for seed in (1, 2)
     for agent, tides in (("heuristic", False), ("heuristic", True), ("random", False), ("random", True))
 ] + [(7, 15, "heuristic", False)]  # Robert Arryn removes cards in this one
+GAMES += [(8, seed, agent, False) for seed in (1, 2) for agent in AGENTS]  # Targaryen's dragons and hand-out
 VASSAL_GAMES = [(players, seed, agent, False) for players in (3, 4, 5) for seed in (1, 2) for agent in AGENTS]
 
 
@@ -571,6 +572,58 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[tuple[str, str], Any], set[str]]
     ),
     "crow-killers-won": crow_killers(True),
     "crow-killers-lost": crow_killers(False),
+    # Stark walks into an empty Pentos (Targaryen loses its point), then leaves it (the point and garrison return).
+    "pentos": (
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 10,
+            "start": "march",
+            "garrisons": {},
+            "units": {"norvos": "stark footman", "myr": "targaryen knight"},
+            "orders": {"norvos": "march0", "myr": "defense1"},
+        },
+        {
+            ("stark", "march"): ({"from": "norvos", "moves": [{"to": "pentos", "units": ["footman"]}]},),
+        },
+        {"pentos-lost"},
+    ),
+    # Daenerys Targaryen (set B) beats Martell by 3: Martell discards 3 of its 5 Power.
+    "daenerys-b": (
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons", "targaryen_cards": "b"},
+            "round": 10,
+            "start": "march",
+            "garrisons": {},
+            "neutral": {},
+            "power": {"martell": 5},
+            "units": {"myr": "targaryen knight", "the-disputed-lands": "martell footman"},
+            "orders": {"myr": "march0"},
+        },
+        {
+            ("targaryen", "march"): ({"from": "myr", "moves": [{"to": "the-disputed-lands", "units": ["knight"]}]},),
+            ("targaryen", "house-card"): "daenerys-targaryen-b",
+            ("martell", "house-card"): "obara-sand",
+        },
+        {"power-lost"},
+    ),
+    "pentos-regained": (
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 10,
+            "start": "march",
+            "garrisons": {},
+            "neutral": {},
+            "units": {"pentos": "stark footman", "myr": "targaryen knight"},
+            "orders": {"pentos": "march0", "myr": "defense1"},
+        },
+        {
+            ("stark", "march"): ({"from": "pentos", "moves": [{"to": "braavos", "units": ["footman"]}]},),
+        },
+        {"pentos-regained"},
+    ),
 }
 
 

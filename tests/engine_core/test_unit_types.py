@@ -1,7 +1,7 @@
 """Issue T, the seam "unit types as data": footman, knight, ship and siege engine are rows of a table a ruleset
-declares (``Ruleset.unit_types``, data/units.json), and the rules read their fields, never their names. A dragon
-(Targaryen, later) will be one more row whose strength the ruleset works out from the state; until then a fake one
-is declared here by overriding the ruleset's hooks."""
+declares (``Ruleset.unit_types``, data/units.json), and the rules read their fields, never their names. Mother of
+Dragons adds the dragon, whose strength the ruleset works out from the state (tests/engine_mod/test_targaryen.py);
+the tests below also declare a fake type by overriding the ruleset's hooks, to show that any row works."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ CARD_MODULES = {
     "engine/cards_vassal.py",
     # wildling cards: Crow Killers replace knights with footmen, and their Night's Watch reward footmen with knights
     "engine/steps/wildlings.py",
+    # Targaryen's cards: Khal Drogo's and Rakharo's knights, Xaro Xhoan Daxos's and Captain Groleo's ships,
+    # Daenerys's dragon
+    "engine/cards_targaryen.py",
 }
 
 
@@ -64,7 +67,11 @@ def test_the_base_table_holds_the_four_units_with_their_printed_values() -> None
 def test_every_ruleset_reads_its_units_through_the_hook(name: str) -> None:
     g = Game.from_scenario({"players": 3, "options": {"ruleset": name}})
     s = g.state
-    assert rulesets.named(name).unit_types() == data.unit_types()
+    kinds = rulesets.named(name).unit_types()
+    assert {t: k for t, k in kinds.items() if t in BASE_TYPES} == data.unit_types()
+    # Mother of Dragons adds the dragon (M-TARG-10, -11, -14): a land unit, never mustered, that flies.
+    assert [t for t in kinds if t not in BASE_TYPES] == (["dragon"] if name == "mother-of-dragons" else [])
+    assert all(kinds[t].flies == (t == "dragon") and kinds[t].musterable == (t != "dragon") for t in kinds)
     assert rules.unit_type(s, "siege-engine").strength_attacking_castle == 4
     assert [rules.weakness(s, t) for t in BASE_TYPES] == [0, 3, 1, 2]
     assert rules.unit_strength(s, Unit("stark", "siege-engine"), attacking_castle=True) == 4

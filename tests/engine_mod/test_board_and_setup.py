@@ -48,11 +48,12 @@ def test_M_SETUP_06_the_board_has_the_eyrie_and_bite_overlays() -> None:
 
 def test_M_SETUP_01_M_SETUP_02_seven_players_take_the_seven_houses_of_westeros() -> None:
     """M-SETUP-01, M-SETUP-02, M-PLAYERS-04 (7 without Targaryen: no vassal): the expansion's own setup, with Arryn;
-    3-6 players leave the other houses to vassals (tests/engine_mod/test_vassals.py); 8 wait for Targaryen."""
+    3-6 players leave the other houses to vassals (tests/engine_mod/test_vassals.py); 8 play Targaryen too
+    (tests/engine_mod/test_targaryen.py)."""
     g = game()
     assert sorted(g.s.players) == sorted(WESTEROS_HOUSES)
     assert g.s.vassals == {}
-    for count in (2, 8):
+    for count in (2, 9):
         with pytest.raises(RuleError) as info:
             new_game(count, options=MOD)
         assert info.value.code == "mod-player-count"
@@ -167,8 +168,8 @@ def test_M_ARRYN_02_arryns_cards_read_in_english_and_russian() -> None:
 
 
 def test_M_COMP_03_the_expansion_brings_21_house_cards_in_three_sets() -> None:
-    """M-COMP-03: 7 Arryn cards (played now), Targaryen's sets A and B (kept as data until Targaryen plays); every
-    set has the strengths 4, 3, 2, 2, 1, 1, 0, like the base sets."""
+    """M-COMP-03: 7 Arryn cards, Targaryen's sets A and B (a game option chooses one); every set has the strengths
+    4, 3, 2, 2, 1, 1, 0, like the base sets."""
     arryn = [c.strength for c in data.house_cards().values() if c.house == "arryn"]
     targaryen = data.read("mother-of-dragons/house_cards_targaryen.json")["cards"]
     sets = {

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine import data
+from engine import data, rules
 from engine.game import Game
 from engine.prompts import Prompt
 from engine.sim import play_game, sweep
@@ -28,6 +28,31 @@ def test_seven_player_games_finish_without_errors(agent: str) -> None:
     summary = sweep(8, 7, seed=700, agent=agent, options=MOD)
     assert summary["errors"] == [] and summary["finished"] == 8
     assert set(summary["winners"]) <= {"baratheon", "lannister", "stark", "martell", "greyjoy", "tyrell", "arryn"}
+
+
+@pytest.mark.parametrize("players", [4, 5, 6, 7, 8])
+@pytest.mark.parametrize("agent", ["random", "heuristic"])
+def test_games_with_targaryen_finish_without_errors(players: int, agent: str) -> None:
+    """Issue T: Targaryen in every game, 4 to 8 players; the invariants (Targaryen on space 8, dragon strength as
+    the track, no dragon mustered or back from the dead) are checked after every step."""
+    summary = sweep(3, players, seed=800 + players, agent=agent, options=MOD, targaryen=players < 8)
+    assert summary["errors"] == [] and summary["finished"] == 3
+
+
+def test_agents_fly_dragons_and_hand_out_targaryens_bids() -> None:
+    """The agents play Targaryen: dragons fly, bids are handed out, dragons grow."""
+    seen: set[str] = set()
+
+    def watch(g: Game, prompt: Prompt, events: list[dict[str, Any]]) -> None:
+        for e in events:
+            if e["type"] == "march" and "dragon" in e["units"] and not rules.board(g.s).adjacent(e["origin"], e["to"]):
+                seen.add("flight")
+            if e["type"] in ("bid-handout", "dragon-strength"):
+                seen.add(e["type"])
+
+    for seed in range(3):
+        assert play_game(8, seed, "random", options=MOD, on_step=watch).error is None
+    assert seen == {"flight", "bid-handout", "dragon-strength"}
 
 
 def test_agents_use_sea_orders_gifts_and_arryns_cards() -> None:

@@ -54,8 +54,9 @@ def of(events: list[Any], kind: str) -> list[Any]:
 
 
 def test_M_SETUP_03_M_PLAYERS_01_M_PLAYERS_02_M_PLAYERS_03_M_PLAYERS_04_every_unpicked_house_is_a_vassal() -> None:
-    """M-SETUP-03, M-PLAYERS-01..04: every house of Westeros nobody picked is a vassal (Targaryen is not in play
-    yet); players may pick any of the seven; seven players leave no vassal (and eight need Targaryen)."""
+    """M-SETUP-03, M-PLAYERS-01..04: every house of Westeros nobody picked is a vassal; players may pick any of the
+    seven; seven players leave no vassal; with three players Targaryen cannot be picked (with four or more it can,
+    and is never a vassal: tests/engine_mod/test_targaryen.py)."""
     for players in (3, 4, 5, 6):
         g = new_game(players, options=MOD)
         assert len(g.s.vassals) == 7 - players

@@ -18,7 +18,7 @@ def test_the_instant_win_the_standing_and_the_view_follow_the_rulesets_victory_p
     assert rules.victory_points(s) == counted == g.view(None)["victory"]
     favourite = s.players[-1]
 
-    def points(self: Ruleset, state: object, castles: dict[str, int]) -> dict[str, int]:
+    def points(self: Ruleset, state: object, castles: dict[str, int], controller: object) -> dict[str, int]:
         return {h: (6 if h == favourite else 0) for h in s.players}
 
     monkeypatch.setattr(Ruleset, "victory_points", points)

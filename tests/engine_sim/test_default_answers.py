@@ -34,10 +34,11 @@ from tests.engine_action.test_raven import raven_game
 from tests.engine_cards.helpers import battle
 from tests.engine_cards.test_arryn import vale
 from tests.engine_cards.test_vassal_cards import BERIC, JANOS, VARYS, lannister_attacks_the_reach
+from tests.engine_mod.test_targaryen_cards import missandei as targaryen_missandei
 from tests.engine_mod.test_vassals_westeros import QUIET_II, QUIET_III, mod_westeros
 
 MOD = {"ruleset": "mother-of-dragons"}
-SETUPS: list[tuple[int, dict[str, Any]]] = [
+SETUPS: list[tuple[int | list[str], dict[str, Any]]] = [
     (3, {}),
     (4, {}),
     (5, {"tides_of_battle": True}),
@@ -46,6 +47,8 @@ SETUPS: list[tuple[int, dict[str, Any]]] = [
     (4, MOD),
     (7, MOD),
     (6, {**MOD, "tides_of_battle": True}),
+    (8, MOD),
+    (["stark", "lannister", "greyjoy", "arryn", "targaryen"], {**MOD, "targaryen_cards": "b"}),
 ]
 
 
@@ -146,11 +149,13 @@ def planning_positions(draw: st.DrawFn) -> dict[str, Any]:
     rs = rulesets.named(ruleset)
     count = draw(st.sampled_from(rs.player_counts()))
     houses = rs.houses_for(count)
-    # Mother of Dragons puts every house of Westeros on the board, the ones nobody plays as vassals.
-    in_play = houses if ruleset == "base" else [h for h in rs.houses() if h != "targaryen"]
+    # Mother of Dragons puts every house of Westeros on the board, the ones nobody plays as vassals, and Targaryen
+    # with Essos when it plays (eight players).
+    targaryen = "targaryen" in houses
+    in_play = houses if ruleset == "base" else [h for h in rs.houses() if h != "targaryen" or targaryen]
     house = draw(st.sampled_from(houses))
     homes = {rs.houses()[h].home for h in in_play}
-    board = rulesets.board_named(next(iter(rs.boards)))  # the board of a game without Targaryen
+    board = rulesets.board_named("mother-of-dragons-essos" if targaryen else next(iter(rs.boards)))
     lands = sorted(a.id for a in board.areas.values() if a.is_land and not a.is_port and a.id not in homes)
     seas = sorted(a.id for a in board.areas.values() if not a.is_land and not a.is_port)
     chosen_lands = draw(st.lists(st.sampled_from(lands), unique=True, max_size=15))
@@ -169,8 +174,10 @@ def planning_positions(draw: st.DrawFn) -> dict[str, Any]:
     for other in in_play:
         if other != house:
             units[rs.houses()[other].home] = f"{other} footman"
-    court = [h for h in draw(st.permutations(in_play)) if h != house]
-    court.insert(draw(st.integers(0, len(court))), house)
+    court = [h for h in draw(st.permutations(in_play)) if h not in (house, "targaryen")]
+    if house != "targaryen":
+        court.insert(draw(st.integers(0, len(court))), house)
+    court += ["targaryen"] if targaryen else []  # M-TARG-16: always on the last space
     restrictions = draw(st.lists(st.sampled_from(sorted(RESTRICTIONS)), unique=True, max_size=2))
     options = {} if ruleset == "base" else {"ruleset": ruleset}
     return {
@@ -205,7 +212,7 @@ def test_B_PLAN_06_B_PLAN_07_every_default_is_accepted_in_generated_planning_pos
 
 
 def play_checking_defaults(
-    players: int, options: dict[str, Any], seed: int, agent: str, steps: int, *, leave_chance: float = 0.004
+    players: int | list[str], options: dict[str, Any], seed: int, agent: str, steps: int, *, leave_chance: float = 0.004
 ) -> set[str]:
     """A game between agents; before every answer every open default is checked, and after it every invariant. Now
     and then a house gives Power or its player leaves, where the rules allow it. Returns the prompt kinds met."""
@@ -247,7 +254,7 @@ def play_checking_defaults(
     agent=st.sampled_from(sorted(AGENTS)),
 )
 def test_every_default_is_accepted_in_games_between_agents(
-    setup: tuple[int, dict[str, Any]], seed: int, agent: str
+    setup: tuple[int | list[str], dict[str, Any]], seed: int, agent: str
 ) -> None:
     """Every prompt kind either ruleset opens in a game, Tides of Battle, gifts and players leaving included: its
     default is accepted wherever it opens."""
@@ -261,7 +268,7 @@ def test_every_default_is_accepted_in_games_between_agents(
 def rare_positions() -> list[Game]:
     """Positions that open the decisions agents' games seldom reach: the Raven's look at the wildlings, Mace Tyrell,
     the Queen of Thorns, Lysa Arryn, a loser's casualties, a captured port, Beric Dondarrion, a vassal's
-    reconcile, Cersei Lannister and Robert Arryn."""
+    reconcile, Cersei Lannister, Robert Arryn and Missandei."""
     raven = raven_game(RAVEN_ORDERS)
     raven.act("lannister", {"action": "peek"})
 
@@ -332,7 +339,9 @@ def rare_positions() -> list[Game]:
         discards={"lannister": ["cersei-lannister", "tywin-lannister"]},
     )
     until_kind(robert, {"arryn": "robert-arryn", "lannister": "the-hound"}, "robert-remove")
-    return [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert]
+    missandei = targaryen_missandei()
+    until_kind(missandei, {"targaryen": "missandei", "martell": "areo-hotah"}, "missandei-return")
+    return [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert, missandei]
 
 
 def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
