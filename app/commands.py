@@ -54,6 +54,13 @@ class LeaveLobby(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class PickHouse(Command):
+    """A lobby player chooses the house he will play (``house``), or leaves it to be dealt at the start (None)."""
+
+    house: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Start(Command):
     announce: Announce | None = field(default=None, compare=False)
 

@@ -6,9 +6,10 @@ Nothing here changes a game (``app/service.py`` holds the commands). A parsed ga
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ from app.store import (
     Store,
 )
 from engine import Game, Prompt, RuleError, gifts, rules, rulesets
+from engine.rulesets.mother_of_dragons import TARGARYEN
 from engine.state import GameState
 
 log = logging.getLogger("westeros.service")
@@ -109,14 +111,43 @@ class GameSettings:
     daily_at: str | None = None  # "20:00": every deadline falls at the next such time (at least an hour away)
     timezone: str = "UTC"  # the game's time zone for daily deadlines (IANA name, e.g. "Europe/Moscow")
     vacation_days: int = 7  # vacation days each player may take in this game
-    ruleset: str = "base"  # or "mother-of-dragons" (7 players for now)
+    ruleset: str = "base"  # or "mother-of-dragons" (3 to 8 players)
+    targaryen_cards: str = "a"  # Mother of Dragons: Targaryen's house cards, set "a" or "b" (when Targaryen plays)
 
     def options(self) -> dict[str, Any]:
         """The engine's options for this game (a base game names no ruleset, as every earlier game)."""
         options: dict[str, Any] = {"tides_of_battle": self.tides_of_battle}
         if self.ruleset != rulesets.DEFAULT:
             options["ruleset"] = self.ruleset
+        if self.targaryen_may_play():
+            options["targaryen_cards"] = self.targaryen_cards
         return options
+
+    def choosable_houses(self) -> list[str]:
+        """The houses a player may choose in the lobby: the base game's are fixed by the player count; Mother of
+        Dragons offers the seven houses of Westeros, and Targaryen from four players."""
+        return rulesets.named(self.ruleset).choosable_houses(self.players)
+
+    def targaryen_may_play(self) -> bool:
+        """Whether Targaryen's card set means anything in this game (someone may choose or be dealt Targaryen)."""
+        return TARGARYEN in self.choosable_houses()
+
+    def complete_houses(self, chosen: Collection[str]) -> list[str]:
+        """The houses players hold when ``chosen`` were chosen in the lobby: those, and for the players who chose
+        none the default houses for the count not yet taken, then the other choosable ones, so that the ruleset
+        accepts the whole set (ordered as the ruleset offers them)."""
+        ruleset = rulesets.named(self.ruleset)
+        offered = self.choosable_houses()
+        picked = [h for h in offered if h in chosen]
+        if len(picked) != len(set(chosen)) or len(picked) > self.players:
+            raise ServiceError("houses-unplayable", "The houses chosen cannot be played together.")
+        defaults = ruleset.houses_for(self.players)
+        rest = [h for h in defaults if h not in picked] + [h for h in offered if h not in picked and h not in defaults]
+        for extra in itertools.combinations(rest, self.players - len(picked)):  # the defaults first
+            houses = [h for h in offered if h in picked or h in extra]
+            if ruleset.accepts_houses(houses):
+                return houses
+        raise ServiceError("houses-unplayable", "The houses chosen cannot be played together.")
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -338,6 +369,10 @@ class GameQueries:
 
     async def lobby_players(self, game_id: int) -> list[int]:
         return await self.store.lobby(game_id)
+
+    async def lobby_picks(self, game_id: int) -> dict[int, str]:
+        """user -> the house he chose in the lobby (players who chose none are dealt one at the start)."""
+        return await self.store.lobby_picks(game_id)
 
     async def seats(self, game_id: int) -> dict[str, int | None]:
         return await self.store.seats(game_id)

@@ -31,6 +31,7 @@ from app.commands import (
     LeaveLobby,
     ModeratorCommand,
     Pause,
+    PickHouse,
     Plan,
     Resume,
     SetDeadlines,
@@ -62,8 +63,10 @@ from app.queries import (
     reveals_something,
     seats_held,
 )
-from app.store import ACTIVE, DuplicateCommand, GameRow, GameStatus, Notice, Source, Store
+from app.store import ACTIVE, DuplicateCommand, GameRow, GameStatus, HouseTaken, Notice, NotInLobby, Source, Store
 from engine import Game, RuleError, new_game, rules, rulesets
+from engine.rulesets.mother_of_dragons import TARGARYEN_CARD_SETS
+from i18n import LANGUAGES
 
 __all__ = [
     "GIFT",
@@ -87,6 +90,14 @@ __all__ = [
 
 log = logging.getLogger("westeros.service")
 
+# The settings of /game new that take one of a few values (Discord offers them as choices; a request is checked all
+# the same).
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {
+    "assignment": ("random", "join-order"),
+    "language": LANGUAGES,
+    "autopilot": ("defaults", "agent"),
+    "targaryen_cards": TARGARYEN_CARD_SETS,
+}
 SNAPSHOT_EVERY = 25  # answers between state snapshots of a running game (undo replays at most this many)
 
 Listener = Callable[[Applied], Awaitable[None]]
@@ -178,9 +189,12 @@ class GameService(GameQueries):
     async def execute(self, command: Join | LeaveLobby) -> list[int]: ...
 
     @overload
+    async def execute(self, command: PickHouse) -> dict[int, str]: ...
+
+    @overload
     async def execute(self, command: TableCommand) -> Done: ...
 
-    async def execute(self, command: Command) -> Applied | list[int] | Done:
+    async def execute(self, command: Command) -> Applied | list[int] | dict[int, str] | Done:
         """Apply one command: who may, validate, apply, commit (with its key and notices), publish. Raises
         ``RuleError`` when the rules refuse it and ``ServiceError`` when the table does (``already-done``: a command
         with this key was applied already); either way nothing changed."""
@@ -195,6 +209,8 @@ class GameService(GameQueries):
                 return await self._start(command)
             if isinstance(command, Join | LeaveLobby):
                 return await self._lobby(command)
+            if isinstance(command, PickHouse):
+                return await self._pick(command)
             if isinstance(command, TableCommand):
                 return await self._table(command)
         except DuplicateCommand as err:
@@ -432,7 +448,19 @@ class GameService(GameQueries):
             raise RuleError(
                 "unknown-ruleset", "No such ruleset.", ruleset=settings.ruleset, known=sorted(rulesets.RULESETS)
             )
-        rulesets.named(settings.ruleset).houses_for(settings.players)  # validates the count
+        counts = rulesets.named(settings.ruleset).player_counts()
+        if settings.players not in counts:
+            raise ServiceError(
+                f"players-{settings.ruleset}",
+                f"This ruleset is played by {min(counts)} to {max(counts)} players.",
+                players=settings.players,
+                low=min(counts),
+                high=max(counts),
+            )
+        for option, allowed in SETTING_CHOICES.items():
+            if getattr(settings, option) not in allowed:
+                raise ServiceError("bad-setting", f"{option} is not one of the choices offered.", option=option)
+        settings.complete_houses([])  # the houses are dealt: the ruleset accepts its own defaults
         async with self._channel_locks.hold(channel_id):
             existing = await self.store.games_in_channel(channel_id)
             if existing:
@@ -464,9 +492,52 @@ class GameService(GameQueries):
                 raise ServiceError("not-joined", "You are not in this game.")
             return await self.store.lobby(game_id)
 
+    async def _pick(self, command: PickHouse) -> dict[int, str]:
+        """A lobby player chooses his house among this game's choices (each house once), or leaves it to the deal
+        (``house`` None). Returns every player's pick."""
+        game_id, user_id, house = command.game_id, command.by, command.house
+        async with self.lock(game_id):
+            row = await self.row(game_id)
+            if row.status != GameStatus.LOBBY:
+                raise ServiceError("pick-after-start", "The game has started: houses are no longer chosen.")
+            if user_id is None or user_id not in await self.store.lobby(game_id):
+                raise ServiceError("pick-not-joined", "Join the game before you choose a house.")
+            if house is None:
+                await self.store.unpick_house(game_id, user_id)
+                return await self.store.lobby_picks(game_id)
+            if house not in GameSettings.from_dict(row.settings).choosable_houses():
+                raise ServiceError("house-not-offered", "That house cannot be chosen in this game.")
+            try:
+                await self.store.pick_house(game_id, user_id, house)
+            except HouseTaken as err:
+                raise ServiceError("house-taken", "Another player has chosen that house.") from err
+            except NotInLobby as err:
+                raise ServiceError("pick-not-joined", "Join the game before you choose a house.") from err
+            return await self.store.lobby_picks(game_id)
+
+    @staticmethod
+    def _deal(
+        settings: GameSettings, players: list[int], picks: dict[int, str], seed: int
+    ) -> tuple[Game, dict[str, int]]:
+        """The game with the houses chosen in the lobby and, for the players who chose none, houses dealt from those
+        left (at random by the game's seed, or in join order); and its seats, house -> player, in turn order."""
+        picks = {u: h for u, h in picks.items() if u in players}
+        game = new_game(settings.complete_houses(picks.values()), seed=seed, options=settings.options())
+        houses = rules.player_houses(game.state)  # vassals have no seat: their lieges decide for them
+        left = [h for h in houses if h not in picks.values()]
+        if settings.assignment == "random":
+            random.Random(seed).shuffle(left)
+        dealt = dict(zip(left, [u for u in players if u not in picks], strict=True))
+        chosen = {h: u for u, h in picks.items()}
+        seats = {h: chosen[h] if h in chosen else dealt[h] for h in houses}
+        for house, user in seats.items():
+            game.state.houses[house].seat = str(user)
+        return game, seats
+
     async def _start(self, command: Start) -> Applied:
-        """Deal the houses and start. ``announce(game, seats)`` runs once the start is committed and before
-        anyone else is told (the Discord layer shows the seats to the table before the DMs go out)."""
+        """Seat the houses chosen in the lobby, deal the others, and start. ``announce(game, seats)`` runs once the
+        start is committed and before anyone else is told (the Discord layer shows the seats to the table before the
+        DMs go out)."""
         game_id = command.game_id
         async with self.lock(game_id):
             row = await self.row(game_id)
@@ -479,13 +550,7 @@ class GameService(GameQueries):
                     "seats-empty", f"{len(players)} of {settings.players} seats are taken.", taken=len(players)
                 )
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
-            game = new_game(settings.players, seed=seed, options=settings.options())
-            houses = rules.player_houses(game.state)  # vassals have no seat: their lieges decide for them
-            if settings.assignment == "random":
-                random.Random(seed).shuffle(houses)
-            seats = dict(zip(houses, players, strict=True))
-            for house, user in seats.items():
-                game.state.houses[house].seat = str(user)
+            game, seats = self._deal(settings, players, await self.store.lobby_picks(game_id), seed)
             state = game.to_json()
             await self.store.start_game(game_id, state, game.version, dict(seats))
             shared = SharedGame(game.state)  # readers share it from now on

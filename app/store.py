@@ -211,6 +211,19 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX notices_by_game ON notices (game_id, id);
     """,
+    # 10: the houses players choose in a lobby, one per player and each house once (the start deals the houses nobody
+    # chose). A pick belongs to a lobby seat: a player who leaves the lobby frees his house in the same statement.
+    """
+    CREATE TABLE lobby_picks (
+        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+        user_id INTEGER NOT NULL,
+        house TEXT NOT NULL,
+        picked_at REAL NOT NULL,
+        PRIMARY KEY (game_id, user_id),
+        UNIQUE (game_id, house),
+        FOREIGN KEY (game_id, user_id) REFERENCES lobby (game_id, user_id) ON DELETE CASCADE
+    );
+    """,
 ]
 
 
@@ -291,6 +304,14 @@ class VersionConflict(Exception):
 
 class DuplicateCommand(Exception):
     """A command with this idempotency key is already applied (a confirmation pressed twice)."""
+
+
+class HouseTaken(Exception):
+    """Another player of the lobby has chosen this house (``lobby_picks`` holds each house once per game)."""
+
+
+class NotInLobby(Exception):
+    """A house is chosen only by a player in the lobby (a pick belongs to a lobby seat)."""
 
 
 @dataclass(frozen=True)
@@ -584,6 +605,34 @@ class Store:
             "SELECT user_id FROM lobby WHERE game_id = ? ORDER BY joined_at, user_id", (game_id,)
         ) as cur:
             return [int(r[0]) for r in await cur.fetchall()]
+
+    async def pick_house(self, game_id: int, user_id: int, house: str) -> None:
+        """The house a lobby player chooses, replacing his earlier pick (``HouseTaken``: another player holds it;
+        ``NotInLobby``: the player is not in the lobby). One statement: the table's keys decide, not a read before."""
+        try:
+            await self.write(
+                "INSERT INTO lobby_picks (game_id, user_id, house, picked_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO UPDATE SET house = excluded.house, picked_at = excluded.picked_at",
+                (game_id, user_id, house, time.time()),
+            )
+        except sqlite3.IntegrityError as err:
+            if "lobby_picks.house" in str(err):
+                raise HouseTaken(f"game {game_id}: {house} is taken") from err
+            if "FOREIGN KEY" in str(err):
+                raise NotInLobby(f"game {game_id}: {user_id} is not in the lobby") from err
+            raise
+
+    async def unpick_house(self, game_id: int, user_id: int) -> bool:
+        """The player leaves his house to be dealt at the start; False if he had chosen none."""
+        return await self.write("DELETE FROM lobby_picks WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
+
+    async def lobby_picks(self, game_id: int) -> dict[int, str]:
+        """user -> the house he chose in the lobby, in the order the picks were made (a player who left the lobby
+        has none: his pick left with him)."""
+        async with self.db.execute(
+            "SELECT user_id, house FROM lobby_picks WHERE game_id = ? ORDER BY picked_at, user_id", (game_id,)
+        ) as cur:
+            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
 
     async def seats(self, game_id: int) -> dict[str, int | None]:
         """house -> user (a copy: callers may change it)."""

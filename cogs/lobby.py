@@ -1,6 +1,11 @@
-"""Creating and joining games: ``/game new``, ``/game status``, ``/game help`` and the lobby buttons.
+"""Creating and joining games: ``/game new``, ``/game status``, ``/game help``, the lobby buttons and the lobby's
+house menu.
 
 Thin: it turns Discord interactions into service calls and service results into localised messages.
+
+The lobby is one public message in the game's language: the settings, each player with the house he chose (or that
+his house is dealt at the start), and under the line that says what it is for, the menu of the houses still free;
+then Join, Leave and Start. Every change edits it in place, drawn from what is stored once the change committed.
 """
 
 from __future__ import annotations
@@ -15,19 +20,22 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
-from app.commands import Join, LeaveLobby, Start, Vacation
+from app.commands import Join, LeaveLobby, PickHouse, Start, Vacation
 from app.decisions import card_label
-from app.labels import awaited_text, house_mark
+from app.labels import HOUSE_MARKS, awaited_text, house_mark, house_name
+from app.lru import KeyedLocks
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from app.store import GameStatus
 from cogs.replies import command_key, guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
-from i18n import language_of, t
+from i18n import has, language_of, t
 from render import render_legend
 
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
+DEAL = "deal"  # the house menu's "no preference": the player's house is dealt at the start
+VALUE_LIMIT = 32  # characters of a menu value read from an interaction (a house id is far shorter)
 HELP_PARTS = ("help.text", "help.commands", "help.orders", "help.defaults", "help.absent", "help.status")
 
 
@@ -65,8 +73,53 @@ class LobbyButton(
         await guarded(interaction, cog.on_button(interaction, self.game_id, self.action))
 
 
-def lobby_view(game_id: int, lang: str) -> discord.ui.View:
+class LobbyHouseSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"lobby:(?P<game>\d{1,20}):house"):
+    """The lobby's menu of houses still free; keeps working after a restart (the game lives in its custom_id)."""
+
+    def __init__(self, game_id: int, select: discord.ui.Select[Any] | None = None) -> None:
+        super().__init__(
+            select or discord.ui.Select(custom_id=f"lobby:{game_id}:house", options=[discord.SelectOption(label="-")])
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> LobbyHouseSelect:
+        assert isinstance(item, discord.ui.Select)
+        return cls(int(match["game"]), item)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Lobby")
+        assert isinstance(cog, Lobby)
+        raw = interaction.data.get("values", []) if interaction.data else []
+        values = [str(v)[:VALUE_LIMIT] for v in raw[:1]] if isinstance(raw, list) else []
+        await guarded(interaction, cog.on_pick(interaction, self.game_id, values))
+
+
+def house_menu(game_id: int, lang: str, free: list[str]) -> discord.ui.Select[Any]:
+    """The houses still free (each with its colour mark), and "no preference" to have one dealt at the start."""
+    options = [
+        discord.SelectOption(
+            label=house_name(h, lang),
+            value=h,
+            emoji=HOUSE_MARKS.get(h),
+            description=t(f"lobby.option.{h}", lang) if has(f"lobby.option.{h}", lang) else None,
+        )
+        for h in free
+    ]
+    options.append(discord.SelectOption(label=t("lobby.option.deal", lang), value=DEAL, emoji="🎲"))
+    return discord.ui.Select(
+        custom_id=f"lobby:{game_id}:house", placeholder=t("lobby.menu", lang), options=options, min_values=1
+    )
+
+
+def lobby_view(game_id: int, lang: str, free: list[str] | None = None) -> discord.ui.View:
+    """The lobby's components: the house menu first, right under the line of text that says what it is for (the
+    last line of the message), then Join, Leave and Start."""
     view = discord.ui.View(timeout=None)
+    if free is not None:
+        view.add_item(LobbyHouseSelect(game_id, house_menu(game_id, lang, free)))
     view.add_item(LobbyButton(game_id, "join", t("lobby.join", lang), discord.ButtonStyle.primary))
     view.add_item(LobbyButton(game_id, "leave", t("lobby.leave", lang), discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(game_id, "start", t("lobby.start", lang), discord.ButtonStyle.success))
@@ -90,34 +143,65 @@ class Lobby(commands.Cog):
         self.moderator_role = moderator_role
         self.renderer = renderer  # None: the renderer is missing, /game map says so
         self.images: Background | ImagePool = images or Background()  # where maps are drawn, off the event loop
+        # One lobby message drawn at a time per game, each from what is stored once its change committed: the last
+        # edit Discord gets shows every change before it.
+        self._drawing = KeyedLocks()
 
-    async def lobby_text(self, game_id: int, lang: str) -> str:
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(LobbyHouseSelect)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(LobbyHouseSelect)
+
+    async def lobby_message(self, game_id: int, lang: str) -> tuple[str, discord.ui.View]:
+        """The lobby's text and components in ``lang`` (the game's language: the message is the whole table's)."""
         row = await self.service.row(game_id)
         settings = GameSettings.from_dict(row.settings)
         players = await self.service.lobby_players(game_id)
-        names = ", ".join(f"<@{u}>" for u in players) or t("lobby.no_one", lang)
-        return "\n".join(
-            [
-                f"**{t('lobby.title', lang, name=shown(row.name, NAME_LIMIT))}**",
-                t(
-                    "lobby.settings",
-                    lang,
-                    ruleset=t(f"ruleset.{settings.ruleset}", lang),
-                    players=settings.players,
-                    tides=t("yes" if settings.tides_of_battle else "no", lang),
-                    assignment=t(f"assignment.{settings.assignment}", lang),
-                    language=LANGUAGE_NAMES.get(settings.language, settings.language),
-                ),
-                t("lobby.seats", lang, taken=len(players), players=settings.players, names=names),
-            ]
-        )
+        picks = await self.service.lobby_picks(game_id)
+        lines = [
+            f"**{t('lobby.title', lang, name=shown(row.name, NAME_LIMIT))}**",
+            t(
+                "lobby.settings",
+                lang,
+                ruleset=t(f"ruleset.{settings.ruleset}", lang),
+                players=settings.players,
+                tides=t("yes" if settings.tides_of_battle else "no", lang),
+                language=LANGUAGE_NAMES.get(settings.language, settings.language),
+            ),
+        ]
+        targaryen = settings.targaryen_may_play()
+        if targaryen:
+            lines.append(t("lobby.targaryen_cards", lang, set=settings.targaryen_cards.upper()))
+        if len(settings.choosable_houses()) > settings.players:  # Mother of Dragons: some houses go unplayed
+            lines.append(t("lobby.vassals.targaryen" if targaryen else "lobby.vassals", lang))
+        lines.append(t("lobby.seats", lang, taken=len(players), players=settings.players))
+        for user in players:
+            key = "lobby.seat.chosen" if user in picks else "lobby.seat.dealt"
+            lines.append(t(key, lang, player=f"<@{user}>", house=house_mark(picks.get(user), lang)))
+        if not players:
+            lines.append(t("lobby.no_one", lang))
+        lines.append(t(f"lobby.choose.{settings.assignment}", lang))
+        free = [h for h in settings.choosable_houses() if h not in picks.values()]
+        return "\n".join(lines), lobby_view(game_id, lang, free)
+
+    async def redraw(self, interaction: discord.Interaction[Any], game_id: int, lang: str) -> None:
+        """Edit the lobby message (the one the interaction came from) to what is stored now; once the game has
+        started the message is the start's announcement, and stays so."""
+        async with self._drawing.hold(game_id):
+            if (await self.service.row(game_id)).status != GameStatus.LOBBY:
+                return
+            content, view = await self.lobby_message(game_id, lang)
+            await interaction.edit_original_response(
+                content=content, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
 
     @game.command(name="new", description="Create a game in this channel")
     @app_commands.describe(
-        players="Number of players (3-6; 3-7 with Mother of Dragons, the houses nobody plays become vassals)",
+        players="Number of players: 3-6 for the base game, 3-8 with Mother of Dragons",
         tides="Use the Tides of Battle cards",
-        ruleset="The base game, or the Mother of Dragons expansion (3-7 players, no Targaryen yet)",
-        assignment="How houses are given out",
+        ruleset="The base game, or the Mother of Dragons expansion (3-8 players, Targaryen from 4)",
+        assignment="How the houses nobody chooses in the lobby are dealt at the start",
         language="Language of the channel posts",
         name="A name for the game (up to 64 characters)",
         orders_hours="Hours to give orders (default 24)",
@@ -127,6 +211,7 @@ class Lobby(commands.Cog):
         autopilot="When a deadline passes: default answers, or the bot's agent plays",
         daily_at="Optional: every deadline falls at this time of day, e.g. 20:00",
         timezone="Time zone for daily deadlines, e.g. Europe/Moscow (default UTC)",
+        targaryen_cards="Mother of Dragons: Targaryen's house cards, set A or B (when Targaryen plays)",
     )
     @app_commands.choices(
         assignment=[
@@ -142,11 +227,12 @@ class Lobby(commands.Cog):
             app_commands.Choice(name="default answers", value="defaults"),
             app_commands.Choice(name="the bot's agent", value="agent"),
         ],
+        targaryen_cards=[app_commands.Choice(name="set A", value="a"), app_commands.Choice(name="set B", value="b")],
     )
     async def new(
         self,
         interaction: discord.Interaction[Any],
-        players: app_commands.Range[int, 3, 7],
+        players: app_commands.Range[int, 3, 8],
         tides: bool = False,
         ruleset: str = "base",
         assignment: str = "random",
@@ -159,6 +245,7 @@ class Lobby(commands.Cog):
         autopilot: str = "defaults",
         daily_at: str | None = None,
         timezone: str = "UTC",
+        targaryen_cards: str = "a",
     ) -> None:
         # Checked from the interaction alone, before anything is stored; a refusal is the reply.
         if interaction.guild_id is None:
@@ -184,6 +271,7 @@ class Lobby(commands.Cog):
             autopilot=autopilot,
             daily_at=daily_at.strip() if daily_at else None,
             timezone=timezone,
+            targaryen_cards=targaryen_cards,
         )
         # The lobby is the reply, and its buttons carry the new game's id: one cached read and one local insert
         # come first (milliseconds), then the reply acknowledges the command.
@@ -194,9 +282,8 @@ class Lobby(commands.Cog):
             name=name or f"#{interaction.channel_id}",
             settings=settings,
         )
-        await interaction.response.send_message(
-            await self.lobby_text(game_id, language), view=lobby_view(game_id, language)
-        )
+        content, view = await self.lobby_message(game_id, language)
+        await interaction.response.send_message(content, view=view, allowed_mentions=discord.AllowedMentions.none())
 
     @game.command(name="status", description="Where the games in this channel stand")
     async def status(self, interaction: discord.Interaction[Any]) -> None:
@@ -325,7 +412,8 @@ class Lobby(commands.Cog):
                 if vassals:
                     marks = ", ".join(house_mark(h, game_lang) for h in vassals)
                     lines.append(t("lobby.started.vassals", game_lang, houses=marks))
-                await interaction.edit_original_response(content="\n".join(lines), view=None)
+                async with self._drawing.hold(game_id):  # after any lobby drawn from before the start
+                    await interaction.edit_original_response(content="\n".join(lines), view=None)
 
             await self.service.execute(Start(game_id=game_id, by=interaction.user.id, announce=announce))
             return
@@ -335,5 +423,27 @@ class Lobby(commands.Cog):
         else:
             await self.service.execute(LeaveLobby(game_id=game_id, by=interaction.user.id))
             note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))
-        await interaction.edit_original_response(content=await self.lobby_text(game_id, game_lang))
+        await self.redraw(interaction, game_id, game_lang)  # a player who leaves frees the house he chose
         await say(interaction, note)
+
+    async def on_pick(self, interaction: discord.Interaction[Any], game_id: int, values: list[str]) -> None:
+        """A house chosen in the lobby's menu (or "no preference"). Acknowledged first; then the lobby is drawn
+        again, also after a refusal, so that the menu never keeps a choice that was not made."""
+        await interaction.response.defer()
+        lang = str(interaction.locale)
+        row = await self.service.row(game_id)
+        game_lang = row.settings.get("language", "en")
+        value = values[0] if values else ""
+        house = None if value == DEAL else value
+        try:
+            picks = await self.service.execute(PickHouse(game_id=game_id, by=interaction.user.id, house=house))
+        except ServiceError:
+            await self.redraw(interaction, game_id, game_lang)
+            raise
+        await self.redraw(interaction, game_id, game_lang)
+        name = shown(row.name, NAME_LIMIT)
+        mine = picks.get(interaction.user.id)
+        if mine is None:
+            await say(interaction, t("lobby.picked.deal", lang, name=name))
+        else:
+            await say(interaction, t("lobby.picked", lang, name=name, house=house_mark(mine, lang)))
