@@ -33,10 +33,8 @@ NOT_APPLICABLE: dict[str, str] = {
 NOT_APPLICABLE_MOD: dict[str, str] = {
     "M-SCOPE-03": "The expansion symbol on printed cards tells physical cards apart; the engine's cards are data.",
     "M-COMP-01": "A list of the box's physical components; the engine holds the ones it plays with as data.",
-    "M-COMP-02": "Influence tokens are positions on the tracks; Targaryen (which keeps space 8) comes later.",
     "M-ALT-01": "The texts of the A Feast for Crows and A Dance with Dragons card sets are not in the references.",
     "M-ALT-02": "The variant sets' house names are cut off in the rulebook and not in the references.",
-    "M-VASSAL-07": "Targaryen is not in play yet (Essos, dragons and loyalty come in a later issue).",
     "M-VASSAL-20": "The circled crown is printed on the physical tokens as a reminder; the engine resolves by type.",
 }
 

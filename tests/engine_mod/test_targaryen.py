@@ -133,8 +133,8 @@ def test_M_SETUP_17_M_TARG_08_targaryen_sets_up_on_essos() -> None:
 
 
 def test_M_TARG_16_targaryen_keeps_space_8_and_three_stars() -> None:
-    """M-TARG-16, M-SETUP-13: Targaryen stands on space 8 of every track, after the vassals' shift too, and may place
-    three special orders."""
+    """M-TARG-16, M-SETUP-13, M-COMP-02: Targaryen stands on space 8 of every track, after the vassals' shift too
+    (a position, no influence token of its own), and may place three special orders."""
     g = new_game(FOUR, options=MOD)
     for track in data.TRACKS:
         assert g.s.tracks[track][-1] == "targaryen" and len(g.s.tracks[track]) == 8
