@@ -24,7 +24,9 @@ HOUSE_MARKS = {
     "tyrell": "🟩",
     "martell": "🟧",
     "arryn": "🟪",  # violet on the map (render/style.py)
-    "targaryen": "🟫",  # provisional: its map colour comes with Targaryen (issue T)
+    # Deep purple on the map: the squares nearest it (black, then Arryn's purple) are other houses' marks, so it takes
+    # the purple circle (tests/app/test_house_marks.py).
+    "targaryen": "🟣",
 }
 
 STRENGTH_SOURCES = ("units", "support", "march", "defense", "garrison", "neutral", "card", "blade", "tides")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from PIL import Image
 
-from render import base, palette, style
+from render import base, essos, palette, style
 from render.battle import compose_battle
-from render.data import RenderBoard, board_named, board_of
+from render.data import BOARDS, RenderBoard, board_named, board_of
 from render.legend import draw_legend
 from render.pieces import draw_pieces
 from render.png import PNG_OPTIONS, encode_png
@@ -18,6 +18,7 @@ __all__ = [
     "PrivateViewError",
     "ViewError",
     "compose_board",
+    "compose_whole",
     "encode_png",
     "render_battle",
     "render_board",
@@ -30,41 +31,56 @@ __all__ = [
 
 def compose_board(board: RenderBoard, view: View, lang: str) -> Image.Image:
     """The full board image (mode P): the status strip over the map with its pieces. ``view`` must already be
-    checked and on ``board``. The image is as wide as the map, so a phone shows the map as large as it can."""
-    top = strip(board, view, lang, style.MAP_W)
-    img = Image.new("P", (style.MAP_W, top.height + style.MAP_H), palette.idx(style.PAPER))
+    checked and on ``board``. The image is as wide as the map, so a phone shows the map as large as it can; on the
+    board with Essos, as wide as its Westeros side (Essos is drawn apart: :func:`compose_whole`)."""
+    width = board.board_width
+    top = strip(board, view, lang, width)
+    img = Image.new("P", (width, top.height + board.size[1]), palette.idx(style.PAPER))
     img.paste(top, (0, 0))
     img.paste(base.map_base(board, lang), (0, top.height))
     draw_pieces(img, board, view, lang, top.height)
-    img.putpalette(palette.palette_bytes(base.area_fills(board, view)))
+    img.putpalette(base.board_palette(board, view))
     return img
 
 
-def warm_up(langs: tuple[str, ...] = ("en", "ru")) -> None:
-    """Build the static layers and common stamps now (about 0.15 s per language) instead of on the first
-    request; safe to call from a worker thread at bot start-up."""
-    for lang in langs:
-        compose_board(board_named("base"), {"viewer": None, "areas": {}}, lang_of(lang))
+def compose_whole(board: RenderBoard, view: View, lang: str) -> Image.Image:
+    """Everything a board shows in one picture: the board image, and under it, on the board with Essos, the Essos
+    image (render/essos.py) as wide."""
+    img = compose_board(board, view, lang)
+    if not board.has_essos:
+        return img
+    return essos.stack(board, view, img, essos.compose_essos(board, view, lang, img.width).image)
+
+
+def warm_up(langs: tuple[str, ...] = ("en", "ru"), boards: tuple[str, ...] = tuple(BOARDS)) -> None:
+    """Build the static layers and common stamps of every board now (about 0.15 s per language on the base board,
+    1.4 s for the board with Essos) instead of on a game's first image; safe to call from a worker thread at bot
+    start-up."""
+    for name in boards:
+        for lang in langs:
+            compose_board(board_named(name), {"viewer": None, "areas": {}}, lang_of(lang))
 
 
 def render_board(view: View, lang: str = "en") -> bytes:
-    """PNG of the public full board. Raises :class:`PrivateViewError` for a private view."""
+    """PNG of the public full board (on the board with Essos, Essos under it). Raises :class:`PrivateViewError` for a
+    private view."""
     v = require_public(view)
-    return encode_png(compose_board(board_of(v), v, lang_of(lang)))
+    return encode_png(compose_whole(board_of(v), v, lang_of(lang)))
 
 
 def render_private_board(view: View, lang: str = "en") -> bytes:
     """PNG of one house's private board (its own orders face up), for that house's DMs only.
     Raises :class:`ViewError` unless ``view["viewer"]`` is a house."""
     v = require_private(view)
-    return encode_png(compose_board(board_of(v), v, lang_of(lang)))
+    return encode_png(compose_whole(board_of(v), v, lang_of(lang)))
 
 
 def render_panel(view: View, lang: str = "en") -> bytes:
     """PNG of the status strip alone (public views only), as wide as the board."""
     v = require_public(view)
-    img = strip(board_of(v), v, lang_of(lang), style.MAP_W).copy()
-    img.putpalette(palette.palette_bytes({}))
+    board = board_of(v)
+    img = strip(board, v, lang_of(lang), board.board_width).copy()
+    img.putpalette(palette.palette_bytes({}, board.files.late_colours))
     return encode_png(img)
 
 

@@ -51,8 +51,9 @@ def fields(board: RenderBoard) -> Image.Image:
 
 @cache
 def _fields(board: str) -> Image.Image:
-    img = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
-    _draw_fields(img, board_named(board))
+    chosen = board_named(board)
+    img = Image.new("P", chosen.size, palette.idx(style.PAPER))
+    _draw_fields(img, chosen)
     return img
 
 
@@ -74,7 +75,7 @@ def map_base(board: RenderBoard, lang: str) -> Image.Image:
     with _lock:
         got = _bases.get(key)
         if got is None:
-            got = Image.new("P", (style.MAP_W, style.MAP_H), palette.idx(style.PAPER))
+            got = Image.new("P", board.size, palette.idx(style.PAPER))
             _draw_map(got, board, lang)
             _bases[key] = got
         return got
@@ -87,12 +88,38 @@ def sea_shades(board: RenderBoard) -> dict[str, style.RGB]:
 
 @cache
 def _sea_shades(name: str) -> dict[str, style.RGB]:
+    """Greedy in name order (the base and 7-house boards' shades); where that runs out of blues (the Essos board),
+    the first colouring a depth-first search finds in that order."""
     board = board_named(name)
     seas = sorted(a.id for a in board.areas.values() if a.kind == "sea")
+    near = {sea: {o for pair in board.adjacency if sea in pair for o in pair if o != sea} for sea in seas}
     out: dict[str, style.RGB] = {}
     for sea in seas:
-        taken = {out[o] for pair in board.adjacency if sea in pair for o in pair if o != sea and o in out}
-        out[sea] = next(c for c in style.SEA_FILLS if c not in taken)
+        taken = {out[o] for o in near[sea] if o in out}
+        free = [c for c in style.SEA_FILLS if c not in taken]
+        if not free:
+            return _search_shades(seas, near)
+        out[sea] = free[0]
+    return out
+
+
+def _search_shades(seas: list[str], near: dict[str, set[str]]) -> dict[str, style.RGB]:
+    out: dict[str, style.RGB] = {}
+
+    def fill(i: int) -> bool:
+        if i == len(seas):
+            return True
+        taken = {out[o] for o in near[seas[i]] if o in out}
+        for colour in style.SEA_FILLS:
+            if colour not in taken:
+                out[seas[i]] = colour
+                if fill(i + 1):
+                    return True
+                del out[seas[i]]
+        return False
+
+    if not fill(0):
+        raise RuntimeError("the seas cannot be told apart with the sea shades")
     return out
 
 
@@ -101,8 +128,9 @@ def impassable(view: View, area_id: str) -> bool:
 
 
 def area_fills(board: RenderBoard, view: View) -> dict[int, style.RGB]:
-    """Palette entries 1..58: land by controller (parchment when none), seas blue, ports pale blue."""
-    fills: dict[int, style.RGB] = {}
+    """The area entries of the palette: land by controller (parchment when none), seas blue, ports pale blue; and
+    the part of the board that is no area (the Essos board's Iron Bank panel, where the dragons' track is drawn)."""
+    fills: dict[int, style.RGB] = {palette.NO_AREA: style.PAPER} if board.has_essos else {}
     shades = sea_shades(board)
     for k, area in board.area_by_index.items():
         if area.kind == "sea":
@@ -115,3 +143,9 @@ def area_fills(board: RenderBoard, view: View) -> dict[int, style.RGB]:
             controller = area_state(view, area.id).get("controller")
             fills[k] = style.house_style(controller).tint if controller else style.LAND_NEUTRAL
     return fills
+
+
+def board_palette(board: RenderBoard, view: View) -> bytes:
+    """The palette of an image of ``board`` showing ``view``: its areas' fills, and Targaryen's entries on the board
+    where Targaryen plays."""
+    return palette.palette_bytes(area_fills(board, view), board.files.late_colours)

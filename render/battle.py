@@ -16,7 +16,7 @@ from render.marks import crest
 from render.strings import house_card_name, house_name, t
 from render.style import ALERT, GOLD, INK, MUTED, OUTLINE, PAPER, PAPER_DARK, RGB, WHITE
 from render.vassals import vassal_line, vassals_of
-from render.views import View, ViewError, area_state
+from render.views import View, ViewError, area_state, dragon_strength
 
 SIDES = ("attacker", "defender")
 LABEL_W = 300
@@ -67,7 +67,7 @@ def compose_battle(
     out = Image.new("P", (crop.image.width, crop.image.height + table.height), palette.idx(PAPER))
     out.paste(crop.image, (0, 0))
     out.paste(table, (0, crop.image.height))
-    out.putpalette(palette.palette_bytes(base.area_fills(board, view)))
+    out.putpalette(base.board_palette(board, view))
     return encode(out)
 
 
@@ -153,7 +153,9 @@ def _table(
         units = [dict(u, house=houses[side] or "neutral") for u in battle.get(f"{side}_units") or []]
         if houses[side] and units:
             for house, group in tokens.group_units(units).items():
-                chip = tokens.unit_group(house, group, lang, False, 1.3)
+                chip = tokens.unit_group(
+                    house, group, lang, False, 1.3, tokens.strength_shown(group, dragon_strength(view))
+                )
                 chip.paste(img, x, y)
         elif side == "defender" and not houses[side]:
             n = area_state(view, str(battle["area"])).get("neutral")

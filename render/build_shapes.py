@@ -2,9 +2,11 @@
 
     python -m render.build_shapes [--board mother-of-dragons] [--place-only]
 
-Outputs, all at the final drawing scale (``style.SCALE`` x the 741 x 1378 layout frame):
+Outputs, all at the final drawing scale (``style.SCALE`` x the layout frame: 741 x 1378, or 1204 x 1378 for the
+Mother of Dragons board with Essos):
 
-* ``assets/areas.png`` — palette image; pixel value k is the area whose ``grid_value`` is k. The blocky
+* ``assets/areas.png`` — palette image; pixel value k is the area whose palette entry is k (its ``grid_value``, see
+  ``render.palette.area_slot``), 0 where the board has no area (the Essos board's Iron Bank panel). The blocky
   6-px cells are upscaled, smoothed (per-label Gaussian, then arg-max), cut down to one connected piece per area,
   and repaired where smoothing changed which areas touch; the script refuses to write a shape whose contacts
   differ from ``board.json`` (adjacency plus ``rivers_not_adjacent``).
@@ -30,8 +32,8 @@ from PIL import Image, ImageChops, ImageDraw, ImageFilter
 from render import style
 from render.data import BOARDS, DATA_DIR, Area, RenderBoard, board_named
 from render.marks import NameBlock, marks_size, wraps
+from render.palette import MAX_AREAS, NO_AREA, area_slot
 
-W, H = style.MAP_W, style.MAP_H
 SMOOTH_RADIUS = 7.0
 LANGS = ("en", "ru")
 BORDER_NONE, BORDER_LAND, BORDER_COAST, BORDER_SEA, BORDER_PORT, BORDER_RIVER = range(6)
@@ -43,16 +45,20 @@ Rect = tuple[int, int, int, int]  # x, y, w, h
 
 
 def upscale_grid(board: RenderBoard) -> Image.Image:
-    """The label raster at final scale, nearest-neighbour (cell size 6 * SCALE px)."""
+    """The label raster at final scale, nearest-neighbour (cell size 6 * SCALE px), each grid value turned into its
+    area's palette entry."""
     grid = Image.open(DATA_DIR / board.files.grid).convert("L")
+    grid = grid.point([area_slot(v) if 0 < v <= MAX_AREAS else v for v in range(256)])
     cell = style.CELL * style.SCALE
     return grid.resize((round(grid.width * cell), round(grid.height * cell)), Image.Resampling.NEAREST).crop(
-        (0, 0, W, H)
+        (0, 0, *board.size)
     )
 
 
 def smooth(board: RenderBoard, raw: Image.Image, radius: float) -> Image.Image:
-    """Each pixel takes the label whose blurred indicator is largest there (ties keep the lower label)."""
+    """Each pixel takes the label whose blurred indicator is largest there (ties keep the lower label). Pixels of no
+    area (the Essos board's Iron Bank panel) stay as they are: the panel keeps its straight edges."""
+    W, H = raw.size
     labels = Image.new("L", raw.size, 0)
     best = Image.new("L", raw.size, 0)
     pad = int(radius * 3) + 2
@@ -67,10 +73,11 @@ def smooth(board: RenderBoard, raw: Image.Image, radius: float) -> Image.Image:
         wins = ImageChops.subtract(blurred, current).point(lambda v: 255 if v > 0 else 0)
         labels.paste(k, box, wins)
         best.paste(ImageChops.lighter(current, blurred), box)
+    labels.paste(NO_AREA, (0, 0, W, H), raw.point(lambda v: 255 if v == NO_AREA else 0))
     return labels
 
 
-def _neighbours(i: int) -> Iterable[int]:
+def _neighbours(i: int, W: int, H: int) -> Iterable[int]:
     x = i % W
     if x > 0:
         yield i - 1
@@ -82,7 +89,7 @@ def _neighbours(i: int) -> Iterable[int]:
         yield i + W
 
 
-def components(buf: bytearray) -> list[tuple[int, list[int]]]:
+def components(buf: bytearray, W: int, H: int) -> list[tuple[int, list[int]]]:
     """4-connected components as (label, pixel indices)."""
     seen = bytearray(len(buf))
     out: list[tuple[int, list[int]]] = []
@@ -96,7 +103,7 @@ def components(buf: bytearray) -> list[tuple[int, list[int]]]:
         while stack:
             i = stack.pop()
             pixels.append(i)
-            for j in _neighbours(i):
+            for j in _neighbours(i, W, H):
                 if not seen[j] and buf[j] == label:
                     seen[j] = 1
                     stack.append(j)
@@ -104,9 +111,9 @@ def components(buf: bytearray) -> list[tuple[int, list[int]]]:
     return out
 
 
-def keep_largest_pieces(buf: bytearray) -> int:
+def keep_largest_pieces(buf: bytearray, W: int, H: int) -> int:
     """Give every piece but an area's largest to the label that surrounds it most. Returns pieces merged."""
-    comps = components(buf)
+    comps = components(buf, W, H)
     largest: dict[int, int] = {}
     for n, (label, pixels) in enumerate(comps):
         if label not in largest or len(pixels) > len(comps[largest[label]][1]):
@@ -116,15 +123,16 @@ def keep_largest_pieces(buf: bytearray) -> int:
         if largest[label] == n:
             continue
         inside = set(pixels)
-        around = Counter(buf[j] for i in pixels for j in _neighbours(i) if j not in inside)
+        around = Counter(buf[j] for i in pixels for j in _neighbours(i, W, H) if j not in inside)
         for i in pixels:
             buf[i] = around.most_common(1)[0][0]
         merged += 1
     return merged
 
 
-def contacts(buf: bytes | bytearray) -> dict[frozenset[int], list[int]]:
-    """Label pairs that share a pixel edge, with the pixel indices where they do."""
+def contacts(buf: bytes | bytearray, W: int, H: int) -> dict[frozenset[int], list[int]]:
+    """Area pairs that share a pixel edge, with the pixel indices where they do (edges with no area are not
+    contacts)."""
     out: dict[frozenset[int], list[int]] = {}
     for y in range(H):
         row = buf[y * W : (y + 1) * W]
@@ -136,7 +144,7 @@ def contacts(buf: bytes | bytearray) -> dict[frozenset[int], list[int]]:
             for x, (a, b) in enumerate(zip(row, below, strict=False)):
                 if a != b:
                     out.setdefault(frozenset((a, b)), []).append(y * W + x)
-    return out
+    return {pair: where for pair, where in out.items() if NO_AREA not in pair}
 
 
 def expected_contacts(board: RenderBoard) -> set[frozenset[int]]:
@@ -145,12 +153,12 @@ def expected_contacts(board: RenderBoard) -> set[frozenset[int]]:
     return {frozenset(by_id[a].index for a in pair) for pair in pairs}
 
 
-def repair(buf: bytearray, raw: bytes, expected: set[frozenset[int]]) -> None:
+def repair(buf: bytearray, raw: bytes, expected: set[frozenset[int]], W: int, H: int) -> None:
     """Restore raw labels around contacts that smoothing added or removed until the contacts match."""
-    raw_contacts = contacts(raw)
+    raw_contacts = contacts(raw, W, H)
     radius = 4
     for _ in range(40):
-        found = contacts(buf)
+        found = contacts(buf, W, H)
         extra = [p for p in found if p not in expected]
         missing = [p for p in expected if p not in found]
         if not extra and not missing:
@@ -167,21 +175,25 @@ def repair(buf: bytearray, raw: bytes, expected: set[frozenset[int]]) -> None:
 
 
 def classify_borders(board: RenderBoard, buf: bytes | bytearray) -> bytearray:
+    """Border class per pixel; the edge of the part with no area (the Iron Bank panel) is drawn like a coast."""
+    W, H = board.size
     by_index = board.area_by_index
     river_pairs = {frozenset(board.areas[a].index for a in pair) for pair in board.rivers}
-    kind = {k: a.kind for k, a in by_index.items()}
+    kind = {k: a.kind for k, a in by_index.items()} | {NO_AREA: "panel"}
     out = bytearray(len(buf))
     rank = {BORDER_NONE: 0, BORDER_SEA: 1, BORDER_PORT: 2, BORDER_LAND: 3, BORDER_COAST: 4, BORDER_RIVER: 5}
     river_pixels: list[int] = []
     for i, a in enumerate(buf):
         cls = BORDER_NONE
-        for j in _neighbours(i):
+        for j in _neighbours(i, W, H):
             b = buf[j]
             if b == a:
                 continue
             ka, kb = kind[a], kind[b]
             if frozenset((a, b)) in river_pairs:
                 c = BORDER_RIVER
+            elif "panel" in (ka, kb):
+                c = BORDER_COAST
             elif ka == "land" and kb == "land":
                 c = BORDER_LAND
             elif "land" in (ka, kb):
@@ -197,7 +209,7 @@ def classify_borders(board: RenderBoard, buf: bytes | bytearray) -> bytearray:
             river_pixels.append(i)
     # Rivers are drawn wider, but only inside the two areas they separate.
     for i in river_pixels:
-        for j in _neighbours(i):
+        for j in _neighbours(i, W, H):
             if out[j] != BORDER_RIVER and kind[buf[j]] == "land":
                 out[j] = BORDER_RIVER
     return out
@@ -286,6 +298,7 @@ class Placer:
         """A w x h box in area k nearest ``prefer`` (its centre) and its quality: fully inside with ``margin``
         ("in"), with less margin ("tight", "edge"), mostly inside ("part"), or anywhere free ("any")."""
         w, h = size
+        W, H = self.labels.size
         x0, y0, x1, y1 = self.bbox(k)
         pad = max(w, h) + 8
         box = (max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad))
@@ -414,6 +427,7 @@ def _fit_coastal(placer: Placer, area: Area, size: tuple[int, int], prefer: tupl
     """A free box on the area or the sea around it, at least half of it on the area."""
     k = area.index
     w, h = size
+    W, H = placer.labels.size
     x0, y0, x1, y1 = placer.bbox(k)
     pad = max(w, h)
     box = (max(0, x0 - pad), max(0, y0 - pad), min(W, x1 + pad), min(H, y1 + pad))
@@ -547,8 +561,13 @@ def _try_plan(
     return Trial(score, rects, names, clean, compact)
 
 
+FENCE_GAP = 6  # px between the pieces of the Essos board's Westeros side and the edge of the board image
+
+
 def place_all(board: RenderBoard, labels: Image.Image) -> dict[str, Any]:
     placer = Placer(board, labels)
+    W, H = labels.size
+    fence = board.files.board_width
     frame = board.layout()["areas"]
     out: dict[str, Any] = {}
     by_id = board.areas
@@ -565,6 +584,10 @@ def place_all(board: RenderBoard, labels: Image.Image) -> dict[str, Any]:
             "power": _scaled(info["power_token_slot"]),
             "garrison": _scaled(info["power_token_slot"]),
         }
+        clean = placer.snapshot()
+        if fence is not None and info.get("board") == "westeros":
+            # The board image shows the Essos board's Westeros side only: its areas keep every piece and name there.
+            placer.occupy((fence, 0, W - fence, H), gap=FENCE_GAP)
         start = placer.snapshot()
         best: Trial | None = None
         for compact in (False, True):
@@ -579,7 +602,7 @@ def place_all(board: RenderBoard, labels: Image.Image) -> dict[str, Any]:
                 if best is None or tried.score > best.score:
                     best = tried
         assert best is not None
-        placer.restore(start)
+        placer.restore(clean)
         rec: dict[str, Any] = {"index": k, "kind": area.kind, "bbox": list(bbox), "pixels": mask.histogram()[255]}
         for key in ("units", "order", "power", "garrison"):
             if key in best.rects:
@@ -638,17 +661,18 @@ def preview_palette(board: RenderBoard) -> list[int]:
 
 def build(board: RenderBoard) -> None:
     asset_dir = board.files.assets
+    W, H = board.size
     raw = upscale_grid(board)
     expected = expected_contacts(board)
-    if set(contacts(raw.tobytes())) != expected:
+    if set(contacts(raw.tobytes(), W, H)) != expected:
         raise RuntimeError("the layout grid's own contacts differ from board.json")
     labels = smooth(board, raw, SMOOTH_RADIUS)
     buf = bytearray(labels.tobytes())
-    print("pieces merged:", keep_largest_pieces(buf))
-    repair(buf, raw.tobytes(), expected)
-    if set(contacts(buf)) != expected:
+    print("pieces merged:", keep_largest_pieces(buf, W, H))
+    repair(buf, raw.tobytes(), expected, W, H)
+    if set(contacts(buf, W, H)) != expected:
         raise RuntimeError("contacts differ after repair")
-    pieces = Counter(label for label, _ in components(buf))
+    pieces = Counter(label for label, _ in components(buf, W, H) if label != NO_AREA)
     if any(n != 1 for n in pieces.values()) or len(pieces) != len(board.areas):
         raise RuntimeError(f"areas not in one piece each: {pieces}")
     labels = Image.frombytes("L", (W, H), bytes(buf))

@@ -5,11 +5,12 @@ and arrows are drawn at the crop's scale, so a crop 1080 px wide keeps chips and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render import arrows, base, palette, shapes, style
-from render.data import RenderBoard
+from render import arrows, base, dragons, palette, shapes, style
+from render.data import RenderBoard, board_named
 from render.layout import Box, Piece, area_pieces, is_impassable, name_block, name_pieces, overlaps, zoom_key
 from render.marks import draw_marks
 from render.pieces import hatch
@@ -72,8 +73,9 @@ def focus_box(board: RenderBoard, area_id: str, lang: str) -> Box:
 def region_for(board: RenderBoard, focus: list[str], lang: str) -> tuple[int, int, int, int]:
     """A map slice around ``focus`` (the first area first: if all do not fit, the crop centres on it)."""
     boxes = [focus_box(board, a, lang) for a in focus if a in board.areas]
+    map_w, map_h = board.size
     if not boxes:
-        return 0, 0, style.MAP_W, style.MAP_H
+        return 0, 0, map_w, map_h
     x0 = min(b[0] for b in boxes) - MARGIN
     y0 = min(b[1] for b in boxes) - MARGIN
     x1 = max(b[2] for b in boxes) + MARGIN
@@ -85,8 +87,8 @@ def region_for(board: RenderBoard, focus: list[str], lang: str) -> tuple[int, in
     # Too wide or tall for one crop: keep the first area in the frame.
     cx = min(max(cx, first[2] + MARGIN - w / 2), first[0] - MARGIN + w / 2)
     cy = min(max(cy, first[3] + MARGIN - h / 2), first[1] - MARGIN + h / 2)
-    left = min(max(0.0, cx - w / 2), style.MAP_W - w)
-    top = min(max(0.0, cy - h / 2), style.MAP_H - h)
+    left = min(max(0.0, cx - w / 2), map_w - w)
+    top = min(max(0.0, cy - h / 2), map_h - h)
     return round(left), round(top), round(left + w), round(top + h)
 
 
@@ -100,25 +102,31 @@ def compose(
     highlight: list[str] = (),  # type: ignore[assignment]
     highlight_colour: style.RGB = style.ALERT,
     out_w: int = OUT_W,
+    region: tuple[int, int, int, int] | None = None,
 ) -> Crop:
-    """The crop around ``focus`` with ``moves`` drawn as arrows and ``highlight`` areas outlined."""
-    region = region_for(board, focus, lang)
+    """The crop around ``focus`` (or of the map slice ``region``) with ``moves`` drawn as arrows and ``highlight``
+    areas outlined."""
+    if region is None:
+        region = region_for(board, focus, lang)
     rx0, ry0, rx1, ry1 = region
     z = zoom_key(out_w / (rx1 - rx0))
     origin = (rx0 * z, ry0 * z)
-    # Fields (areas, borders, hatching, outlines) at map scale, then enlarged.
-    fields = base.fields(board).crop(region)
-    for area_id in board.areas:
-        if is_impassable(view, area_id):
-            hatch(fields, board, area_id, -rx0, -ry0)
-    for area_id in highlight:
-        if area_id in board.areas:
-            (ox, oy), band = shapes.outline_mask(board, area_id)
-            fields.paste(palette.idx(highlight_colour), (ox - rx0, oy - ry0, ox - rx0 + band.width,
-                                                         oy - ry0 + band.height), band)  # fmt: skip
     size = (round((rx1 - rx0) * z), round((ry1 - ry0) * z))
-    img = enlarge(board, fields, region, size)
-    img.putpalette(palette.palette_bytes(base.area_fills(board, view)))
+    hatched = [a for a in board.areas if is_impassable(view, a)]
+    if not hatched and not highlight:  # the fields alone (the Essos image): enlarged once per slice
+        img = _plain_fields(board.name, region, size).copy()
+    else:
+        # Fields (areas, borders, hatching, outlines) at map scale, then enlarged.
+        fields = base.fields(board).crop(region)
+        for area_id in hatched:
+            hatch(fields, board, area_id, -rx0, -ry0)
+        for area_id in highlight:
+            if area_id in board.areas:
+                (ox, oy), band = shapes.outline_mask(board, area_id)
+                fields.paste(palette.idx(highlight_colour), (ox - rx0, oy - ry0, ox - rx0 + band.width,
+                                                             oy - ry0 + band.height), band)  # fmt: skip
+        img = enlarge(board, fields, region, size)
+    img.putpalette(base.board_palette(board, view))
     # Names and marks, at the crop's scale.
     labels = [p for p in name_pieces(board, view, lang, z, origin) if _touches(p.box, size)]
     for area_id in sorted({p.area for p in labels}):
@@ -140,6 +148,7 @@ def compose(
                 p.stamp.paste(img, p.box[0], p.box[1])
         pieces += got_p
     everything = labels + pieces
+    dragons.draw_track(img, board, view, lang, region, z)  # where the Essos board prints the Iron Bank
     # Arrows, routed around every name and piece but those at their two ends.
     routed: list[arrows.Arrow] = []
     d = ImageDraw.Draw(img)
@@ -172,6 +181,12 @@ def _touches(box: Box, size: tuple[int, int]) -> bool:
     return box[2] > 0 and box[3] > 0 and box[0] < size[0] and box[1] < size[1]
 
 
+@lru_cache(maxsize=8)
+def _plain_fields(board: str, region: tuple[int, int, int, int], size: tuple[int, int]) -> Image.Image:
+    chosen = board_named(board)
+    return enlarge(chosen, base.fields(chosen).crop(region), region, size)
+
+
 def enlarge(
     board: RenderBoard, fields: Image.Image, region: tuple[int, int, int, int], size: tuple[int, int]
 ) -> Image.Image:
@@ -192,7 +207,7 @@ def enlarge(
     return out
 
 
-_LINES_ONLY = [v if v > palette.AREA_ENTRIES else 0 for v in range(256)]
+_LINES_ONLY = [v if v >= palette.FIRST_FIXED and v not in palette.AREA_SLOTS else 0 for v in range(256)]
 _ANY = [255 if v else 0 for v in range(256)]
 # Of 255: under half, so a one-pixel diagonal line stays joined when enlarged, and over 64, so a pixel passes only
 # beside a line (bilinear weighs four map pixels, a diagonal one by at most a quarter) and takes a line's colour.

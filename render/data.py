@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from engine import data as rules_data
+from render import style
+from render.palette import area_slot
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"
 ASSET_DIR = Path(__file__).resolve().parent / "assets"
 
-HOUSE_ORDER = ("stark", "greyjoy", "lannister", "baratheon", "tyrell", "martell", "arryn")
+HOUSE_ORDER = ("stark", "greyjoy", "lannister", "baratheon", "tyrell", "martell", "arryn", "targaryen")
 
 
 @dataclass(frozen=True)
@@ -25,10 +27,16 @@ class BoardFiles:
     layout: str  # in data/
     grid: str  # in data/
     assets: Path
+    # The part of the map the board image shows (map px, from the left edge), when not all of it: the Essos board's
+    # Westeros side; Essos is drawn apart (render/essos.py).
+    board_width: int | None = None
+    late_colours: bool = False  # whether its images may show Targaryen (render/palette.py's late entries)
+    units: str = "units.json"  # in data/: the unit types a view of this board may show
 
 
 # The boards by the names views give them (``view["options"]["board"]``); the Mother of Dragons board for 7 houses is
-# the base board with the Eyrie and Bite overlays.
+# the base board with the Eyrie and Bite overlays, the one for 8 houses (Targaryen plays) that board with Essos to the
+# right of it.
 BOARDS: dict[str, BoardFiles] = {
     "base": BoardFiles("board.json", "layout.json", "layout-grid.png", ASSET_DIR),
     "mother-of-dragons": BoardFiles(
@@ -36,6 +44,15 @@ BOARDS: dict[str, BoardFiles] = {
         "mother-of-dragons/layout-westeros.json",
         "mother-of-dragons/layout-grid-westeros.png",
         ASSET_DIR / "mother-of-dragons",
+    ),
+    "mother-of-dragons-essos": BoardFiles(
+        "mother-of-dragons/board-essos.json",
+        "mother-of-dragons/layout.json",
+        "mother-of-dragons/layout-grid.png",
+        ASSET_DIR / "mother-of-dragons-essos",
+        board_width=1194,
+        late_colours=True,
+        units="mother-of-dragons/units.json",  # the dragons
     ),
 }
 
@@ -49,8 +66,9 @@ def board_of(view: Any) -> RenderBoard:
     return board_named(name if name in BOARDS else "base")
 
 
-# The unit types a view may show, from the engine's table (data/units.json): land units, then ships.
-UNIT_KINDS = rules_data.unit_types()
+# The unit types a view may show, from the engine's tables (data/units.json and the expansion's, which adds the
+# dragon): land units, then ships.
+UNIT_KINDS = rules_data.unit_types() | rules_data.unit_types("mother-of-dragons/units.json")
 UNIT_TYPES = tuple(sorted(UNIT_KINDS, key=lambda t: UNIT_KINDS[t].at_sea))
 ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate")
 
@@ -63,7 +81,9 @@ def _load(name: str) -> Any:
 class Area(rules_data.Area):
     """One board area as the engine reads it from ``data/board.json``, with its place on the layout grid."""
 
-    index: int  # grid_value: 1 + position in board.json, also the palette index in assets/areas.png
+    # Its palette entry, also its pixel value in assets/areas.png: its grid_value (1 + position in board.json), but
+    # for the Essos board's areas past the 61st an entry at the top of the palette (render.palette.area_slot).
+    index: int
 
 
 @cache
@@ -71,7 +91,7 @@ def areas_of(name: str) -> dict[str, Area]:
     file = BOARDS[name].board
     grid = {a["id"]: a["grid_value"] for a in rules_data.read(file)["areas"]}
     return {
-        area_id: Area(**{f.name: getattr(a, f.name) for f in fields(a)}, index=grid[area_id])
+        area_id: Area(**{f.name: getattr(a, f.name) for f in fields(a)}, index=area_slot(grid[area_id]))
         for area_id, a in rules_data.board(file).areas.items()
     }
 
@@ -112,15 +132,32 @@ class RenderBoard:
     adjacency: frozenset[frozenset[str]]
     rivers: frozenset[frozenset[str]]  # pairs that touch but are not adjacent (a river runs along their border)
 
+    size: tuple[int, int]  # the whole map at the drawing scale (px)
+    unit_types: frozenset[str]  # the unit types its views may show
+
     def layout(self) -> dict[str, Any]:
         """The board's layout frame (read by build_shapes only, so loaded on demand)."""
         return layout_of(self.name)
+
+    @property
+    def board_width(self) -> int:
+        """How much of the map (from its left edge) the board image shows: all of it, or the Essos board's Westeros."""
+        return self.files.board_width or self.size[0]
+
+    @property
+    def has_essos(self) -> bool:
+        return self.files.board_width is not None
 
 
 @cache
 def board_named(name: str) -> RenderBoard:
     """The board ``name`` (a key of BOARDS)."""
-    return RenderBoard(name, BOARDS[name], areas_of(name), area_by_index_of(name), adjacency_of(name), rivers_of(name))
+    frame = layout_of(name)["frame"]
+    size = (round(frame["width"] * style.SCALE), round(frame["height"] * style.SCALE))
+    units = frozenset(rules_data.unit_types(BOARDS[name].units))
+    return RenderBoard(
+        name, BOARDS[name], areas_of(name), area_by_index_of(name), adjacency_of(name), rivers_of(name), size, units
+    )
 
 
 @cache

@@ -77,11 +77,33 @@ def ship(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
     _poly(d, box, [(0.42, 0.20), (0.42, 0.56), (0.16, 0.56)], fill)
 
 
+def _mirrored(pts: Sequence[Point]) -> list[Point]:
+    return [(1 - x, y) for x, y in pts]
+
+
+def dragon(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
+    """A dragon seen from the front: two wide bat wings spread out, a horned head and a curled tail (as wide as it is
+    tall, unlike the narrow pawn and horse head)."""
+    wing = [
+        (0.47, 0.34), (0.34, 0.14), (0.02, 0.05), (0.09, 0.27), (0.03, 0.51), (0.17, 0.44), (0.19, 0.63),
+        (0.31, 0.53), (0.37, 0.68), (0.46, 0.58),
+    ]  # fmt: skip
+    _poly(d, box, wing, fill)
+    _poly(d, box, _mirrored(wing), fill)
+    body = [
+        (0.42, 0.40), (0.43, 0.22), (0.35, 0.09), (0.45, 0.13), (0.50, 0.05), (0.55, 0.13), (0.65, 0.09),
+        (0.57, 0.22), (0.58, 0.40), (0.61, 0.68), (0.50, 0.80), (0.39, 0.68),
+    ]  # fmt: skip
+    _poly(d, box, body, fill)
+    _line(d, box, [(0.50, 0.74), (0.60, 0.84), (0.56, 0.94), (0.42, 0.95)], fill, 0.075)
+
+
 UNIT_PAINTERS: dict[str, Painter] = {
     "footman": footman,
     "knight": knight,
     "siege-engine": siege_engine,
     "ship": ship,
+    "dragon": dragon,
 }
 
 # --- orders -----------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from render import shapes, style, tokens
 from render.data import RenderBoard
 from render.marks import NameBlock
 from render.stamps import Stamp
-from render.views import View, area_state
+from render.views import View, area_state, dragon_strength
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 PIECE_KINDS = ("units", "order", "power", "garrison", "neutral")
@@ -84,7 +84,10 @@ def area_pieces(
     chips: list[Stamp] = []
     if units and neutral is None:
         gz = zoom_key(z)
-        chips = [tokens.unit_group(h, g, lang, compact, gz) for h, g in sorted(tokens.group_units(units).items())]
+        chips = [
+            tokens.unit_group(h, g, lang, compact, gz, tokens.strength_shown(g, dragon_strength(view)))
+            for h, g in sorted(tokens.group_units(units).items())
+        ]
     order = state.get("order")
     if isinstance(order, dict) and order.get("house"):
         ox, oy = _beside_chips(rec, chips, z, origin)

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render import palette, stamps, style, tokens
+from render import dragons, palette, stamps, style, tokens
 from render.data import UNIT_TYPES, board_named
 from render.marks import crest, mark_stamps
 from render.stamps import Canvas, Stamp
@@ -32,6 +32,10 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
     demo = "stark"
     out: list[tuple[Stamp, str]] = []
     for unit in UNIT_TYPES:
+        if unit == tokens.DRAGON:  # Targaryen's, with the dragons' strength on its gold badge
+            dragon = tokens.unit_group(dragons.TARGARYEN, ((unit, False, 1),), lang, dragon_strength=2)
+            out.append((dragon, t("legend.dragon", lang)))
+            continue
         out.append((tokens.unit_group(demo, ((unit, False, 1),), lang), t(f"unit.{unit}", lang)))
     out.append((tokens.unit_group(demo, (("footman", True, 1),), lang), t("routed", lang)))
     for kind in tokens.ORDER_KINDS:
@@ -53,6 +57,7 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
     out.append((stamps.glyph("crown", 21, GOLD, outline_px=1.2), t("crown", lang)))
     out.append((_river_sample(), t("river", lang)))
     out.append((_hatch_sample(), t("impassable", lang)))
+    out.append((dragons.track_token(34), t("legend.dragon_token", lang)))  # on the dragon strength track (Essos)
     out.append((vassal_tag(demo, lang)[0], t("legend.vassal", lang)))  # Mother of Dragons: the strip's vassal tag
     return out
 
@@ -87,5 +92,5 @@ def draw_legend(lang: str) -> Image.Image:
                 break
             s = stamps.text(label, "regular", size, INK, bg=PAPER)
         s.paste(img, x + slot + 8, y + (ROW_H - s.height) / 2)
-    img.putpalette(palette.palette_bytes({}))
+    img.putpalette(palette.palette_bytes({}, late=True))
     return img

@@ -57,7 +57,8 @@ def crest(house: str, lang: str, size: int = 26) -> Stamp:
     c = Canvas(w, h)
     c.icon("banner", (0, 0, w, h), OUTLINE)
     c.icon("banner", (1.5, 1.5, w - 1.5, h - 1.8), hs.colour)
-    c.text((w / 2, h * 0.4), initial(house, lang), "bold", size * 0.5, hs.ink)
+    init = initial(house, lang)
+    c.text((w / 2, h * 0.4), init, "bold", size * (0.5 if len(init) == 1 else 0.4), hs.ink)
     return c.finish()
 
 

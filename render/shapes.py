@@ -9,6 +9,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFilter
 
 from render.data import BOARDS, RenderBoard, areas_of
+from render.palette import NO_AREA
 
 
 def labels(board: RenderBoard) -> Image.Image:
@@ -86,3 +87,13 @@ def _outline_mask(board: str, area_id: str, thickness: int) -> tuple[tuple[int, 
     pad.paste(mask, (1, 1))
     eroded = pad.filter(ImageFilter.MinFilter(2 * thickness + 1)).crop((1, 1, mask.width + 1, mask.height + 1))
     return (box[0], box[1]), ImageChops.subtract(mask, eroded)
+
+
+def panel_box(board: RenderBoard) -> tuple[int, int, int, int] | None:
+    """The box of the part of the map that is no area (the Essos board's Iron Bank panel), or None."""
+    return _panel_box(board.name)
+
+
+@cache
+def _panel_box(board: str) -> tuple[int, int, int, int] | None:
+    return _image(board, "areas.png").point(lambda v: 255 if v == NO_AREA else 0).getbbox()

@@ -4,7 +4,8 @@
 
 ``kind`` is ``"battle"`` (a battle ended: its crop and strength table), ``"change"`` (a crop of the few areas the
 step changed) or ``"board"`` (the full board: the start of the game, the end of each round's action phase, the end
-of the game, or a step that changed too many areas for one crop). ``/game map`` calls :func:`render.api.render_board`.
+of the game, or a step that changed too many areas for one crop; on the board with Essos two images, the board then
+Essos with the dragon track, render/essos.py). ``/game map`` calls :func:`render.api.render_board`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from render.battle import compose_battle
 from render.changes import changed_areas
 from render.crop import Crop, compose, encode
 from render.data import UNIT_TYPES, RenderBoard, board_of
+from render.essos import compose_essos
 from render.png import encode_png
 from render.strings import house_name
 from render.views import View, lang_of, require_public
@@ -90,6 +92,14 @@ def _note(board: RenderBoard, ev: dict[str, Any], lang: str) -> list[str]:
 _UNIT_KEYS = {f"unit.{u}" for u in UNIT_TYPES}
 
 
+def _whole_board(board: RenderBoard, view: View, lang: str, version: object) -> list[Image]:
+    """The whole board: its image, and on the board with Essos the Essos image after it (render/essos.py)."""
+    out = [(f"board-{version}.png", encode_png(compose_board(board, view, lang)), "board")]
+    if board.has_essos:
+        out.append((f"essos-{version}.png", encode(compose_essos(board, view, lang).image), "board"))
+    return out
+
+
 def images_for_step(
     view_before: View | None, view_after: View, events: list[dict[str, Any]], lang: str = "en"
 ) -> list[Image]:
@@ -105,7 +115,7 @@ def images_for_step(
     out = _battle_images(board, before, after, events, lang)
     kinds = {e.get("type") for e in events}
     if before is None or kinds & WHOLE_BOARD_AFTER:
-        return [*out, (f"board-{version}.png", encode_png(compose_board(board, after, lang)), "board")]
+        return [*out, *_whole_board(board, after, lang, version)]
     battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
     fight = before.get("battle") if isinstance(before.get("battle"), dict) else None
     if fight and fight.get("area") in battle_areas:  # the battle image already shows its origin and supporters
@@ -119,7 +129,7 @@ def images_for_step(
     if not changes.areas:
         return out
     if len(changes.areas) > MAX_CROP_AREAS:
-        return [*out, (f"board-{version}.png", encode_png(compose_board(board, after, lang)), "board")]
+        return [*out, *_whole_board(board, after, lang, version)]
     crop = change_crop(board, before, after, events, lang)
     if crop is None:
         return out

@@ -43,12 +43,19 @@ FIELDS = (
 
 
 def _sized(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg: RGB = PAPER,
-           max_w: float | None = None) -> tuple[Stamp, int]:  # fmt: skip
-    """``content`` shrunk (not below ``TEXT_MIN``) to fit ``max_w``, and the size it was drawn at."""
+           max_w: float | None = None, condense: bool = False) -> tuple[Stamp, int]:  # fmt: skip
+    """``content`` shrunk (not below ``TEXT_MIN``) to fit ``max_w``, and the size it was drawn at; with ``condense``,
+    bold text that still does not fit is set condensed (eight houses' names under their crests)."""
     s = stamps.text(content, weight, size, colour, bg=bg)
+    start = size
     while max_w is not None and s.width > max_w and size > TEXT_MIN:
         size -= 1
         s = stamps.text(content, weight, size, colour, bg=bg)
+    if condense and max_w is not None and s.width > max_w and weight == "bold":
+        for size in range(start, TEXT_MIN - 1, -1):
+            s = stamps.text(content, "condensed", size, colour, bg=bg)
+            if s.width <= max_w:
+                break
     return s, size
 
 
@@ -255,13 +262,19 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
     # A vassal's (or a leaving house's) tag: beside the crest when the names are under the crests, else under it all.
     tags = {h: vassal_tag(vassals[h], lang, beside) if h in vassals else leaving_tag(lang, beside)
             for h in order if h in vassals or h in leaving}  # fmt: skip
-    tag_row = 0 if stacked or not tags else 36
+    # Eight narrow columns: a tag too wide for the side of its crest goes under the name.
+    narrow = len(order) > 7
+    under = narrow and stacked and any(tg.width > beside for tg, _ in tags.values())
+    if under:
+        tags = {h: vassal_tag(vassals[h], lang, col_w - 8) if h in vassals else leaving_tag(lang, col_w - 8)
+                for h in tags}  # fmt: skip
+    tag_row = 36 if tags and (under or not stacked) else 0
     for i, house in enumerate(order):
         x = left + label_w + i * col_w
         c = rec.put(img, crest(house, lang, 36), x + 4, y, "crest", house)
         tx = x + c.width + 10
         if stacked:
-            nm, px = _sized(names[i], 22, max_w=col_w - 8)
+            nm, px = _sized(names[i], 22, max_w=col_w - 8, condense=True)
             rec.put(img, nm, x + 4, y + 42, "name", house, px, names[i])
             if house in ranks:
                 rank = _label(ranks[house], 24)
@@ -271,7 +284,12 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
             rec.put(img, nm, x + c.width + 8, y + 6, "name", house, px, names[i])
         if house in tags:
             tg, px = tags[house]
-            tag_x, tag_y = (tx, y + (36 - tg.height) / 2) if stacked else (x + 4, y + 42)
+            tag_x: float
+            tag_y: float
+            if under:
+                tag_x, tag_y = x + 4, y + 76
+            else:
+                tag_x, tag_y = (tx, y + (36 - tg.height) / 2) if stacked else (x + 4, y + 42)
             rec.put(img, tg, tag_x, tag_y, "tag", house, px, t("vassal" if house in vassals else "leaving", lang))
     y += (76 if stacked else 44) + tag_row
     tracks = view.get("tracks") or {}
@@ -300,7 +318,7 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
             if key == "vassal_row":
                 if house in vassals:
                     liege = vassals[house]
-                    lt, px = liege_tag(liege, lang, col_w - 12)
+                    lt, px = liege_tag(liege, lang, col_w - 12, compact=narrow)
                     word = house_name(liege, lang) if liege else t("vassal.unclaimed", lang)
                     rec.put(img, lt, x, y + (ROW_H - lt.height) / 2, key, house, px, word)
             elif key == "castles":
@@ -309,11 +327,14 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
                 text = f"{vc}/{VICTORY_TARGET}" if isinstance(vc, int) else "?"
                 s = rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
                 pip_x = x + s.width + 8
+                # 11 px a pip, fewer where the column is narrow (eight houses), so the pips stay in their column
+                room = left + label_w + (i + 1) * col_w - 4 - pip_x
+                step = 11 if room >= 11 * VICTORY_TARGET - 2 else max(5, int((room + 2) // VICTORY_TARGET))
                 for p in range(VICTORY_TARGET):
                     fill = style.house_style(house).colour if p < n_c else PAPER
-                    d.rectangle((pip_x + p * 11, y + 11, pip_x + p * 11 + 8, y + 24), fill=palette.idx(fill),
-                                outline=palette.idx(INK))  # fmt: skip
-                rec.append(Item("pips", house, (pip_x, y + 11, pip_x + 11 * VICTORY_TARGET - 2, y + 25)))
+                    d.rectangle((pip_x + p * step, y + 11, pip_x + p * step + step - 3, y + 24),
+                                fill=palette.idx(fill), outline=palette.idx(INK))  # fmt: skip
+                rec.append(Item("pips", house, (pip_x, y + 11, pip_x + step * VICTORY_TARGET - 2, y + 25)))
             elif track is not None:
                 line = [h for h in tracks.get(track) or [] if isinstance(h, str)]
                 pos = line.index(house) + 1 if house in line else None

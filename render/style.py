@@ -101,6 +101,10 @@ HOUSE_STYLES: dict[str, HouseStyle] = {
     "martell": HouseStyle((232, 112, 0), (202, 126, 35), INK, "M", "М"),
     # Mother of Dragons: violet, chosen with the same check against the six above (a light blue would read as sea).
     "arryn": HouseStyle((150, 60, 250), (180, 116, 252), WHITE, "A", "А"),
+    # Targaryen: the deep purple of data/mother-of-dragons/houses.json (#6A1B9A) for its pieces, its land a lighter
+    # purple; both checked against the seven above like them (darker than Arryn's violet for every vision). "Ta", not
+    # "T": Tyrell has that initial.
+    "targaryen": HouseStyle((106, 27, 154), (128, 56, 176), WHITE, "Ta", "Та"),
 }
 
 UNKNOWN_HOUSE = HouseStyle((150, 150, 150), (200, 200, 200), INK, "?", "?")

@@ -22,8 +22,13 @@ from render.style import (
     initial,
 )
 
-# Drawing order in a chip: the strongest land units first, ships last (knight, footman, siege engine, ship).
-UNIT_ORDER = tuple(sorted(UNIT_TYPES, key=lambda t: (UNIT_KINDS[t].at_sea, -UNIT_KINDS[t].strength)))
+# Drawing order in a chip: dragons, then the strongest land units first, ships last (dragon, knight, footman, siege
+# engine, ship).
+UNIT_ORDER = tuple(
+    sorted(UNIT_TYPES, key=lambda t: (UNIT_KINDS[t].at_sea, not UNIT_KINDS[t].flies, -UNIT_KINDS[t].strength))
+)
+DRAGON = "dragon"
+MAX_DRAWN_DRAGONS = 3  # dragons drawn one by one (there are three); more would be one with a count
 ORDER_KINDS = ("march", "defense", "support", "raid", "consolidate")
 Group = tuple[tuple[str, bool, int], ...]  # (unit type, routed, count), in drawing order
 
@@ -58,14 +63,43 @@ def group_size(compact: bool, z: float = 1.0) -> GroupSize:
     return GroupSize(round(gs.icon * z), round(gs.row * z), round(gs.font * z))
 
 
-def _segment_width(count: int, gs: GroupSize) -> int:
+def _one_by_one(unit: str, routed: bool, count: int) -> bool:
+    """Healthy dragons are drawn one pictogram each (their count never reads as their strength)."""
+    return unit == DRAGON and not routed and count <= MAX_DRAWN_DRAGONS
+
+
+def _badge_size(gs: GroupSize) -> int:
+    return gs.icon - 2
+
+
+def _segment_width(unit: str, routed: bool, count: int, gs: GroupSize, strength: int | None) -> int:
+    if _one_by_one(unit, routed, count):
+        width = count * gs.icon + (count - 1) * max(1, round(gs.icon / 13))
+        return width + (2 + _badge_size(gs) if strength is not None else 0)
     return gs.icon + (text_size(str(count), "bold", gs.font)[0] + 2 if count > 1 else 0)
 
 
+def strength_shown(group: Group, strength: int | None) -> int | None:
+    """The dragon strength a group's chip shows: only a group with a healthy dragon shows it."""
+    return strength if any(_one_by_one(u, r, n) for u, r, n in group) else None
+
+
+def strength_badge(c: Canvas, cx: float, cy: float, d: float, strength: int) -> None:
+    """The dragons' strength: a gold disc with a dark ring and the number (the dragon strength track's token)."""
+    c.ellipse((cx - d / 2, cy - d / 2, cx + d / 2, cy + d / 2), OUTLINE)
+    ring = max(1.2, d / 14)
+    c.ellipse((cx - d / 2 + ring, cy - d / 2 + ring, cx + d / 2 - ring, cy + d / 2 - ring), GOLD)
+    c.text((cx, cy + 0.5), str(strength), "bold", d * 0.72, INK)
+
+
 @lru_cache(maxsize=1024)
-def unit_group(house: str, group: Group, lang: str, compact: bool = False, z: float = 1.0) -> Stamp:
+def unit_group(
+    house: str, group: Group, lang: str, compact: bool = False, z: float = 1.0, dragon_strength: int | None = None
+) -> Stamp:
     """A rounded bar in the house colour: the house initial, then each unit type's pictogram and count.
-    Routed units lie on their side on a white segment struck through in red. ``z`` scales everything."""
+    Routed units lie on their side on a white segment struck through in red. Dragons (Targaryen's) are drawn one
+    by one, followed by their current strength on a gold badge when ``dragon_strength`` is given. ``z`` scales
+    everything."""
     gs = group_size(compact, z)
     hs = house_style(house)
     init = initial(house, lang)
@@ -73,7 +107,7 @@ def unit_group(house: str, group: Group, lang: str, compact: bool = False, z: fl
     init_w = text_size(init, "bold", init_size)[0]
     pad = round((4 if compact else 5) * z)
     gap = max(3, round(3 * z))
-    segs = [_segment_width(n, gs) for _, _, n in group]
+    segs = [_segment_width(u, r, n, gs, dragon_strength) for u, r, n in group]
     w = pad + init_w + gap + 1 + sum(segs) + gap * (len(segs) - 1) + pad
     h = gs.row
     c = Canvas(w, h)
@@ -84,6 +118,15 @@ def unit_group(house: str, group: Group, lang: str, compact: bool = False, z: fl
     c.line([(x - gap / 2 - 1, 5 * z), (x - gap / 2 - 1, h - 5 * z)], hs.ink, 1.2 * z)
     for (unit, routed, count), sw in zip(group, segs, strict=True):
         box = (x, (h - gs.icon) / 2, x + gs.icon, (h + gs.icon) / 2)
+        if _one_by_one(unit, routed, count):
+            step = gs.icon + max(1, round(gs.icon / 13))
+            for i in range(count):
+                c.icon(unit, (x + i * step, box[1], x + i * step + gs.icon, box[3]), hs.ink)
+            if dragon_strength is not None:
+                d = _badge_size(gs)
+                strength_badge(c, x + sw - d / 2, h / 2, d, dragon_strength)
+            x += sw + gap
+            continue
         if routed:
             c.rect((x - 1, 3 * z, x + sw + 1, h - 3 * z), WHITE, radius=3 * z)
             c.icon(unit, box, OUTLINE, rotate=90)
@@ -150,7 +193,8 @@ def power_token(house: str, lang: str, size: int = style.POWER_SIZE) -> Stamp:
     c.ellipse((0, 0, size, size), OUTLINE)
     c.ellipse((1.2 * k, 1.2 * k, size - 1.2 * k, size - 1.2 * k), GOLD)
     c.ellipse((5 * k, 5 * k, size - 5 * k, size - 5 * k), hs.colour)
-    c.text((size / 2, size / 2 + 0.5), initial(house, lang), "bold", 16 * k, hs.ink)
+    init = initial(house, lang)
+    c.text((size / 2, size / 2 + 0.5), init, "bold", (16 if len(init) == 1 else 13) * k, hs.ink)
     return c.finish()
 
 

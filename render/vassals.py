@@ -11,6 +11,7 @@ from functools import lru_cache
 
 from render import stamps
 from render.fonts import text_size
+from render.marks import crest
 from render.stamps import Canvas, Stamp
 from render.strings import house_name, t
 from render.style import ALERT, INK, OUTLINE, PAPER, PAPER_DARK, RGB, house_style
@@ -78,10 +79,19 @@ def leaving_tag(lang: str, max_w: float = 1e9) -> Tag:
     return stamps.text(t("leaving", lang), weight, size, ALERT, bg=PAPER), size
 
 
-def liege_tag(liege: str | None, lang: str, max_w: float = 1e9) -> Tag:
-    """The liege's name in its colour ("unclaimed" on paper before the first claim)."""
+def liege_tag(liege: str | None, lang: str, max_w: float = 1e9, compact: bool = False) -> Tag:
+    """The liege's name in its colour ("unclaimed" on paper before the first claim). ``compact``: where that label is
+    too wide even at its smallest (eight narrow columns), the liege's crest instead, or "unclaimed" without its
+    label."""
     fill, ink = colours(liege)
-    return tag(house_name(liege, lang) if liege else t("vassal.unclaimed", lang), fill, ink, max_w)
+    word = house_name(liege, lang) if liege else t("vassal.unclaimed", lang)
+    got = tag(word, fill, ink, max_w)
+    if not compact or got[0].width <= max_w:
+        return got
+    if liege is not None:
+        return crest(liege, lang, 30), 0
+    weight, size = fit(word, max_w)
+    return stamps.text(word, weight, size, INK, bg=PAPER_DARK), size
 
 
 def vassal_line(liege: str | None, lang: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from render.data import ORDER_TYPES, UNIT_TYPES, board_of
+from render.data import ORDER_TYPES, board_of
 
 View = dict[str, Any]
 
@@ -18,10 +18,12 @@ class PrivateViewError(ViewError):
 
 
 def check(view: Any) -> View:
-    """A view that can be drawn: every area it names is on its board (:func:`render.data.board_of`)."""
+    """A view that can be drawn: every area it names is on its board (:func:`render.data.board_of`), every unit of a
+    type of that board's game (dragons only where Targaryen plays)."""
     if not isinstance(view, dict) or not isinstance(view.get("areas"), dict):
         raise ViewError("not a view: expected a dict with an 'areas' mapping")
-    unknown = set(view["areas"]) - set(board_of(view).areas)
+    board = board_of(view)
+    unknown = set(view["areas"]) - set(board.areas)
     if unknown:
         raise ViewError(f"unknown areas in view: {sorted(unknown)}")
     for area_id, state in view["areas"].items():
@@ -30,7 +32,7 @@ def check(view: Any) -> View:
         if not isinstance(state, dict):
             raise ViewError(f"{area_id}: area state must be a dict")
         for unit in state.get("units") or []:
-            if not isinstance(unit, dict) or unit.get("type") not in UNIT_TYPES:
+            if not isinstance(unit, dict) or unit.get("type") not in board.unit_types:
                 raise ViewError(f"{area_id}: bad unit {unit!r}")
         order = state.get("order")
         if order is not None:
@@ -71,6 +73,20 @@ def players(view: View) -> list[str]:
             if h not in seen:
                 seen.append(h)
     return seen
+
+
+def dragon_strength(view: View) -> int | None:
+    """The strength of Targaryen's dragons (``view["targaryen"]["dragon_strength"]``), None in a game without them."""
+    block = view.get("targaryen")
+    got = block.get("dragon_strength") if isinstance(block, dict) else None
+    return got if isinstance(got, int) and not isinstance(got, bool) else None
+
+
+def dragon_rounds(view: View) -> list[int]:
+    """The rounds whose space on the dragon strength track still holds a strength token."""
+    block = view.get("targaryen")
+    got = block.get("dragon_rounds") if isinstance(block, dict) else None
+    return sorted(r for r in got if isinstance(r, int) and not isinstance(r, bool)) if isinstance(got, list) else []
 
 
 def lang_of(lang: str) -> str:

@@ -8,6 +8,7 @@ import pytest
 
 from render import style, vision
 from render.arrows import arrow_colours
+from render.data import houses
 
 TINT_MIN_DE2000 = 12.0  # land tints: each pair of houses, and each house against unowned land
 CHIP_MIN_DE2000 = 10.0  # chips and tokens also carry the house initial, so a little less is enough
@@ -41,6 +42,18 @@ def test_simulation_is_the_identity_for_normal_vision_and_keeps_greys() -> None:
         )
         < 20
     )
+
+
+def test_all_eight_houses_have_their_own_colours() -> None:
+    """Every house of the base game and of Mother of Dragons (Arryn, Targaryen) is drawn in its tuned colours, so the
+    checks below cover the eight of them."""
+    assert set(style.HOUSE_STYLES) == set(houses()) and len(style.HOUSE_STYLES) == 8
+    assert (
+        len({hs.colour for hs in style.HOUSE_STYLES.values()})
+        == len({hs.tint for hs in style.HOUSE_STYLES.values()})
+        == 8
+    )
+    assert len({(hs.initial_en, hs.initial_ru) for hs in style.HOUSE_STYLES.values()}) == 8  # Tyrell T, Targaryen Ta
 
 
 @pytest.mark.parametrize("seen_as", vision.VISIONS)
