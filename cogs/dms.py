@@ -33,6 +33,12 @@ async def deadline_text(service: GameService, game_id: int, lang: str) -> str:
     return deadline_stamp(row.due_at) if row else t("dm.no_deadline", lang)
 
 
+def ask_line(form: Form) -> str:
+    """What is asked, once: a card's question opens with the card's name, which the header already shows as the
+    decision's title ("**Viserys Targaryen**: Viserys Targaryen: discard…" would say it twice)."""
+    return form.ask.removeprefix(f"{form.title}: ")
+
+
 def link_text(escaped: str) -> str:
     """An escaped name as a masked link's text: a "]" in it would end the text early (``escape_markdown`` leaves
     it), so it is escaped too."""
@@ -109,7 +115,7 @@ class DecisionDMs:
             round=game.round,
             phase=t(f"phase.{game.view(None)['phase']}", lang),
             title=form.title,
-            ask=form.ask,
+            ask=ask_line(form),
             deadline=await deadline_text(self.service, game_id, lang),
             channel=channel_link(row.guild_id, row.channel_id),
         )

@@ -42,3 +42,18 @@ def test_a_long_option_text_is_cut_at_a_word_and_says_so() -> None:
     assert text[len(cut) - 1] == " "  # the cut falls between two words
     assert clip("short", 100) == "short"
     assert clip("x" * 150, 100) == "x" * 99 + "…"  # one word longer than the limit is cut where it must be
+
+
+def test_a_card_question_names_its_card_once_in_the_header() -> None:
+    """The header shows the decision's title, the card's name; its question, which opens with that name, follows
+    without repeating it."""
+    from app.decisions import build_form
+    from cogs.dms import ask_line
+    from tests.engine_mod.test_targaryen_cards import open_decision
+
+    g, p = open_decision("viserys-discard")
+    for lang in ("en", "ru"):
+        form = build_form(p, g.view("targaryen"), lang)
+        assert form.ask.startswith(form.title + ": ")
+        line = ask_line(form)
+        assert form.title not in line and line and line in form.ask

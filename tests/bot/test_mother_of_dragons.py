@@ -135,6 +135,36 @@ async def test_a_seven_player_game_and_a_gift_of_power(table: Table) -> None:
     assert maps and all(png.startswith(b"\x89PNG") for png in maps)  # the 7-house board is drawn and posted
 
 
+async def test_M_PLAYERS_03_an_eight_player_game_with_targaryen_through_the_forms(table: Table) -> None:
+    """M-PLAYERS-03, M-ESSOS-02, M-TARG-14, M-TARG-18: eight players hold every house, Essos is on the board; every
+    decision of the whole game (dragons' flights and Targaryen's hand-out included) comes from the forms, and the
+    maps are posted."""
+    fake = table.fake
+    extra = [fake.add_member(table.guild, f"p{i}") for i in (6, 7)]
+    game_id, players = await expansion_game(table, [*table.players, *extra], "Essos")
+    game = await table.service.load(game_id)
+    assert sorted(await table.service.seats(game_id)) == sorted(game.state.players) and game.state.vassals == {}
+    assert game.view(None)["options"]["board"] == "mother-of-dragons-essos" and len(rules.board(game.state).areas) == 75
+    await answer_every_decision(table, game_id, players, seed=8)
+    final = await table.service.load(game_id)
+    assert final.finished and final.version > 150
+    answered = [a.prompt_id.split(":")[1] for a in await table.service.store.answers(game_id)]
+    assert answered.count("orders") >= 8 and any(kind.startswith("march") for kind in answered)
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    assert any("The game is over" in line for line in channel)
+    assert not any("targaryen" in line or "dragon-strength" in line for line in channel)  # no id reaches a player
+    assert any("dragons now have strength" in line for line in channel)
+    maps = [
+        a.data
+        for m in fake.visible_messages(table.moderator)
+        if m.channel_id == table.channel.id
+        for a in m.attachments
+        if a.filename.endswith(".png")
+    ]
+    assert maps and all(png.startswith(b"\x89PNG") for png in maps)
+    assert fake.failed_interactions == [] and fake.internal_errors == []
+
+
 async def test_a_gift_in_a_base_game_is_refused_in_the_players_language(table: Table) -> None:
     fake = table.fake
     game_id = await start_game(table, 3)

@@ -265,7 +265,7 @@ def test_M_TARG_14_a_dragon_flies_to_any_land_alone() -> None:
 
 def test_M_TARG_23_a_dragon_flies_into_a_neutral_force_and_fights_it() -> None:
     """M-TARG-23 (decided: yes, and it is the order's one combat): a dragon may fly into King's Landing and must beat
-    its neutral force under the neutral rules (strength 5 needs more than 5; a dragon of 5 alone is not enough)."""
+    its neutral force under the neutral rules (here a dragon of strength 5 and a March +1 against its 5)."""
     g = essos(
         {
             "units": {"the-rhoyne": "targaryen dragon"},
