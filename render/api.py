@@ -6,7 +6,7 @@ from PIL import Image
 
 from render import base, essos, palette, style
 from render.battle import compose_battle
-from render.data import BOARDS, RenderBoard, board_named, board_of
+from render.data import RenderBoard, board_named, board_of
 from render.legend import draw_legend
 from render.pieces import draw_pieces
 from render.png import PNG_OPTIONS, encode_png
@@ -52,10 +52,11 @@ def compose_whole(board: RenderBoard, view: View, lang: str) -> Image.Image:
     return essos.stack(board, view, img, essos.compose_essos(board, view, lang, img.width).image)
 
 
-def warm_up(langs: tuple[str, ...] = ("en", "ru"), boards: tuple[str, ...] = tuple(BOARDS)) -> None:
-    """Build the static layers and common stamps of every board now (about 0.15 s per language on the base board,
-    1.4 s for the board with Essos) instead of on a game's first image; safe to call from a worker thread at bot
-    start-up."""
+def warm_up(langs: tuple[str, ...] = ("en", "ru"), boards: tuple[str, ...] = ("base",)) -> None:
+    """Build the static layers and common stamps of ``boards`` now (about 0.15 s per language on the base board)
+    instead of on the first request; safe to call from a worker thread at bot start-up. The other boards are built
+    on their first image (the board with Essos takes about 1.4 s): warming all of them in every worker costs each
+    start-up a second of CPU, which a bot's test suite, starting a bot per test, pays hundreds of times."""
     for name in boards:
         for lang in langs:
             compose_board(board_named(name), {"viewer": None, "areas": {}}, lang_of(lang))
