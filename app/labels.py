@@ -146,7 +146,7 @@ def card_line(card_id: str, lang: str) -> str:
 
 
 def westeros_card(card_id: str) -> dict[str, Any] | None:
-    for card in data.westeros_cards().values():
+    for card in data.all_westeros_cards().values():
         if card["id"] == card_id:
             return dict(card)
     return None

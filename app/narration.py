@@ -74,6 +74,15 @@ PHASE_OF_EVENT: dict[str, str] = {
             "wildling-effect",
             "dragon-strength",
             "bid-handout",
+            "loyalty-placed",
+            "loyalty-reserve-empty",
+            "deck4-declined",
+            "deck4-nothing",
+            "loyalty-moved",
+            "loyalty-move-undone",
+            "deck4-player-picked",
+            "dragon-token-moved",
+            "unit-placed",
         ],
         "westeros",
     ),
@@ -470,6 +479,20 @@ def _bid_handout(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return t("event.bid-handout", lang, **p)
 
 
+def _deck4(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    """A deck IV card's doings: its name, not its id."""
+    p["card"] = westeros_name(str(e.get("card", "")), lang)
+    if isinstance(e.get("player"), str):
+        p["player"] = house_label(e["player"], lang)
+    if e["type"] == "power-spent":
+        return tn("event.power-spent", int(e["power"]), lang, **p)
+    return t(f"event.{e['type']}", lang, **p)
+
+
+def _loyalty_collected(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    return tn("event.loyalty-collected", int(e["tokens"]), lang, **p)
+
+
 def _threat(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return t("event.wildling-threat", lang, **p)
 
@@ -526,6 +549,17 @@ SPECIAL: dict[str, Special] = {
     "tie-broken": _tie_broken,
     "wildling-threat": _threat,
     "bid-handout": _bid_handout,
+    "loyalty-placed": _deck4,
+    "loyalty-reserve-empty": _deck4,
+    "deck4-declined": _deck4,
+    "deck4-nothing": _deck4,
+    "power-spent": _deck4,
+    "loyalty-moved": _deck4,
+    "loyalty-move-undone": _deck4,
+    "deck4-player-picked": _deck4,
+    "dragon-token-moved": _deck4,
+    "unit-placed": _deck4,
+    "loyalty-collected": _loyalty_collected,
 }
 
 

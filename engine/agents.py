@@ -106,6 +106,26 @@ class RandomAgent(Agent):
             handout[self.random.choice(prompt.choices["houses"])] += 1
         return dict(handout)
 
+    def _loyalty_areas(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Deck IV: now and then decline (when allowed), else tokens on areas picked at random."""
+        c = prompt.choices
+        if c["optional"] and self.random.random() < 0.3:
+            return []
+        count = c["count"] if c["exact"] else self.random.randint(1, c["count"])
+        return self.random.sample(c["areas"], count)
+
+    def _playing_with_fire(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Deck IV's Playing With Fire: now and then decline, else a land and a player picked at random."""
+        c = prompt.choices
+        if self.random.random() < 0.3:
+            return None
+        return {"area": self.random.choice(c["areas"]), "house": self.random.choice(c["houses"])}
+
+    def _loyalty_move(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Scattering Dissent, Word Spreads Quickly: any token, to any land it may go to."""
+        origin = self.random.choice(sorted(prompt.choices))
+        return {"from": origin, "to": self.random.choice(prompt.choices[origin])}
+
     def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         pool = [t for t, n in prompt.choices["units"].items() for _ in range(n)]
         self.random.shuffle(pool)
@@ -187,6 +207,22 @@ class HeuristicAgent(RandomAgent):
         bids: dict[str, int] = prompt.choices["bids"]
         lowest = min(prompt.choices["houses"], key=lambda h: (bids.get(h, 0), -prompt.choices["houses"].index(h)))
         return {lowest: prompt.choices["amount"]}
+
+    def _loyalty_areas(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Deck IV: Targaryen pays when it keeps Power for later; tokens go first where they are closest to being
+        collected (areas it already has armies beside are not known here: the board's order decides)."""
+        c = prompt.choices
+        if c["optional"] and prompt.house == "targaryen" and view["power"].get(prompt.house, 0) < c["cost"] + 2:
+            return []
+        return list(c["areas"][: c["count"]])
+
+    def _loyalty_move(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """The default: Targaryen moves a token into an area it controls, the others keep tokens out of them."""
+        return prompt.default
+
+    def _loyalty_undo(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Targaryen undoes a move when it keeps 2 Power after paying for it."""
+        return "undo" if view["power"].get(prompt.house, 0) >= prompt.info["cost"] + 2 else "keep"
 
     def _house_card(self, prompt: Prompt, view: dict[str, Any]) -> Any:
 

@@ -60,6 +60,19 @@ PROJECT_IDS_MOD: dict[str, str] = {
     "his hand.",
     "M-TCARD-10": "A house card removed from the game never comes back: not to the hand, the discard pile, nor with "
     "the refill of an empty hand.",
+    "M-D4CARD-01": "Fire Made Flesh (deck IV): Targaryen chooses one: destroy one of its dragons and move a dragon "
+    "strength token still on the round track onto the dragon track at once; put a destroyed dragon back into Pentos "
+    "if it controls it and can; or nothing.",
+    "M-D4CARD-02": "Playing With Fire (deck IV): Targaryen may discard 1 Power to pick a land nobody controls and "
+    "another player; a loyalty token goes there and that player puts one of his units (his choice of type) there.",
+    "M-D4CARD-03": "The Long Plan (deck IV): Targaryen may discard 1 Power to pick another player, who puts one "
+    "loyalty token in each of 2 different lands of his choice.",
+    "M-D4CARD-20": "Scattering Dissent: after its banner tokens (Karhold, Oldtown), each player in reverse turn order "
+    "moves one loyalty token into an adjacent land, if he can; right after each move Targaryen may discard 1 Power "
+    "to undo it.",
+    "M-D4CARD-21": "Word Spreads Quickly: after its banner tokens (Crackclaw Point, Three Towers), each player in turn "
+    "order moves one loyalty token into an adjacent land, if he can; right after each move Targaryen may discard 2 "
+    "Power to undo it.",
 }
 
 

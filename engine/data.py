@@ -210,8 +210,22 @@ def setups() -> dict[str, Any]:
 
 @cache
 def westeros_cards() -> dict[str, Any]:
-    """Key "deck:id" -> {deck, id, copies, icons, names, text_en, text_ru}; ids are unique per deck."""
+    """The base game's decks I-III: key "deck:id" -> {deck, id, copies, icons, names, text_en, text_ru}; ids are
+    unique per deck."""
     return {f"{c['deck']}:{c['id']}": c for c in _read("westeros_cards.json")["cards"]}
+
+
+@cache
+def westeros_deck4() -> dict[str, Any]:
+    """Mother of Dragons' deck IV (only when Targaryen plays), keyed "4:id" like the others; its cards also carry
+    banner_areas, cost and (some) choosable_areas."""
+    return {f"{c['deck']}:{c['id']}": c for c in _read("mother-of-dragons/westeros_deck4.json")["cards"]}
+
+
+@cache
+def all_westeros_cards() -> dict[str, Any]:
+    """Every Westeros card of every deck (I-IV), keyed "deck:id": for names, icons and a game's decks."""
+    return {**westeros_cards(), **westeros_deck4()}
 
 
 @cache

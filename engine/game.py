@@ -234,7 +234,10 @@ class Game:
         assert top is f or top["id"] == f["id"], "popped a frame that was not on top"
 
     def run(self) -> None:
-        """Advance until some frame asks a question or the game ends."""
+        """Advance until some frame asks a question or the game ends. The ruleset's settle hook runs first (an
+        answer may have changed the position: a march resolves inside its answer) and after every step, never inside
+        a battle."""
+        self._settle()
         for _ in range(MAX_STEPS_PER_ACT):
             if self.finished or not self.state.stack:
                 return
@@ -245,9 +248,12 @@ class Game:
                     continue
                 return
             step.advance(self, top)
-            if not self.finished and not any(f["type"] == "combat" for f in self.state.stack):
-                ruleset(self.state).settle(self)
+            self._settle()
         raise RuntimeError("the game did not settle: a step loops without asking anything")
+
+    def _settle(self) -> None:
+        if not self.finished and not any(f["type"] == "combat" for f in self.state.stack):
+            ruleset(self.state).settle(self)
 
     def _answer_for_a_vassal_without_liege(self, top: Frame) -> bool:
         """A house that became a vassal as the round started has nobody to decide for it until the claim
@@ -276,7 +282,7 @@ class Game:
         threshold = ruleset(self.state).instant_win_at
         for house in rules.player_houses(self.state):  # a vassal never wins (M-VASSAL-32)
             if points[house] >= threshold:
-                self.end_game(house, "seven-castles")
+                self.end_game(house, ruleset(self.state).win_reason(self.state, house))
                 return True
         return False
 

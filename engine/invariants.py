@@ -99,8 +99,9 @@ def check_vassals(g: Game) -> None:
 
 def check_targaryen(g: Game) -> None:
     """M-TARG-10, -12, -13, -16, M-VASSAL-07: Targaryen stays on space 8 of every track and is never a vassal; every
-    dragon is as strong as the tokens the round marker has moved onto the dragon track; no dragon is ever mustered
-    nor comes back once destroyed (a dragon count never rises); only Targaryen has dragons."""
+    dragon is as strong as the tokens moved off the round track onto the dragon track (by the round marker, every
+    token of a round reached; or earlier by Fire Made Flesh, ``check_dragons``); at most three dragons, only
+    Targaryen's."""
     s = g.s
     t = s.targaryen
     dragons = {u.house for us in s.units.values() for u in us if rules.unit_type(s, u.type).flies}
@@ -121,6 +122,28 @@ def check_targaryen(g: Game) -> None:
     count = rules.units_on_board(s, "targaryen", "dragon")
     if count > ruleset(s).houses()["targaryen"].unit_limits["dragon"]:
         raise InvariantError(f"Targaryen has {count} dragons")
+    check_loyalty(g)
+
+
+def check_loyalty(g: Game) -> None:
+    """M-TARG-02..07: at most twenty loyalty tokens on the board, each on a land of Westeros; outside a battle none
+    lies in an area Targaryen controls (it has collected them); its Victory track is its loyalty points plus Pentos."""
+    s = g.s
+    tokens: dict[str, int] = s.targaryen.get("loyalty_tokens", {})
+    board = rules.board(s)
+    westeros = data.board("mother-of-dragons/board-westeros.json").areas
+    if sum(tokens.values()) > 20 or any(n <= 0 for n in tokens.values()):
+        raise InvariantError(f"loyalty tokens on the board: {tokens}")
+    if any(a not in westeros or not board.areas[a].is_land for a in tokens):
+        raise InvariantError(f"a loyalty token off the lands of Westeros: {tokens}")
+    in_battle = any(f["type"] == "combat" for f in s.stack)
+    if not in_battle and not g.finished:
+        held = [a for a in tokens if rules.controller(s, a) == "targaryen"]
+        if held:
+            raise InvariantError(f"loyalty tokens left uncollected in {held}")
+    pentos = 1 if rules.controller(s, "pentos") == "targaryen" else 0
+    if rules.victory_points(s)["targaryen"] != s.targaryen["loyalty"] + pentos:
+        raise InvariantError("Targaryen's Victory track is not its loyalty points and Pentos")
 
 
 def ruleset_dragon_rounds(g: Game) -> list[int]:
@@ -128,11 +151,34 @@ def ruleset_dragon_rounds(g: Game) -> list[int]:
     return rounds
 
 
-def check_dragons(before: int, g: Game) -> None:
-    """M-TARG-10: a dragon is never mustered and never comes back: the count on the board never rises."""
-    after = rules.units_on_board(g.s, "targaryen", "dragon") if g.s.targaryen else 0
-    if after > before:
-        raise InvariantError(f"Targaryen's dragons went from {before} to {after}")
+def dragons(g: Game) -> tuple[int, int]:
+    """Targaryen's dragons on the board and their strength (0, 0 without Targaryen): what ``check_dragons`` compares."""
+    if not g.s.targaryen:
+        return 0, 0
+    return rules.units_on_board(g.s, "targaryen", "dragon"), int(g.s.targaryen["dragon_strength"])
+
+
+def check_dragons(before: tuple[int, int], g: Game, events: list[dict[str, object]]) -> None:
+    """M-TARG-10, -13 across one answer (``before``: ``dragons(g)`` before it, ``events``: what it returned). A dragon
+    is never mustered and never comes back once destroyed, except the one Fire Made Flesh puts back into Targaryen's
+    home (``unit-placed``); the dragon track rises by one for each round the marker reaches holding a token
+    (``dragon-strength``) and for each token Fire Made Flesh moves early (``dragon-token-moved``), which it does only
+    as it destroys a dragon (``units-destroyed``, reason ``fire-made-flesh``), never otherwise."""
+    count, strength = dragons(g)
+    fire = "fire-made-flesh"
+    revived = [e for e in events if e["type"] == "unit-placed" and e["unit"] == "dragon"]
+    if any(e["card"] != fire or e["area"] != rules.home(g.s, "targaryen") for e in revived):
+        raise InvariantError(f"a dragon put on the board otherwise than by Fire Made Flesh in Pentos: {revived}")
+    if count > before[0] + len(revived):
+        raise InvariantError(f"Targaryen's dragons went from {before[0]} to {count}")
+    moved = [e for e in events if e["type"] == "dragon-token-moved"]
+    burned = [e for e in events if e["type"] == "units-destroyed" and e["reason"] == fire and e["units"] == ["dragon"]]
+    if any(e["card"] != fire for e in moved) or len(moved) != len(burned):
+        raise InvariantError(f"dragon strength tokens moved early {moved} for the dragons destroyed {burned}")
+    grown = sum(1 for e in events if e["type"] == "dragon-strength")
+    if strength != before[1] + grown + len(moved):
+        early = len(moved)
+        raise InvariantError(f"dragon strength went from {before[1]} to {strength} ({grown} rounds, {early} early)")
 
 
 def check_commanders(before: dict[str, str | None], g: Game, events: list[dict[str, object]]) -> None:

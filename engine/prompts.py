@@ -45,6 +45,13 @@ class PromptKind(StrEnum):
     MUSTER = "muster"
     BID = "bid"
     BID_HANDOUT = "bid-handout"
+    LOYALTY_AREAS = "loyalty-areas"
+    FIRE_MADE_FLESH = "fire-made-flesh"
+    PLAYING_WITH_FIRE = "playing-with-fire"
+    LOYALTY_UNIT = "loyalty-unit"
+    LOYALTY_PLAYER = "loyalty-player"
+    LOYALTY_MOVE = "loyalty-move"  # {from_area: [to_areas]}; answer {"from": area, "to": area}
+    LOYALTY_UNDO = "loyalty-undo"  # ["undo", "keep"]; answer one of them
     TIE_ORDER = "tie-order"
     WILDLING_TIE = "wildling-tie"
     PREEMPTIVE_RAID = "preemptive-raid"

@@ -49,6 +49,8 @@ KEYS = (
     "tides_deck",
     "vassals",
     "dragon_strength",
+    "loyalty",
+    "loyalty_tokens",
     "start",
 )
 ACTION_STARTS = ("action", "raid", "march", "consolidate")
@@ -65,7 +67,7 @@ OPTION_VALUES: dict[str, tuple[Any, ...]] = {
 IMPASSABLE = ("~", "impassable")
 # The house card whose combat ability moves the opponent to the last place of a track, mid-Action phase.
 DORAN = "doran-martell"
-ROMAN = ("I", "II", "III")
+ROMAN = ("I", "II", "III", "IV")
 MAX_SEED = 2**64 - 1
 
 
@@ -202,12 +204,12 @@ def _parse_start(spec: dict[str, Any], round_: int) -> Start:
     clash = start_spec.get("clash")
     if clash is not None:
         clash = _choice(clash, data.TRACKS, "start.clash")
-    deck = _int(start_spec.get("westeros", 2 if clash else None), "start.westeros", 1, 3) - 1
+    deck = _int(start_spec.get("westeros", 2 if clash else None), "start.westeros", 1, len(ROMAN)) - 1
     if round_ < 2:
         fail("round 1 has no Westeros phase: a start inside it needs round 2 or later", round=round_)
     card = start_spec.get("card", "clash-of-kings" if clash else None)
     if card is not None:
-        known = [c["id"] for c in data.westeros_cards().values() if c["deck"] == deck + 1]
+        known = [c["id"] for c in data.all_westeros_cards().values() if c["deck"] == deck + 1]
         card = _choice(card, known, f"start.card (deck {ROMAN[deck]})")
         if clash and card not in CLASH_CARDS:
             fail(f"a Clash of Kings comes from {' or '.join(CLASH_CARDS)}, not {card}", card=card)
@@ -219,6 +221,8 @@ def _parse_start(spec: dict[str, Any], round_: int) -> Start:
 def _draw(s: GameState, start: Start) -> Start:
     """Take this phase's cards off the decks as the draw did, and put back those already resolved."""
     assert start.deck is not None
+    if start.deck >= len(s.westeros_decks):
+        fail("start.westeros: deck IV is played only when Targaryen plays", deck=start.deck + 1)
     resolved = start.deck + (1 if start.clash else 0)
     drawn: list[str] = []
     for i, deck in enumerate(s.westeros_decks):
@@ -362,12 +366,13 @@ def _set_tracks(s: GameState, raw: Any) -> None:
 def _set_decks(s: GameState, spec: dict[str, Any]) -> None:
     if "westeros_decks" in spec:
         decks = _list(spec["westeros_decks"], "westeros_decks")
-        if len(decks) != 3:
-            fail("westeros_decks must be three lists (decks I, II and III)")
+        if len(decks) != len(s.westeros_decks):
+            count, decks_named = (("three", "I, II and III"), ("four", "I, II, III and IV"))[len(s.westeros_decks) - 3]
+            fail(f"westeros_decks must be {count} lists (decks {decks_named})")
         s.westeros_decks = []
         for i, raw in enumerate(decks):
             what = f"westeros_decks[{i}]"
-            copies = {c["id"]: c["copies"] for c in data.westeros_cards().values() if c["deck"] == i + 1}
+            copies = {c["id"]: c["copies"] for c in data.all_westeros_cards().values() if c["deck"] == i + 1}
             deck = _copies(_strings(raw, what), copies, what)
             if not any(c != WINTER_IS_COMING for c in deck):
                 fail(f"Westeros deck {ROMAN[i]} needs a card other than Winter Is Coming", deck=i + 1)
@@ -561,11 +566,13 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
 
 def _set_targaryen(s: GameState, spec: dict[str, Any]) -> None:
     """With Targaryen: the dragon strength tokens the round marker has reached lie on the dragon track (M-TARG-13),
-    unless ``dragon_strength`` says otherwise; Pentos counts as held as the position shows."""
+    unless ``dragon_strength`` says otherwise; Pentos counts as held as the position shows; ``loyalty`` points are
+    collected (0 to 6) and ``loyalty_tokens`` lie on the board (the setup's one in King's Landing otherwise)."""
     t = s.targaryen
     if not t:
-        if "dragon_strength" in spec:
-            fail("dragon_strength: only a game with Targaryen has dragons")
+        for key in ("dragon_strength", "loyalty", "loyalty_tokens"):
+            if key in spec:
+                fail(f"{key}: only a game with Targaryen has it", key=key)
         return
     rounds: list[int] = t["dragon_rounds"]
     strength = _int(
@@ -574,6 +581,16 @@ def _set_targaryen(s: GameState, spec: dict[str, Any]) -> None:
     t["dragon_rounds"] = rounds[strength:]
     t["dragon_strength"] = strength
     t["holds_pentos"] = rules.controller(s, "pentos") == "targaryen"
+    t["loyalty"] = _int(spec.get("loyalty", 0), "loyalty", 0, 6)
+    if "loyalty_tokens" in spec:
+        tokens = {}
+        for area, count in _mapping(spec["loyalty_tokens"], "loyalty_tokens").items():
+            if not _area(s, area, "loyalty_tokens").is_land:
+                fail(f"loyalty_tokens: {area} is no land", area=area)
+            tokens[area] = _int(count, f"loyalty_tokens.{area}", 1, 20)
+        if sum(tokens.values()) > 20:
+            fail("loyalty_tokens: the game has twenty loyalty tokens")
+        t["loyalty_tokens"] = tokens
 
 
 def push_start(game: Game, start: Start) -> None:

@@ -23,13 +23,15 @@ def houses_for(player_count: int) -> list[str]:
     return list(houses)
 
 
-def westeros_decks(rng: Rng) -> list[list[str]]:
-    decks: list[list[str]] = [[], [], []]
-    for card in data.westeros_cards().values():
-        decks[card["deck"] - 1].extend([card["id"]] * card["copies"])
-    for deck in decks:
+def westeros_decks(rng: Rng, decks: tuple[int, ...] = (1, 2, 3)) -> list[list[str]]:
+    """The Westeros decks ``decks`` (1-based numbers), each shuffled in turn."""
+    out: list[list[str]] = [[] for _ in decks]
+    for card in data.all_westeros_cards().values():
+        if card["deck"] in decks:
+            out[decks.index(card["deck"])].extend([card["id"]] * card["copies"])
+    for deck in out:
         rng.shuffle(deck)
-    return decks
+    return out
 
 
 def tides_deck(rng: Rng) -> list[str]:

@@ -83,7 +83,7 @@ def play_game(
                 prompt = next((p for p in g.prompts() if not p.answered), prompt)
             answer = agents[prompt.house].answer(prompt, g.view(prompt.house))
             commanders = dict(g.state.vassals)
-            dragons = rules.units_on_board(g.state, TARGARYEN, "dragon") if g.state.targaryen else 0
+            dragons = invariants.dragons(g)
             start = time.perf_counter()
             try:
                 events = g.act(prompt.house, answer)
@@ -101,7 +101,7 @@ def play_game(
             if check_invariants:
                 invariants.check(g)
                 invariants.check_commanders(commanders, g, events)
-                invariants.check_dragons(dragons, g)
+                invariants.check_dragons(dragons, g, events)
     except Exception as exc:  # report, never crash the sweep
         return GameResult(
             seed=seed,

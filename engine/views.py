@@ -14,6 +14,7 @@ from engine.combat.frame import SIDES, combat, house_of
 from engine.combat.strength import combat_units, total_strength
 from engine.orders import token
 from engine.rulesets import ruleset
+from engine.steps.loyalty import reserve as loyalty_reserve
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -111,11 +112,14 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     }
     if s.targaryen:
         # Mother of Dragons with Targaryen (public, printed on the Essos board): every dragon's strength, the rounds
-        # whose space still holds a strength token, and the loyalty points Targaryen has collected.
+        # whose space still holds a strength token, the loyalty points Targaryen has collected, the loyalty tokens
+        # on the board (area -> count) and those left in its reserve.
         view["targaryen"] = {
             "dragon_strength": s.targaryen["dragon_strength"],
             "dragon_rounds": list(s.targaryen["dragon_rounds"]),
             "loyalty": s.targaryen["loyalty"],
+            "loyalty_tokens": dict(s.targaryen.get("loyalty_tokens", {})),
+            "loyalty_reserve": loyalty_reserve(s),
         }
         view["options"]["targaryen_cards"] = s.options.get("targaryen_cards")
     if bidding and top is not None:

@@ -272,6 +272,43 @@ def units() -> None:
     )
 
 
+RIVER_CARD = "watering-the-seed"  # its areas are the lands beside a river its small map shows
+
+
+def westeros_deck4() -> None:
+    """Westeros deck IV (M-DECK4-01..04), used only when Targaryen plays: each card's banner areas (a loyalty token
+    on each), the areas its text offers, what it costs in Power, and its texts."""
+    src = _load("westeros-deck-4.json")
+    russian = json.loads(RUSSIAN.read_text(encoding="utf-8"))["westeros_cards"]
+    cards = []
+    for c in src["cards"]:
+        assert not c["wildling_icon"] and c["copies"] == 1
+        card: dict[str, Any] = {
+            "deck": 4,
+            "id": c["id"],
+            "names": {"en": c["name_en"], "ru": russian[c["id"]]["name"]},
+            "copies": c["copies"],
+            "icons": 0,
+            "banner_areas": c["banner_areas"],
+            "cost": c["cost_power"] if isinstance(c["cost_power"], int) else None,
+            "text_en": c["effect"],
+            "text_ru": russian[c["id"]]["text"],
+        }
+        if "choosable_areas" in c:
+            card["choosable_areas"] = c["choosable_areas"]
+        if c["id"] == RIVER_CARD:
+            card["choosable_areas"] = c["river_areas_mirror"]
+        cards.append(card)
+    _write(
+        "westeros_deck4.json",
+        {
+            "about": "Westeros deck IV: one copy of each card, no wildling icon. banner_areas: a loyalty token goes on "
+            "each first; choosable_areas: the areas its text offers; cost: Power to discard (null: it varies).",
+            "cards": cards,
+        },
+    )
+
+
 def setup() -> None:
     houses_src = _load("houses.json")
     other = _load("other.json")
@@ -298,6 +335,8 @@ def setup() -> None:
             },
             "neutral_forces_with_essos": {n["area"]: n["strength"] for n in other["neutral_forces"]["used"]},
             "dragon_strength_rounds": dragons["strength_tokens"]["rounds_with_token"],
+            "loyalty_start": {"kings-landing": 1},  # M-SETUP-20 (setup step 13)
+            "loyalty_tokens": _load("targaryen.json")["loyalty_tokens"]["count"],
             "sea_orders": [
                 {"id": o["id"], "type": _order_type(o["type"]), "bonus": o["modifier"], "star": o["special"]}
                 for o in sea["set"]
@@ -356,6 +395,7 @@ def main() -> int:
     cards()
     targaryen_cards()
     units()
+    westeros_deck4()
     setup()
     vassals()
     layout()

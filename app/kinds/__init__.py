@@ -5,6 +5,16 @@ anyone looks a kind up. A group module imports the shared form helpers (``app.fo
 ``app.decisions``, which is built on top of them.
 """
 
-from app.kinds import action, cards, combat, planning, westeros, wildlings
+from app.kinds import action, cards, combat, deck4_moves, deck4_players, loyalty, planning, westeros, wildlings
 
-__all__ = ["action", "cards", "combat", "planning", "westeros", "wildlings"]
+__all__ = [
+    "action",
+    "cards",
+    "combat",
+    "deck4_moves",
+    "deck4_players",
+    "loyalty",
+    "planning",
+    "westeros",
+    "wildlings",
+]

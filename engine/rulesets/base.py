@@ -88,6 +88,10 @@ class Ruleset:
         views read it through ``rules.victory_points``."""
         return castles
 
+    def win_reason(self, s: GameState, house: str) -> str:
+        """Why reaching ``instant_win_at`` victory points wins (the ``game-over`` event's reason)."""
+        return "seven-castles"
+
     def pinned_on_tracks(self, s: GameState) -> dict[str, int]:
         """Houses that keep one space of every influence track whatever moves (house -> 0-based index); none in the
         base game. ``rules.set_track``, the one writer of tracks, keeps them there."""

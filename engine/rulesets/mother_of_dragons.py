@@ -158,8 +158,12 @@ class MotherOfDragons(Ruleset):
                 "dragon_strength": 0,
                 "loyalty": 0,
                 "holds_pentos": True,  # M-TARG-08
+                "loyalty_tokens": dict(conf["loyalty_start"]),  # M-SETUP-20
             }
         setup.deal_decks(state, rng)
+        if essos:  # M-SETUP-09, M-DECK4-01: deck IV beside deck III, shuffled after the others
+            state.westeros_decks += setup.westeros_decks(rng, (4,))
+            state.rng = rng.state
         return state
 
     def order_tokens(self) -> dict[str, OrderToken]:
@@ -203,9 +207,20 @@ class MotherOfDragons(Ruleset):
             PHASE_RULES["dragons-grow"](g)
 
     def settle(self, g: Game) -> None:
-        """M-TARG-09: Pentos lost or taken back."""
-        if g.s.targaryen:
-            PHASE_RULES["pentos"](g)
+        """M-TARG-09: Pentos lost or taken back. M-TARG-05, -06: loyalty tokens in an area Targaryen controls are
+        collected, and seven points win at once."""
+        t = g.s.targaryen
+        if not t:
+            return
+        before = (t["holds_pentos"], t["loyalty"])
+        PHASE_RULES["pentos"](g)
+        PHASE_RULES["collect-loyalty"](g)
+        if (t["holds_pentos"], t["loyalty"]) != before:
+            g.check_instant_win()
+
+    def win_reason(self, s: GameState, house: str) -> str:
+        """M-TARG-06: Targaryen wins on seven loyalty points, the others on seven castles."""
+        return "seven-loyalty" if house == TARGARYEN else super().win_reason(s, house)
 
     def clash_bids_revealed(self, g: Game, clash: Frame) -> bool:
         """M-TARG-18: Targaryen hands out its bid before the track is ordered."""

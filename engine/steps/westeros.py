@@ -1,7 +1,7 @@
 """The Westeros phase (B-WEST-01..08) and the Westeros cards (B-WCARD-01..18).
 
-The ``westeros`` frame draws the top card of decks I, II and III (index 0 of each list in
-``state.westeros_decks``), records them in ``state.westeros_drawn`` (one id per deck), moves the wildling threat
+The ``westeros`` frame draws the top card of decks I, II and III (and deck IV when Targaryen plays; index 0 of each
+list in ``state.westeros_decks``), records them in ``state.westeros_drawn`` (one id per deck), moves the wildling threat
 by their icons — an attack at once if it reaches 12 — and then resolves the three cards in deck order. A resolved
 card goes to the bottom of its deck (B-WEST-07). Winter Is Coming is resolved in its turn: it is shuffled back into
 its deck and a new card is drawn instead (again, if Winter Is Coming comes up again); an icon on that replacement
@@ -13,6 +13,7 @@ Put to the Sword (B-WCARD-05/09/16/18).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
@@ -45,7 +46,7 @@ CHOICE_CARDS: dict[str, tuple[str, list[str]]] = {
 
 def icons(deck: int, card: str) -> int:
     """Wildling icons on a card of deck ``deck`` (0-based)."""
-    return int(data.westeros_cards()[f"{deck + 1}:{card}"]["icons"])
+    return int(data.all_westeros_cards()[f"{deck + 1}:{card}"]["icons"])
 
 
 def add_restriction(g: Game, restriction: str, card: str) -> None:
@@ -72,10 +73,26 @@ def game_of_thrones(g: Game) -> None:
         g.emit("power-gained", house=house, crowns=crowns, ports=ports, gained=gained, reason="game-of-thrones")
 
 
+# Effects of cards a ruleset adds (Mother of Dragons' deck IV), registered by the module that plays them.
+CARD_EFFECTS: dict[str, Callable[[Game, str], None]] = {}
+
+
+def westeros_effect(card: str) -> Callable[[Callable[[Game, str], None]], Callable[[Game, str], None]]:
+    def add(effect: Callable[[Game, str], None]) -> Callable[[Game, str], None]:
+        if card in CARD_EFFECTS:
+            raise ValueError(f"Westeros card effect {card!r} registered twice")
+        CARD_EFFECTS[card] = effect
+        return effect
+
+    return add
+
+
 def resolve_effect(g: Game, effect: str, card: str) -> None:
     """Carry out a card's effect (or a chosen option of a choice card)."""
     s = g.s
-    if effect == "supply":
+    if effect in CARD_EFFECTS:
+        CARD_EFFECTS[effect](g, card)
+    elif effect == "supply":
         adjust_supply(g)
     elif effect == "mustering":
         # M-VASSAL-35: a vassal musters only in its home, and only while it controls it.

@@ -25,6 +25,7 @@ from app.labels import (
     unit_label,
     units_text,
     westeros_name,
+    westeros_text,
     wildling_name,
     wildling_text,
 )
@@ -40,7 +41,8 @@ KINDS = [
     "westeros-choice", "reconcile", "muster", "bid", "tie-order", "wildling-tie", "preemptive-raid", "track",
     "discard-house-card", "return-house-card", "wildling-destroy", "wildling-upgrade", "wildling-downgrade",
     "vassal-claim", "vassal-orders", "bronn-pay", "beric-unit", "connington-knight", "bid-handout",
-    "viserys-discard", "missandei-return",
+    "viserys-discard", "missandei-return", "loyalty-move", "loyalty-undo",
+    "fire-made-flesh", "playing-with-fire", "loyalty-unit", "loyalty-player", "loyalty-areas",
 ]  # fmt: skip
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -64,7 +66,7 @@ def _ids() -> frozenset[str]:
     from engine.orders import ALL_TOKENS
 
     names = [*data.all_areas(), *data.house_cards(), *data.wildling_cards(), *ALL_TOKENS, *data.TRACKS]
-    names += [c["id"] for c in data.westeros_cards().values()] + list(data.tides_cards()) + KINDS
+    names += [c["id"] for c in data.all_westeros_cards().values()] + list(data.tides_cards()) + KINDS
     plain = {n for n in names if re.fullmatch(r"[a-z]+", n)}
     return frozenset(n for n in names if n not in plain) | {
         "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn", "targaryen",
@@ -153,6 +155,55 @@ def _targaryen_positions() -> dict[str, Position]:
         "bid-handout": (clash, prompt(clash, "targaryen")),
         "viserys-discard": open_decision("viserys-discard"),
         "missandei-return": open_decision("missandei-return"),
+        **_loyalty_move_positions(),
+        **_deck4_player_positions(),
+        "loyalty-areas": _loyalty_areas_position(),
+    }
+
+
+def _loyalty_areas_position() -> Position:
+    """Domestic Disputes: Targaryen may pay for tokens on up to four other houses' homes."""
+    g = Game.from_scenario(
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 2,
+            "start": {"westeros": 4, "card": "domestic-disputes"},
+        }
+    )
+    return g, prompt(g, "targaryen")
+
+
+def _loyalty_move_positions() -> dict[str, Position]:
+    """Word Spreads Quickly: Baratheon moves a loyalty token, then Targaryen may undo the move."""
+    g = Game.from_scenario(
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 2,
+            "start": {"westeros": 4, "card": "word-spreads-quickly"},
+            "loyalty_tokens": {"winterfell": 2},
+            "power": {"targaryen": 5},
+        }
+    )
+    move = Game.from_json(g.to_json())
+    g.act("baratheon", {"from": "winterfell", "to": "karhold"})
+    return {"loyalty-move": (move, prompt(move, "baratheon")), "loyalty-undo": (g, prompt(g, "targaryen"))}
+
+
+def _deck4_player_positions() -> dict[str, Position]:
+    """Fire Made Flesh with one dragon destroyed (every kind of choice), Playing With Fire and the unit its picked
+    player chooses, The Long Plan (tests/engine_mod/test_deck4_players.py)."""
+    from tests.engine_mod.test_deck4_players import at_card
+
+    fire = at_card("fire-made-flesh", units={"the-rhoyne": "targaryen dragon"})
+    playing, unit, plan = at_card("playing-with-fire"), at_card("playing-with-fire"), at_card("the-long-plan")
+    unit.act("targaryen", {"area": "harrenhal", "house": "stark"})
+    return {
+        "fire-made-flesh": (fire, prompt(fire, "targaryen")),
+        "playing-with-fire": (playing, prompt(playing, "targaryen")),
+        "loyalty-unit": (unit, prompt(unit, "stark")),
+        "loyalty-player": (plan, prompt(plan, "targaryen")),
     }
 
 
@@ -477,9 +528,87 @@ def c_viserys(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert all(card_name(c, lang) in " ".join(o.label for o in f.fields[0].options) for c in p.choices if c)
 
 
+def c_loyalty_move(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """The card and its text, each area holding tokens with its count, then where the picked area's token may go,
+    and the price Targaryen may pay to undo the move."""
+    text = text_of(f)
+    assert westeros_name(p.info["card"], lang) in f.ask and westeros_text(p.info["card"], lang) in text
+    origins, to = f.fields
+    assert [o.label for o in origins.options] == [area_label(a, lang) for a in p.choices]
+    counts = [o.description for o in origins.options]
+    assert counts == [tn("decision.loyalty-move.here", p.info["tokens"][a], lang) for a in p.choices]
+    assert [o.label for o in to.options] == [area_label(a, lang) for a in p.choices[origins.selected[0]]]
+    assert area_label(origins.selected[0], lang) in to.label
+    assert tn("decision.loyalty-move.undo", p.info["undo_cost"], lang, house=house_name("targaryen", lang)) in text
+
+
+def c_loyalty_undo(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """Who moved the token from where to where, the price and the Power Targaryen has."""
+    text = text_of(f)
+    assert westeros_name(p.info["card"], lang) in f.ask and tn("count.power", p.info["cost"], lang) in f.ask
+    assert house_name(p.info["mover"], lang) in text
+    assert area_label(p.info["origin"], lang) in text and area_label(p.info["to"], lang) in text
+    assert str(v["power"]["targaryen"]) in text
+    assert [o.value for o in f.fields[0].options] == p.choices and f.fields[0].selected == ["keep"]
+
+
+def _deck4_card(p: Prompt, f: Form, lang: str) -> str:
+    """The card's name asked about and its text shown; returns the form's text."""
+    text = text_of(f)
+    assert westeros_name(p.info["card"], lang) in f.ask and westeros_text(p.info["card"], lang) in text
+    return text
+
+
+def c_fire_made_flesh(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """The dragons by area and their strength, the rounds whose tokens are still out, and one option per legal
+    choice naming the dragon's area and the round whose token moves."""
+    text = _deck4_card(p, f, lang)
+    assert str(p.info["dragon_strength"]) in text and all(area_label(a, lang) in text for a in p.info["dragons"])
+    assert all(str(r) in text for r in p.info["dragon_rounds"])
+    options = f.fields[0].options
+    assert len({o.label for o in options}) == len(options) == len(p.choices)
+    for choice, option in zip(p.choices, options, strict=True):
+        if choice["option"] != "nothing":
+            assert area_label(choice["area"], lang) in option.label
+        if choice["option"] == "destroy":
+            assert str(choice["round"]) in option.label
+    assert {c["option"] for c in p.choices} == {"destroy", "revive", "nothing"}
+
+
+def c_playing_with_fire(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """The price and Targaryen's Power, every land nobody controls, every player with the units he could place."""
+    text = _deck4_card(p, f, lang)
+    assert tn("count.power", p.choices["cost"], lang) in text and str(p.info["power"]) in text
+    lands = [o.label for field in f.fields if field.key.startswith("lands:") for o in field.options]
+    assert sorted(lands) == sorted(area_label(a, lang) for a in p.choices["areas"])
+    players = {o.label: o.description or "" for o in f.fields[-1].options}
+    for house in p.choices["houses"]:
+        assert all(unit_label(u, lang) in players[house_name(house, lang)] for u in p.info["units"][house])
+
+
+def c_loyalty_unit(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    text = _deck4_card(p, f, lang)
+    assert area_label(p.info["area"], lang) in f.ask and house_name(p.info["by"], lang) in text
+    assert [o.label for o in f.fields[0].options] == [unit_label(u, lang) for u in p.choices]
+
+
+def c_loyalty_player(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    text = _deck4_card(p, f, lang)
+    assert tn("count.power", p.info["cost"], lang) in text and str(p.info["power"]) in text
+    labels = [o.label for o in f.fields[0].options]
+    assert labels[:-1] == [house_name(h, lang) for h in p.choices if h] and f.fields[0].selected == ["none"]
+
+
 def c_missandei(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert card_text("missandei", lang) in text_of(f)
     assert all(card_name(c, lang) in " ".join(o.label for o in f.fields[0].options) for c in p.choices if c)
+
+
+def c_loyalty_areas(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    assert westeros_name(p.info["card"], lang) in f.ask
+    assert tn("count.power", p.choices["cost"], lang) in text_of(f)
+    offered = [o.label for field in f.fields for o in field.options]
+    assert sorted(offered) == sorted(area_label(a, lang) for a in p.choices["areas"])
 
 
 CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
@@ -527,6 +656,13 @@ CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "bid-handout": c_handout,
     "viserys-discard": c_viserys,
     "missandei-return": c_missandei,
+    "loyalty-move": c_loyalty_move,
+    "loyalty-undo": c_loyalty_undo,
+    "fire-made-flesh": c_fire_made_flesh,
+    "loyalty-areas": c_loyalty_areas,
+    "playing-with-fire": c_playing_with_fire,
+    "loyalty-unit": c_loyalty_unit,
+    "loyalty-player": c_loyalty_player,
 }
 
 
@@ -711,3 +847,39 @@ def test_the_march_form_offers_to_leave_power_only_when_every_unit_leaves() -> N
     assert offered() == ["no"]  # one still stays
     picks[units[1].key] = [away]
     assert offered() == ["no", "yes"]  # the last one leaves: a token may hold the area
+
+
+def test_the_loyalty_move_form_offers_the_lands_beside_the_area_picked(positions: dict[str, Position]) -> None:
+    """Scattering Dissent, Word Spreads Quickly on a phone: picking another area holding tokens rebuilds the menu of
+    where the token may go (its neighbours), and the picks read back as the move the engine takes. A single possible
+    move is made without asking."""
+    from app.decisions import only_answer, repick, repicks
+
+    g, p = positions["loyalty-move"]
+    form = build_form(p, g.view(p.house), "en")
+    picks = {f.key: list(f.selected) for f in form.fields}
+    assert picks == {"from": [p.default["from"]], "to": [p.default["to"]]}
+    assert repicks(form, "from", ["winterfell"])
+    picks = repick(form, p, picks, "from", ["winterfell"], "en")
+    assert [o.value for o in form.fields[1].options] == p.choices["winterfell"]
+    picks["to"] = ["moat-cailin"]
+    answer = to_answer(p, picks)
+    assert answer == {"from": "winterfell", "to": "moat-cailin"}
+    assert answer_text(p.kind, answer, "ru", prompt=p) == "жетон верности из области Винтерфелл в область Ров Кейлин"
+    events = Game.from_json(g.to_json()).act(p.house, answer)
+    assert next(e for e in events if e["type"] == "loyalty-moved")["to"] == "moat-cailin"
+    assert only_answer(p) is None
+    alone = Game.from_scenario(
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 2,
+            "start": {"westeros": 4, "card": "scattering-dissent"},
+            "loyalty_tokens": {},
+            "neutral": {"castle-black": "impassable"},
+            "power_tokens": {"oldtown": "targaryen"},
+        }
+    )
+    single = prompt(alone, "targaryen")
+    assert single.choices == {"karhold": ["winterfell"]}
+    assert only_answer(single) == ({"from": "karhold", "to": "winterfell"},)

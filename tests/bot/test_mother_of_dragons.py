@@ -165,6 +165,32 @@ async def test_M_PLAYERS_03_an_eight_player_game_with_targaryen_through_the_form
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
+async def test_M_DECK4_01_an_eight_player_game_in_russian_with_deck_four_from_the_forms(table: Table) -> None:
+    """M-DECK4-01, M-DECK4-02, M-TARG-05: the whole 8-player game in Russian; deck IV's card comes with the others
+    every Westeros phase, its tokens are told in the channel, and its decisions are answered from the DMs' forms."""
+    fake = table.fake
+    players = [*table.players, *(fake.add_member(table.guild, f"p{i}") for i in (6, 7))]
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=8, ruleset="mother-of-dragons", name="Эссос", language="ru"
+    )
+    lobby = await made.wait_response()
+    for player in players:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, "lobby:1:start")).wait_response()
+    await answer_every_decision(table, 1, players, seed=9)
+    final = await table.service.load(1)
+    assert final.finished
+    answered = [a.prompt_id.split(":")[1] for a in await table.service.store.answers(1)]
+    deck_four = [k for k in answered if k.startswith(("loyalty", "fire", "deck4"))]
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    text = "\n".join(channel)
+    assert "жетон верности Таргариенов в области" in text  # every deck IV card's banner
+    assert "Игра окончена" in text or "игра окончена" in text.lower()
+    assert deck_four or "больше ничего не происходит" in text or "пропускает карту" in text
+    assert not any(word in text for word in ("loyalty-placed", "deck4", "empty-promises", "targaryen"))
+    assert fake.failed_interactions == [] and fake.internal_errors == []
+
+
 async def test_a_gift_in_a_base_game_is_refused_in_the_players_language(table: Table) -> None:
     fake = table.fake
     game_id = await start_game(table, 3)

@@ -80,7 +80,7 @@ def parse_doc(text: str) -> list[Row]:
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
         assert len(cells) == 4, f"a row needs 4 cells: {line}"
         name, when, fields_cell, visibility = cells
-        m = re.fullmatch(r"`([a-z-]+)`", name)
+        m = re.fullmatch(r"`([a-z0-9-]+)`", name)
         assert m, f"the event cell must be one backticked type: {name!r}"
         assert when, f"{name}: say when it happens"
         fields: dict[str, str] = {}
@@ -607,6 +607,18 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[tuple[str, str], Any], set[str]]
             ("martell", "house-card"): "obara-sand",
         },
         {"power-lost"},
+    ),
+    # All twenty loyalty tokens are out: Strongholds of Resistance places none and asks nothing.
+    "loyalty-reserve-empty": (
+        {
+            "players": 8,
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 2,
+            "start": {"westeros": 4, "card": "strongholds-of-resistance"},
+            "loyalty_tokens": {"winterfell": 20},
+        },
+        {},
+        {"loyalty-reserve-empty", "deck4-nothing"},
     ),
     "pentos-regained": (
         {

@@ -418,7 +418,13 @@ def test_a_game_without_targaryen_saves_as_before() -> None:
     assert '"targaryen"' not in g.to_json() and "targaryen" not in g.view(None)
     g8 = new_game(8, seed=5, options=MOD)
     assert Game.from_json(g8.to_json()) == g8
-    assert g8.view(None)["targaryen"] == {"dragon_strength": 0, "dragon_rounds": [2, 4, 6, 8, 10], "loyalty": 0}
+    assert g8.view(None)["targaryen"] == {
+        "dragon_strength": 0,
+        "dragon_rounds": [2, 4, 6, 8, 10],
+        "loyalty": 0,
+        "loyalty_tokens": {"kings-landing": 1},  # M-SETUP-20
+        "loyalty_reserve": 19,
+    }
     assert g8.view(None)["options"]["targaryen_cards"] == "a"
 
 

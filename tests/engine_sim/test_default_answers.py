@@ -38,6 +38,8 @@ from tests.engine_mod.test_targaryen_cards import missandei as targaryen_missand
 from tests.engine_mod.test_vassals_westeros import QUIET_II, QUIET_III, mod_westeros
 
 MOD = {"ruleset": "mother-of-dragons"}
+MOD_DECK4: dict[str, Any] = {"players": 8, "options": MOD, "round": 2}  # deck IV plays: Targaryen is in
+DECK4_PLAYERS = ("fire-made-flesh", "playing-with-fire", "the-long-plan")  # engine/steps/deck4_players.py
 SETUPS: list[tuple[int | list[str], dict[str, Any]]] = [
     (3, {}),
     (4, {}),
@@ -268,7 +270,8 @@ def test_every_default_is_accepted_in_games_between_agents(
 def rare_positions() -> list[Game]:
     """Positions that open the decisions agents' games seldom reach: the Raven's look at the wildlings, Mace Tyrell,
     the Queen of Thorns, Lysa Arryn, a loser's casualties, a captured port, Beric Dondarrion, a vassal's
-    reconcile, Cersei Lannister, Robert Arryn and Missandei."""
+    reconcile, Cersei Lannister, Robert Arryn, Missandei, a loyalty token moved by Word Spreads Quickly (then
+    Targaryen's undo), and deck IV's Fire Made Flesh, Playing With Fire (and its player's unit) and The Long Plan."""
     raven = raven_game(RAVEN_ORDERS)
     raven.act("lannister", {"action": "peek"})
 
@@ -341,7 +344,15 @@ def rare_positions() -> list[Game]:
     until_kind(robert, {"arryn": "robert-arryn", "lannister": "the-hound"}, "robert-remove")
     missandei = targaryen_missandei()
     until_kind(missandei, {"targaryen": "missandei", "martell": "areo-hotah"}, "missandei-return")
-    return [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert, missandei]
+    spreads = Game.from_scenario(
+        {**MOD_DECK4, "start": {"westeros": 4, "card": "word-spreads-quickly"}, "power": {"targaryen": 3}}
+    )
+    # Fire Made Flesh, Playing With Fire (declined by default, so also once past Targaryen's pick), The Long Plan
+    deck4 = {c: Game.from_scenario({**MOD_DECK4, "start": {"westeros": 4, "card": c}}) for c in DECK4_PLAYERS}
+    picked = Game.from_scenario({**MOD_DECK4, "start": {"westeros": 4, "card": "playing-with-fire"}})
+    picked.act("targaryen", {"area": "harrenhal", "house": "stark"})  # the loyalty-unit decision is open
+    positions = [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert, missandei, spreads]
+    return [*positions, *deck4.values(), picked]
 
 
 def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
