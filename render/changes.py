@@ -8,7 +8,7 @@ from typing import Any
 
 from render.crop import Move
 from render.data import RenderBoard
-from render.views import View, area_state
+from render.views import View, area_state, loyalty_tokens
 
 # Events that change what an area shows, and the fields naming those areas.
 AREA_FIELDS: dict[str, tuple[str, ...]] = {
@@ -30,6 +30,10 @@ AREA_FIELDS: dict[str, tuple[str, ...]] = {
     "neutral-attack": ("area",),
     "attack-held": ("area", "origin"),
     "raven-swapped": ("area",),
+    "loyalty-placed": ("area",),
+    "loyalty-collected": ("area",),
+    "loyalty-moved": ("origin", "to"),
+    "loyalty-move-undone": ("origin", "to"),
 }
 # What the view diff compares per area.
 COMPARED = ("controller", "units", "order", "power_token", "garrison", "neutral")
@@ -80,6 +84,10 @@ def changed_areas(board: RenderBoard, events: list[dict[str, Any]], before: View
             for area in ev.get("areas") or []:
                 out.add(area)
     if before is not None:
+        held, holds = loyalty_tokens(before), loyalty_tokens(after)  # Targaryen's loyalty tokens placed or moved
+        for area_id in sorted(set(held) | set(holds)):
+            if held.get(area_id) != holds.get(area_id):
+                out.add(area_id)
         for area_id in board.areas:
             a, b = area_state(before, area_id), area_state(after, area_id)
             changed = any(_norm(a.get(k)) != _norm(b.get(k)) for k in COMPARED)

@@ -11,16 +11,27 @@ from PIL import Image, ImageChops, ImageDraw
 
 from render import arrows, base, dragons, palette, shapes, style
 from render.data import RenderBoard, board_named
-from render.layout import Box, Piece, area_pieces, is_impassable, name_block, name_pieces, overlaps, zoom_key
+from render.layout import (
+    Box,
+    Piece,
+    area_pieces,
+    is_impassable,
+    loyalty_pieces,
+    name_block,
+    name_pieces,
+    overlaps,
+    zoom_key,
+)
 from render.marks import draw_marks
 from render.pieces import hatch
 from render.png import encode_png
-from render.views import View
+from render.views import View, loyalty_tokens
 
 OUT_W = style.PHONE_W  # crops are drawn for a phone's width
 MAX_REGION_W = 800  # map px: the widest slice a crop shows (zoom >= 1.35)
 MIN_REGION_W = 520
 MARGIN = 70
+STILL = ("name", "marks", "loyalty")  # what an arrow goes round even in the areas at its two ends
 
 
 @dataclass(frozen=True)
@@ -128,7 +139,8 @@ def compose(
         img = enlarge(board, fields, region, size)
     img.putpalette(base.board_palette(board, view))
     # Names and marks, at the crop's scale.
-    labels = [p for p in name_pieces(board, view, lang, z, origin) if _touches(p.box, size)]
+    all_labels = name_pieces(board, view, lang, z, origin)
+    labels = [p for p in all_labels if _touches(p.box, size)]
     for area_id in sorted({p.area for p in labels}):
         got = name_block(board, area_id, lang, z)
         if got is None:
@@ -140,13 +152,15 @@ def compose(
         if rec["marks"] is not None:
             draw_marks(img, area, lang, rec["marks"][0] * z - origin[0], rec["marks"][1] * z - origin[1], z)
     # Pieces.
-    pieces: list[Piece] = []
+    every: list[Piece] = []
     for area_id in board.areas:
-        got_p = [p for p in area_pieces(board, view, area_id, lang, z, origin) if _touches(p.box, size)]
-        for p in got_p:
-            if p.stamp is not None:
-                p.stamp.paste(img, p.box[0], p.box[1])
-        pieces += got_p
+        every += area_pieces(board, view, area_id, lang, z, origin)
+    if loyalty_tokens(view):  # in the areas the crop reaches, clear of every name and piece, in the frame or not
+        every += loyalty_pieces(board, view, all_labels + every, z, origin, (0, 0, *size))
+    pieces = [p for p in every if _touches(p.box, size)]
+    for p in pieces:
+        if p.stamp is not None:
+            p.stamp.paste(img, p.box[0], p.box[1])
     everything = labels + pieces
     dragons.draw_track(img, board, view, lang, region, z)  # where the Essos board prints the Iron Bank
     # Arrows, routed around every name and piece but those at their two ends.
@@ -159,7 +173,7 @@ def compose(
         end_boxes = arrows.piece_boxes(everything, mv.to) or [_reserved(board, mv.to, z, origin)]
         a = _centre(_reserved(board, mv.origin, z, origin))
         b = _centre(_reserved(board, mv.to, z, origin))
-        obstacles = [p.box for p in everything if p.area not in (mv.origin, mv.to) or p.kind in ("name", "marks")]
+        obstacles = [p.box for p in everything if p.area not in (mv.origin, mv.to) or p.kind in STILL]
         width = (9 if mv.kind in ("march", "retreat") else 6) * z
         arrow = arrows.route(mv.house, mv.kind, a, b, start_boxes, end_boxes, obstacles, width)
         routed.append(arrow)

@@ -177,6 +177,17 @@ def westeros_cards() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in _load("westeros_cards.json")["cards"]}
 
 
+DECK4 = "mother-of-dragons/westeros_deck4.json"  # Westeros deck IV, drawn when Targaryen plays
+
+
+@cache
+def westeros_deck4() -> dict[str, dict[str, Any]]:
+    """Deck IV's cards by id (their names, en and ru); empty without the data file."""
+    if not (DATA_DIR / DECK4).exists():
+        return {}
+    return {c["id"]: c for c in _load(DECK4)["cards"]}
+
+
 @cache
 def tides_cards() -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in _load("tides_of_battle.json")["cards"]}

@@ -3,7 +3,8 @@ the dragon strength track, drawn where the Essos board prints the Iron Bank (the
 nothing else of the game is drawn there), and its tokens.
 
 The track says the dragons' strength now, on the gold badge the dragon pieces carry, and which rounds' spaces still
-hold a strength token (each adds 1 at the start of its round), from ``view["targaryen"]``; then Targaryen's loyalty.
+hold a strength token (each adds 1 at the start of its round), from ``view["targaryen"]``; then Targaryen's loyalty
+points and its loyalty tokens in reserve (not on the board), after a loyalty token.
 Its words come from the catalogs through ``render/strings.py``; every text is at least ``TEXT_MIN`` of the panel's
 height, so at the Essos image's zoom it reads on a phone.
 """
@@ -17,11 +18,12 @@ from PIL import Image, ImageDraw
 
 from render import palette, shapes, stamps, tokens
 from render.data import RenderBoard
+from render.loyalty import token as loyalty_token
 from render.marks import crest
 from render.stamps import Canvas, Stamp
 from render.strings import t
 from render.style import GOLD, INK, MUTED, OUTLINE, PAPER, PAPER_DARK, RULE, house_style
-from render.views import View, dragon_rounds, dragon_strength
+from render.views import View, dragon_rounds, dragon_strength, loyalty_reserve
 
 TARGARYEN = "targaryen"
 ROUNDS = 10
@@ -73,12 +75,13 @@ def panel(view: View, lang: str, w: int, h: int) -> Track | None:
     if strength is None:
         return None
     now = view.get("round")
-    return _panel(strength, tuple(dragon_rounds(view)), now if isinstance(now, int) else 0, loyalty_of(view), lang,
-                  w, h)  # fmt: skip
+    return _panel(strength, tuple(dragon_rounds(view)), now if isinstance(now, int) else 0, loyalty_of(view),
+                  loyalty_reserve(view), lang, w, h)  # fmt: skip
 
 
 @lru_cache(maxsize=32)
-def _panel(strength: int, rounds: tuple[int, ...], now: int, loyalty: int | None, lang: str, w: int, h: int) -> Track:
+def _panel(strength: int, rounds: tuple[int, ...], now: int, loyalty: int | None, reserve: int | None, lang: str,
+           w: int, h: int) -> Track:  # fmt: skip
     img = Image.new("P", (w, h), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
     hs = house_style(TARGARYEN)
@@ -99,8 +102,12 @@ def _panel(strength: int, rounds: tuple[int, ...], now: int, loyalty: int | None
     s = _fitted(t("dragon_track", lang), "regular", round(h * 0.09), w - 2 * pad, round(h * TEXT_MIN))
     s.paste(img, pad, y)
     y += s.height + round(h * 0.03)
-    loyalty_line = stamps.text(t("loyalty", lang, n=loyalty), "bold", round(h * 0.1), INK, bg=PAPER) if (
-        loyalty is not None) else None  # fmt: skip
+    # "Loyalty 2 · 17 in reserve", after a loyalty token.
+    words = t("loyalty", lang, n=loyalty) if loyalty is not None else None
+    if words is not None and reserve is not None:
+        words += " · " + t("loyalty_reserve", lang, n=reserve)
+    loyalty_line = _fitted(words, "bold", round(h * 0.1), w - 2 * pad - h * 0.13, round(h * TEXT_MIN)) if (
+        words is not None) else None  # fmt: skip
     below = loyalty_line.height + round(h * 0.04) if loyalty_line else 0
     gap = round(h * 0.02)
     bw = (w - 2 * pad - gap * (ROUNDS - 1)) / ROUNDS
@@ -123,7 +130,9 @@ def _panel(strength: int, rounds: tuple[int, ...], now: int, loyalty: int | None
             token.paste(img, x0 + (bw - token.width) / 2, y + bh - token.height - bh * 0.08)
     y = round(y + bh + h * 0.04)
     if loyalty_line is not None:
-        loyalty_line.paste(img, pad, y)
+        mark = loyalty_token(round(loyalty_line.height * 0.9))
+        mark.paste(img, pad, y + (loyalty_line.height - mark.height) / 2)
+        loyalty_line.paste(img, pad + mark.width + round(h * 0.025), y)
     return Track(img, tuple(spaces))
 
 

@@ -255,6 +255,13 @@ def skull(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
     _rect(d, box, 0.32, 0.60, 0.68, 0.90, fill)
 
 
+def heart(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
+    """A heart (Targaryen's loyalty tokens): two lobes over a point."""
+    _circle(d, box, 0.29, 0.33, 0.23, fill)
+    _circle(d, box, 0.71, 0.33, 0.23, fill)
+    _poly(d, box, [(0.07, 0.40), (0.50, 0.30), (0.93, 0.40), (0.50, 0.92)], fill)
+
+
 MARK_PAINTERS: dict[str, Painter] = {
     "star": star,
     "castle": castle,
@@ -268,6 +275,7 @@ MARK_PAINTERS: dict[str, Painter] = {
     "throne": throne,
     "raven": raven,
     "skull": skull,
+    "heart": heart,
 }
 
 ALL_PAINTERS: dict[str, Painter] = {**UNIT_PAINTERS, **ORDER_PAINTERS, **MARK_PAINTERS}

@@ -12,14 +12,14 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from render import shapes, style, tokens
+from render import loyalty, shapes, style, tokens
 from render.data import RenderBoard
 from render.marks import NameBlock
 from render.stamps import Stamp
-from render.views import View, area_state, dragon_strength
+from render.views import View, area_state, dragon_strength, loyalty_tokens
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-PIECE_KINDS = ("units", "order", "power", "garrison", "neutral")
+PIECE_KINDS = ("units", "order", "power", "garrison", "neutral", "loyalty")
 LABEL_KINDS = ("name", "marks")
 
 
@@ -191,6 +191,39 @@ def board_pieces(
     out = name_pieces(board, view, lang, z, origin)
     for area_id in board.areas:
         out += area_pieces(board, view, area_id, lang, z, origin)
+    return out + loyalty_pieces(board, view, out, z, origin)
+
+
+def loyalty_pieces(
+    board: RenderBoard,
+    view: View,
+    others: list[Piece],
+    z: float = 1.0,
+    origin: tuple[float, float] = (0, 0),
+    within: Box | None = None,
+) -> list[Piece]:
+    """Targaryen's loyalty tokens (one per area holding any, with the count when more than one), each placed in its
+    area clear of ``others`` (every name, mark and piece of the drawing) and of the tokens placed before it; with
+    ``within`` (a crop's frame), only in the areas that reach into it."""
+    out: list[Piece] = []
+    size = loyalty.piece_size(z)
+    for area_id, count in sorted(loyalty_tokens(view).items()):
+        if area_id not in board.areas or is_impassable(view, area_id):
+            continue
+        if within is not None:  # a token may reach past its area's box by half its own size (over the sea)
+            x0, y0, x1, y1 = shapes.area_mask(board, area_id)[0]
+            reach = (x0 * z - origin[0] - 2 * size, y0 * z - origin[1] - 2 * size, x1 * z - origin[0] + 2 * size,
+                     y1 * z - origin[1] + 2 * size)  # fmt: skip
+            if not _overlap(reach, within):
+                continue
+        got = loyalty.place(board, area_id, count, z, origin, [p.box for p in others + out])
+        if got is None:  # no room anywhere in the area: on its reserved power token spot, whatever lies there
+            stamp = loyalty.token(size, count)
+            rec = shapes.area_meta(board, area_id)
+            out.append(_at("loyalty", area_id, stamp, *_centre(rec.get("power") or rec["order"], z, origin), size))
+            continue
+        box, stamp = got
+        out.append(Piece("loyalty", area_id, box, size, stamp))
     return out
 
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render import dragons, palette, stamps, style, tokens
+from render import dragons, loyalty, palette, stamps, style, tokens
 from render.data import UNIT_TYPES, board_named
 from render.marks import crest, mark_stamps
 from render.stamps import Canvas, Stamp
@@ -58,6 +58,8 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
     out.append((_river_sample(), t("river", lang)))
     out.append((_hatch_sample(), t("impassable", lang)))
     out.append((dragons.track_token(34), t("legend.dragon_token", lang)))  # on the dragon strength track (Essos)
+    out.append((loyalty.token(), t("legend.loyalty", lang)))  # Targaryen's, on Westeros lands
+    out.append((loyalty.token(count=2), t("legend.loyalty_count", lang)))
     out.append((vassal_tag(demo, lang)[0], t("legend.vassal", lang)))  # Mother of Dragons: the strip's vassal tag
     return out
 

@@ -6,8 +6,8 @@ from PIL import Image
 
 from render import palette, shapes, style
 from render.data import RenderBoard
-from render.layout import Piece, area_pieces, is_impassable
-from render.views import View
+from render.layout import Piece, area_pieces, is_impassable, loyalty_pieces, name_pieces
+from render.views import View, loyalty_tokens
 
 
 def hatch(img: Image.Image, board: RenderBoard, area_id: str, dx: int = 0, dy: int = 0) -> None:
@@ -32,6 +32,10 @@ def draw_pieces(img: Image.Image, board: RenderBoard, view: View, lang: str, dy:
             hatch(img, board, area_id, 0, dy)
             continue
         got = area_pieces(board, view, area_id, lang, 1.0, (0, -dy))
+        paste_pieces(img, got)
+        drawn += got
+    if loyalty_tokens(view):  # Targaryen's loyalty tokens, placed clear of every name and piece
+        got = loyalty_pieces(board, view, name_pieces(board, view, lang, 1.0, (0, -dy)) + drawn, 1.0, (0, -dy))
         paste_pieces(img, got)
         drawn += got
     return drawn

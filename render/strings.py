@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import i18n
-from render.data import house_cards, houses, westeros_cards
+from render.data import house_cards, houses, westeros_cards, westeros_deck4
 
 # Russian titles of the Westeros cards the data files give only in English.
 WESTEROS_RU: dict[str, str] = {
@@ -39,8 +39,10 @@ def step_name(step: str, lang: str) -> str:
     return i18n.t(key, lang) if i18n.has(key, lang) else ""
 
 
-def westeros_card_name(card: str, lang: str) -> str:
-    c = westeros_cards().get(card)
+def westeros_card_name(card: str, lang: str, deck: int | None = None) -> str:
+    """A Westeros card's title; ``deck`` 4 looks in deck IV (Mother of Dragons with Targaryen), whose ids are its
+    own."""
+    c = westeros_deck4().get(card) if deck == 4 else westeros_cards().get(card)
     if c is None:
         return card.replace("-", " ").capitalize()
     names: dict[str, str] = c["names"]

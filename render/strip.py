@@ -1,7 +1,9 @@
 """The status strip above the board: round and phase, who is awaited (or the winner), then one column per house with
 its castles, its place on the three influence tracks, its supply and the armies that supply allows, and its Power.
 In a Mother of Dragons game a vassal's column is tagged "vassal" in its liege's colour, a "Vassal of" row names the
-liege, and its Power shows "—" (a vassal has none); a house whose player is leaving is tagged "leaving".
+liege, and its Power shows "—" (a vassal has none); a house whose player is leaving is tagged "leaving". Where
+Targaryen plays, its Victory track counts loyalty, not castles: the row reads "Castles / Loyalty" and Targaryen's cell
+starts with a loyalty token; deck IV's card is named after the other three ("Deck IV: …").
 
 Sized for a phone: at the board's width every word is at least 20 px (18 px when the board is shown 1080 px
 wide). While the game runs the houses go in Iron Throne order; at its end they are ranked as the rules rank them
@@ -19,7 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from render import palette, stamps, style
+from render import loyalty, palette, stamps, style
 from render.data import RenderBoard, kings_court_stars, supply_limits
 from render.marks import crest
 from render.stamps import Canvas, Stamp
@@ -36,6 +38,9 @@ DOMINANCE = {"iron_throne": "iron_throne", "fiefdoms": "valyrian_steel_blade", "
 DOMINANCE_ICON = {"iron_throne": "throne", "valyrian_steel_blade": "sword", "messenger_raven": "raven"}
 TEXT_MIN = 20  # px: the smallest text in the strip
 ROW_H = 36
+LABEL_W = 196  # px: the column of row labels
+TARGARYEN = "targaryen"
+LOYALTY_MARK = 26  # px: the loyalty token in Targaryen's Victory cell
 FIELDS = (
     "viewer", "round", "phase", "step", "winner", "awaiting", "players", "tracks", "dominance", "supply",
     "victory", "power", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving",
@@ -68,7 +73,9 @@ def _label(content: str, size: int, weight: str = "bold", colour: RGB = INK, bg:
 class Item:
     """One thing drawn in a house's column of the table: ``kind`` is "crest", "name", "rank", "tag" (vassal or
     leaving), a row's key for its cell ("vassal_row", "castles", "track.fiefdoms", "power_col", ...), "pips",
-    "dominance" or "stars"; ``px`` the size of its text (0 for no text)."""
+    "dominance", "stars" or "loyalty_mark" (the loyalty token in Targaryen's Victory cell); or, with ``house`` "",
+    "fact" (one of the round facts over the table) or "row" (a row's label); ``px`` the size of its text (0 for no
+    text)."""
 
     kind: str
     house: str
@@ -87,7 +94,7 @@ class _Rec(list[Item]):
 
 def items(board: RenderBoard, view: View, lang: str, width: int = style.MAP_W) -> list[Item]:
     """What the strip draws in each house's column, where, and how large its text is (drawn afresh, not cached):
-    for the legibility and overlap checks."""
+    for the legibility and overlap checks; and the round facts and the rows' labels (house "")."""
     rec = _Rec()
     _draw(board, view, lang, width, rec)
     return list(rec)
@@ -177,7 +184,8 @@ def _strongholds(view: View) -> dict[str, str]:
     return {a: str(s.get("controller")) for a, s in (view.get("areas") or {}).items() if s and s.get("controller")}
 
 
-def _draw(board: RenderBoard, view: View, lang: str, width: int, rec: _Rec | None = None) -> Image.Image:
+def _draw(board: RenderBoard, view: View, lang: str, width: int, seen: _Rec | None = None) -> Image.Image:
+    rec = _Rec() if seen is None else seen
     img = Image.new("P", (width, 1200), palette.idx(PAPER))
     d = ImageDraw.Draw(img)
     left, right = PAD, width - PAD
@@ -209,23 +217,13 @@ def _draw(board: RenderBoard, view: View, lang: str, width: int, rec: _Rec | Non
         w_s = _label(t("waiting", lang) + ":", 22, "regular")
         w_s.paste(img, x - w_s.width - 8, y + (36 - w_s.height) / 2)
     y += 46
-    # One line of round facts: wildlings, Westeros cards, forbidden orders.
-    facts: list[tuple[str, RGB]] = []
-    threat = view.get("wildling_threat")
-    facts.append((t("wildlings_short", lang, n=threat if isinstance(threat, int) else "?"), INK))
-    cards = [westeros_card_name(str(c), lang) for c in view.get("westeros_cards") or [] if c]
-    if cards:
-        facts.append((t("westeros_short", lang) + ": " + ", ".join(cards), INK))
-    restrictions = [r for r in view.get("restrictions") or [] if isinstance(r, str)]
-    if restrictions:
-        names = [t(f"order.{r}", lang) if f"order.{r}" in _ORDER_KEYS else r.replace("-", " ") for r in restrictions]
-        facts.append((t("forbidden_short", lang) + ": " + ", ".join(names), ALERT))
+    facts = round_facts(view, lang)
     x = left
     for i, (text, colour) in enumerate(facts):
-        s = _label(text, 22, "regular", colour, max_w=right - left)
+        s, px = _sized(text, 22, "regular", colour, max_w=right - left)
         if x > left and x + s.width > right:
             x, y = left, y + 30
-        s.paste(img, x, y)
+        rec.put(img, s, x, y, "fact", "", px, text)
         x += s.width
         if i < len(facts) - 1:
             dot = _label("  ·  ", 22, "regular", MUTED)
@@ -234,11 +232,35 @@ def _draw(board: RenderBoard, view: View, lang: str, width: int, rec: _Rec | Non
     y += 36
     d.line((left, y, right, y), fill=palette.idx(RULE), width=2)
     y += 8
-    y = _table(img, d, board, view, lang, left, right, y, _Rec() if rec is None else rec)
+    y = _table(img, d, board, view, lang, left, right, y, rec)
     return img.crop((0, 0, width, y + 8))
 
 
 _ORDER_KEYS = {f"order.{k}" for k in ("march", "defense", "support", "raid", "consolidate")}
+
+
+def round_facts(view: View, lang: str) -> list[tuple[str, RGB]]:
+    """The line of round facts, each with its colour: the wildling threat, this round's Westeros cards (decks I-III;
+    deck IV's apart, when Targaryen plays), the orders forbidden."""
+    facts: list[tuple[str, RGB]] = []
+    threat = view.get("wildling_threat")
+    facts.append((t("wildlings_short", lang, n=threat if isinstance(threat, int) else "?"), INK))
+    drawn = view.get("westeros_cards") or []
+    cards = [westeros_card_name(str(c), lang) for c in drawn[:3] if c]
+    if cards:
+        facts.append((t("westeros_short", lang) + ": " + ", ".join(cards), INK))
+    if len(drawn) > 3 and drawn[3]:  # a fact of its own, so that the line may wrap before it
+        facts.append((t("westeros_deck4", lang, card=westeros_card_name(str(drawn[3]), lang, 4)), INK))
+    restrictions = [r for r in view.get("restrictions") or [] if isinstance(r, str)]
+    if restrictions:
+        names = [t(f"order.{r}", lang) if f"order.{r}" in _ORDER_KEYS else r.replace("-", " ") for r in restrictions]
+        facts.append((t("forbidden_short", lang) + ": " + ", ".join(names), ALERT))
+    return facts
+
+
+def row_label(key: str, order: list[str], lang: str) -> str:
+    """A row's label; with Targaryen, whose Victory track counts its loyalty, not castles, "Castles / Loyalty"."""
+    return t("castles_loyalty", lang) if key == "castles" and TARGARYEN in order else t(key, lang)
 
 
 def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: View, lang: str, left: int, right: int,
@@ -246,7 +268,7 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
     order = house_order(board, view)
     if not order:
         return y
-    label_w = 196
+    label_w = LABEL_W
     col_w = (right - left - label_w) / max(len(order), 1)
     ended = bool(view.get("winner") or view.get("phase") == "ended")
     vassals = vassals_of(view)
@@ -312,7 +334,9 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
         if n % 2 == 0:
             d.rectangle((left, y, right, y + ROW_H - 1), fill=palette.idx(PAPER_DARK))
         bg = PAPER_DARK if n % 2 == 0 else PAPER
-        _label(t(key, lang), 21, "regular", INK, bg, max_w=label_w - 8).paste(img, left + 6, y + 5)
+        word = row_label(key, order, lang)
+        lab, px = _sized(word, 21, "regular", INK, bg, max_w=LABEL_W - 8)
+        rec.put(img, lab, left + 6, y + 5, "row", "", px, word)
         for i, house in enumerate(order):
             x = left + label_w + i * col_w + 6
             if key == "vassal_row":
@@ -325,8 +349,12 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
                 vc = victory.get(house)
                 n_c = vc if isinstance(vc, int) else 0
                 text = f"{vc}/{VICTORY_TARGET}" if isinstance(vc, int) else "?"
-                s = rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
-                pip_x = x + s.width + 8
+                tx = x
+                if house == TARGARYEN:  # its loyalty points: the loyalty token before the number
+                    mark = loyalty.token(LOYALTY_MARK)
+                    tx += rec.put(img, mark, x, y + (ROW_H - mark.height) / 2, "loyalty_mark", house).width + 5
+                s = rec.put(img, _label(text, 24, bg=bg), tx, y + 3, key, house, 24, text)
+                pip_x = tx + s.width + 8
                 # 11 px a pip, fewer where the column is narrow (eight houses), so the pips stay in their column
                 room = left + label_w + (i + 1) * col_w - 4 - pip_x
                 step = 11 if room >= 11 * VICTORY_TARGET - 2 else max(5, int((room + 2) // VICTORY_TARGET))

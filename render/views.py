@@ -93,3 +93,20 @@ def lang_of(lang: str) -> str:
     if lang not in ("en", "ru"):
         raise ViewError(f"unsupported language {lang!r} (en | ru)")
     return lang
+
+
+def loyalty_tokens(view: View) -> dict[str, int]:
+    """Targaryen's loyalty tokens on the board (``view["targaryen"]["loyalty_tokens"]``): area -> how many, only the
+    areas holding at least one; empty in a game without Targaryen."""
+    block = view.get("targaryen")
+    got = block.get("loyalty_tokens") if isinstance(block, dict) else None
+    if not isinstance(got, dict):
+        return {}
+    return {str(a): n for a, n in got.items() if isinstance(n, int) and not isinstance(n, bool) and n > 0}
+
+
+def loyalty_reserve(view: View) -> int | None:
+    """Targaryen's loyalty tokens not on the board (``view["targaryen"]["loyalty_reserve"]``), None when not given."""
+    block = view.get("targaryen")
+    got = block.get("loyalty_reserve") if isinstance(block, dict) else None
+    return got if isinstance(got, int) and not isinstance(got, bool) else None
