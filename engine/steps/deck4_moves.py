@@ -199,7 +199,11 @@ class LoyaltyUndo(Step):
         ]
 
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        f["undo"] = expect_choice(answer, [UNDO, KEEP], "answer") == UNDO
+        undo = expect_choice(answer, [UNDO, KEEP], "answer") == UNDO
+        power = g.s.houses[TARGARYEN].power  # it may have given Power away since it was asked (M-GIFT-01)
+        if undo and power < f["cost"]:
+            raise RuleError("deck4-power", f"This costs {f['cost']} Power; you have {power}.", cost=f["cost"])
+        f["undo"] = undo
 
     def advance(self, g: Game, f: Frame) -> None:
         g.pop(f)

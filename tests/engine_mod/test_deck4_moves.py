@@ -228,6 +228,18 @@ def test_M_DECK4_02_keeping_a_move_costs_nothing() -> None:
     assert prompt(g, "lannister").kind == MOVE
 
 
+def test_M_GIFT_01_an_undo_paid_with_power_given_away_meanwhile_is_refused() -> None:
+    """Targaryen was asked with 2 Power, then gave one away (M-GIFT-01): undoing now is refused and changes nothing;
+    keeping the move is still accepted."""
+    g = at_card(WORD, power={"targaryen": 2})
+    g.act("baratheon", {"from": "crackclaw-point", "to": "harrenhal"})
+    assert prompt(g, "targaryen").kind == UNDO
+    g.gift("targaryen", "stark", 1)
+    rejected(g, "targaryen", "undo", "deck4-power")
+    g.act("targaryen", "keep")
+    assert g.s.houses["targaryen"].power == 1 and tokens(g) == {"harrenhal": 1, "three-towers": 1}
+
+
 def test_M_DECK4_02_targaryen_is_asked_to_undo_only_with_the_power_to_pay() -> None:
     """Decided: with less Power than the price, Targaryen is not asked: 1 Power undoes under Scattering Dissent but
     not under Word Spreads Quickly."""
