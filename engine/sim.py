@@ -41,6 +41,7 @@ class GameResult:
     slowest_step_ms: float = 0.0
     act_ms: list[float] = field(default_factory=list)
     gifts: int = 0  # gifts of Power made (Mother of Dragons)
+    reason: str | None = None  # why the game ended: round-limit, seven-castles, seven-loyalty
 
 
 GIFT_CHANCE = 0.03  # where the rules allow gifts of Power, now and then a house gives one
@@ -130,6 +131,7 @@ def play_game(
         slowest_step_ms=max(act_ms, default=0.0),
         act_ms=act_ms,
         gifts=given,
+        reason=g.state.ended_reason,
     )
 
 
@@ -159,6 +161,7 @@ def sweep(
         "rounds": sum(r.rounds for r in results),
         "rounds_per_game": round(sum(r.rounds for r in results) / max(1, games), 2),
         "winners": dict(Counter(r.winner for r in results if r.winner)),
+        "endings": dict(Counter(r.reason for r in results if r.reason)),
         "battles": sum(r.battles for r in results),
         "steps": sum(r.steps for r in results),
         "slowest_step": {"ms": round(slowest.slowest_step_ms, 3), "seed": slowest.seed} if slowest else None,
@@ -219,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{summary['battles']} battles, {len(summary['errors'])} errors"
         )
         print(f"winners: {summary['winners']}")
+        print(f"endings: {summary['endings']}")
         print(f"slowest step: {summary['slowest_step']}")
         for e in summary["errors"][:10]:
             print(f"  seed {e['seed']} step {e['step']}: {e['message']}")

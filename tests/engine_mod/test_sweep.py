@@ -37,6 +37,8 @@ def test_games_with_targaryen_finish_without_errors(players: int, agent: str) ->
     the track, no dragon mustered or back from the dead) are checked after every step."""
     summary = sweep(3, players, seed=800 + players, agent=agent, options=MOD, targaryen=players < 8)
     assert summary["errors"] == [] and summary["finished"] == 3
+    assert sum(summary["endings"].values()) == 3
+    assert set(summary["endings"]) <= {"round-limit", "seven-castles", "seven-loyalty"}
 
 
 def test_agents_fly_dragons_and_hand_out_targaryens_bids() -> None:
