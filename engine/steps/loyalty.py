@@ -57,7 +57,9 @@ def total_tokens() -> int:
 
 
 def tokens_on_board(s: GameState) -> dict[str, int]:
-    tokens: dict[str, int] = s.targaryen.setdefault("loyalty_tokens", {})
+    """The loyalty tokens on the board (area -> count), the state's own dict: the setup of every game with Targaryen
+    puts it there, so reading it never changes the state."""
+    tokens: dict[str, int] = s.targaryen["loyalty_tokens"]
     return tokens
 
 
