@@ -296,11 +296,12 @@ class Publisher:
             except discord.NotFound:
                 pass  # someone deleted it: post a new one
         message = await channel.send(text)
-        await self.service.set_status_message(game_id, message.id)
         try:
             await message.pin()
         except discord.HTTPException:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
+        # Recorded once pinned, so whoever reads the record finds the message as players see it.
+        await self.service.set_status_message(game_id, message.id)
 
     # ----- notices -----
 
