@@ -21,6 +21,7 @@ from engine.orders import acts_as, token
 from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 from engine.steps.combat import start_combat
+from engine.steps.iron_bank import resolve_iron_bank_order
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -28,16 +29,24 @@ if TYPE_CHECKING:
 STAGES = ("raid", "march", "consolidate", "cleanup")
 
 
-def orders_of(s: GameState, house: str, order_type: str, skip: list[str] | None = None) -> list[str]:
-    """The house's areas holding an order that works as ``order_type``, but those in ``skip``."""
-    return sorted(
+def orders_of(s: GameState, house: str, order_type: str | tuple[str, ...], skip: list[str] | None = None) -> list[str]:
+    """The house's areas holding an order that works as ``order_type`` (or as one of several, listed in that
+    order), but those in ``skip``."""
+    types = (order_type,) if isinstance(order_type, str) else order_type
+    return [
         a
-        for a, o in s.orders.items()
-        if o.house == house and acts_as(o.token, order_type) and (skip is None or a not in skip)
-    )
+        for t in types
+        for a in sorted(
+            a
+            for a, o in s.orders.items()
+            if o.house == house and acts_as(o.token, t) and (skip is None or a not in skip)
+        )
+    ]
 
 
-def next_house(s: GameState, order_type: str, last: str | None, skip: list[str] | None = None) -> str | None:
+def next_house(
+    s: GameState, order_type: str | tuple[str, ...], last: str | None, skip: list[str] | None = None
+) -> str | None:
     """In turn order, the next house after ``last`` that still has an order of this type (B-RAID-01, B-MARCH-01)."""
     order = rules.turn_order(s)
     start = (order.index(last) + 1) if last in order else 0
@@ -74,8 +83,8 @@ def raid_targets(s: GameState, house: str, origin: str) -> list[str]:
         if there.is_port and there.port_sea != origin:
             continue  # a port is raided only from its own sea
         kind = token(order.token).type
-        if kind in ("support", "raid", "consolidate") or (kind == "defense" and special):
-            out.append(n)
+        if kind in ("support", "raid", "consolidate", "iron-bank") or (kind == "defense" and special):
+            out.append(n)  # M-SEAORD-04: the Iron Bank order may be raided (it is no pillage)
     return out
 
 
@@ -146,8 +155,7 @@ class Action(Step):
             f["last"] = None
             return
         if stage == "consolidate":
-            resolve_all_consolidate(g, f)
-            if f["stage"] == "consolidate":
+            if resolve_all_consolidate(g, f):
                 f["stage"] = "cleanup"
             return
         cleanup(g)
@@ -367,20 +375,29 @@ def can_muster_here(s: GameState, area: str) -> bool:
     return a.is_land and a.fortification > 0  # B-CP-06, B-CP-07
 
 
-def resolve_all_consolidate(g: Game, f: Frame) -> None:
-    """Consolidate Power in turn order, one order per house per turn (B-CP-01).
+# The orders the Consolidate Power step resolves, in this order within a house's orders: Consolidate Power (a
+# vassal's Defense/Muster too), then the Iron Bank order (M-SEAORD-03), so Power gained first can pay for a loan.
+CONSOLIDATE_STEP = ("consolidate", "iron-bank")
+
+
+def resolve_all_consolidate(g: Game, f: Frame) -> bool:
+    """Consolidate Power in turn order, one order per house per turn (B-CP-01). Returns True once every order is
+    resolved, False when one asks a question: the step goes on with the next house once it is answered.
 
     Only the special order in a castle or stronghold asks a question (power or muster); every other
     order has a single outcome and is applied without asking.
     """
     s = g.s
     while True:
-        house = next_house(s, "consolidate", f["last"])
+        house = next_house(s, CONSOLIDATE_STEP, f["last"])
         if house is None:
-            return
-        areas = orders_of(s, house, "consolidate")
-        area = areas[0]
+            return True
+        area = orders_of(s, house, CONSOLIDATE_STEP)[0]
         f["last"] = house
+        if token(s.orders[area].token).type == "iron-bank":
+            if resolve_iron_bank_order(g, house, area):
+                return False
+            continue
         if token(s.orders[area].token).type != "consolidate":
             # M-VASSAL-17, -18: a vassal's Defense/Muster musters in its area under the normal rules; the muster
             # step skips a house with nothing legal to muster there.
@@ -388,13 +405,13 @@ def resolve_all_consolidate(g: Game, f: Frame) -> None:
             if can_muster_here(s, area):
                 g.emit("consolidate-muster", house=house, area=area)
                 g.push("muster", houses=[house], areas={house: [area]})
-                return
+                return False
             continue
         special = s.orders[area].token == "consolidate*"
         if special and can_muster_here(s, area):
             del s.orders[area]
             g.push("consolidate-choice", house=house, area=area)
-            return
+            return False
         apply_consolidate(g, house, area)
 
 

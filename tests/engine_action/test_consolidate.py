@@ -137,3 +137,15 @@ def test_B_OPEN_06_gains_are_limited_by_the_power_pool() -> None:
     )
     assert gains(events) == [("baratheon", "kings-landing", 1)]
     assert g.s.houses["baratheon"].power == 20
+
+
+def test_B_CP_01_the_step_goes_on_after_a_house_is_asked() -> None:
+    """A special order in a castle asks its house (power or muster); the houses after it in turn order still
+    consolidate once it is answered (before, the step ended with the answer and Stark's order was swept away)."""
+    g, events = resolve(
+        {"lannisport": "lannister footman", "winterfell": "stark footman"},
+        {"lannisport": "consolidate*", "winterfell": "consolidate"},
+    )
+    assert gains(events) == []
+    events = g.act("lannister", "power")
+    assert gains(events) == [("lannister", "lannisport", 1), ("stark", "winterfell", 2)]
