@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, TypeVar
@@ -226,6 +226,50 @@ def westeros_deck4() -> dict[str, Any]:
 def all_westeros_cards() -> dict[str, Any]:
     """Every Westeros card of every deck (I-IV), keyed "deck:id": for names, icons and a game's decks."""
     return {**westeros_cards(), **westeros_deck4()}
+
+
+@cache
+def iron_bank() -> dict[str, Any]:
+    """Mother of Dragons' Iron Bank (only when Targaryen plays): slot payments left to right, Braavos's area and
+    discount, interest per loan, and the twelve loan cards."""
+    raw: dict[str, Any] = _read("mother-of-dragons/iron_bank.json")
+    return raw
+
+
+@cache
+def loan_cards() -> dict[str, Any]:
+    """Loan card id -> its record (names, texts, effect, and units/power/develop where the effect needs them)."""
+    return {c["id"]: c for c in iron_bank()["loans"]}
+
+
+@cache
+def developed_board(name: str, marks: tuple[tuple[str, str, int], ...]) -> Board:
+    """A board with development and decline tokens (M-DEV-01, -02): ``marks`` lists (area, token, count) for
+    development tokens (barrel, crown, stronghold) and (area, symbol, -1) for a covered symbol (castle). A barrel adds
+    to the area's supply, a crown to its Power, a stronghold turns a castle into a stronghold; a declined castle is
+    gone (only a castle takes a stronghold token or a decline token, so the two never meet in one area)."""
+    base = board(name)
+    changed: dict[str, dict[str, int]] = {}
+    for area_id, mark, count in marks:
+        a = base.areas[area_id]
+        values = changed.setdefault(area_id, {"supply": a.supply, "crowns": a.crowns, "fortification": a.fortification})
+        if mark == "castle" and count < 0:
+            values["fortification"] = 0 if values["fortification"] == 1 else values["fortification"]
+        elif mark == "barrel":
+            values["supply"] += count
+        elif mark == "crown":
+            values["crowns"] += count
+        elif mark == "stronghold":
+            values["fortification"] = 2
+        else:
+            raise ValueError(f"unknown board mark {mark!r}")
+    areas = {
+        a: replace(area, supply=v["supply"], crowns=v["crowns"], fortification=v["fortification"])
+        if (v := changed.get(a))
+        else area
+        for a, area in base.areas.items()
+    }
+    return Board(areas=areas, neighbours=base.neighbours, rivers=base.rivers)
 
 
 @cache

@@ -52,6 +52,14 @@ class PromptKind(StrEnum):
     LOYALTY_PLAYER = "loyalty-player"
     LOYALTY_MOVE = "loyalty-move"  # {from_area: [to_areas]}; answer {"from": area, "to": area}
     LOYALTY_UNDO = "loyalty-undo"  # ["undo", "keep"]; answer one of them
+    LOAN = "loan"  # the Iron Bank order: [loan ids the house can pay for..., None]; answer one of them
+    INTEREST_UNITS = "interest-units"  # unpaid interest: {area: [unit types]} of the debtor's units
+    LOAN_FACELESS = "loan-faceless"
+    LOAN_AREAS = "loan-areas"
+    LOAN_PYROMANCER = "loan-pyromancer"
+    LOAN_SPY_DECK = "loan-spy-deck"
+    LOAN_SPY_ARRANGE = "loan-spy-arrange"
+    LOAN_UNITS = "loan-units"
     TIE_ORDER = "tie-order"
     WILDLING_TIE = "wildling-tie"
     PREEMPTIVE_RAID = "preemptive-raid"

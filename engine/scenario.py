@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from engine import data, rules, rulesets
+from engine.bank import DECLINED_SYMBOLS, DEVELOPMENT_TOKENS
 from engine.errors import RuleError
 from engine.orders import RESTRICTIONS, VASSAL_ORDERS_MAX, VASSAL_TOKENS, token
 from engine.rulesets import ruleset
@@ -51,6 +52,7 @@ KEYS = (
     "dragon_strength",
     "loyalty",
     "loyalty_tokens",
+    "bank",
     "start",
 )
 ACTION_STARTS = ("action", "raid", "march", "consolidate")
@@ -428,7 +430,7 @@ def _set_orders(s: GameState, raw: Any, start: Start) -> None:
             fail(f"orders.{area}: an order lies only where its house has units", area=area)
         if house and house != occupant:
             fail(f"orders.{area}: the units there are {occupant}'s, not {house}'s", area=area, house=house)
-        owned = VASSAL_TOKENS if occupant in s.vassals else ruleset(s).order_tokens()
+        owned = VASSAL_TOKENS if occupant in s.vassals else ruleset(s).order_tokens(s)
         if token_id not in owned:
             fail(f"orders.{area}: unknown order token {token_id!r} for {occupant}", area=area, token=token_id)
         s.orders[area] = PlacedOrder(occupant, token_id)
@@ -561,6 +563,7 @@ def build_state(spec: Any) -> tuple[GameState, Start]:
     _set_orders(s, spec.get("orders", {}), start)
     _check_board(s)
     _set_targaryen(s, spec)
+    _set_bank(s, spec)
     return s, start
 
 
@@ -591,6 +594,58 @@ def _set_targaryen(s: GameState, spec: dict[str, Any]) -> None:
         if sum(tokens.values()) > 20:
             fail("loyalty_tokens: the game has twenty loyalty tokens")
         t["loyalty_tokens"] = tokens
+
+
+BANK_KEYS = ("slots", "loans", "developed", "declined")
+
+
+def _set_bank(s: GameState, spec: dict[str, Any]) -> None:
+    """With Targaryen, the Iron Bank: ``slots`` (three loan ids or null, left to right), ``loans`` (house -> the
+    loans it holds), ``developed`` (area -> token -> count) and ``declined`` (area -> covered symbols). The deck keeps
+    its shuffled order without the loans named. The Braavos token follows control of Braavos, as in play."""
+    if "bank" not in spec:
+        return
+    if not s.bank:
+        fail("bank: only a game with Targaryen has the Iron Bank", key="bank")
+    raw = _mapping(spec["bank"], "bank")
+    unknown = sorted(set(raw) - set(BANK_KEYS))
+    if unknown:
+        fail(f"bank: unknown key {unknown[0]!r}", key=unknown[0], known=list(BANK_KEYS))
+    cards = list(data.loan_cards())
+    bank = s.bank
+    named: list[str] = []
+    if "slots" in raw:
+        slots = _list(raw["slots"], "bank.slots")
+        if len(slots) != len(bank["slots"]):
+            fail(f"bank.slots: the bank has {len(bank['slots'])} slots")
+        for loan in slots:
+            if loan is not None:
+                _choice(loan, cards, "bank.slots")
+        bank["slots"] = list(slots)
+    named += [loan for loan in bank["slots"] if loan is not None]
+    loans: dict[str, list[str]] = {}
+    for house, held in _per_house(s, raw.get("loans", {}), "bank.loans").items():
+        if house in s.vassals:
+            fail(f"bank.loans: {house} is a vassal and takes no loans", house=house)
+        loans[house] = [_choice(loan, cards, f"bank.loans.{house}") for loan in _strings(held, f"bank.loans.{house}")]
+        named += loans[house]
+    if len(set(named)) != len(named):
+        fail("bank: a loan card is named twice (each card is one of a kind)")
+    bank["loans"] = loans
+    bank["deck"] = [c for c in bank["deck"] + [c for c in cards if c not in bank["deck"]] if c not in named]
+    developed: dict[str, dict[str, int]] = {}
+    for area, tokens in _mapping(raw.get("developed", {}), "bank.developed").items():
+        _area(s, area, "bank.developed")
+        developed[area] = {
+            _choice(t, list(DEVELOPMENT_TOKENS), f"bank.developed.{area}"): _int(n, f"bank.developed.{area}.{t}", 1, 15)
+            for t, n in _mapping(tokens, f"bank.developed.{area}").items()
+        }
+    declined: dict[str, list[str]] = {}
+    for area, symbols in _mapping(raw.get("declined", {}), "bank.declined").items():
+        if _area(s, area, "bank.declined").fortification != 1:
+            fail(f"bank.declined: {area} has no castle to cover", area=area)
+        declined[area] = [_choice(x, list(DECLINED_SYMBOLS), f"bank.declined.{area}") for x in _strings(symbols, "")]
+    bank["developed"], bank["declined"] = developed, declined
 
 
 def push_start(game: Game, start: Start) -> None:

@@ -110,6 +110,9 @@ class GameState:
     # Mother of Dragons with Targaryen (engine.steps.targaryen): the dragon strength tokens still on the round track
     # ("dragon_rounds"), the dragons' strength, Targaryen's loyalty points and whether it holds Pentos.
     targaryen: dict[str, Any] = field(default_factory=dict)
+    # Mother of Dragons with Targaryen (engine.steps.iron_bank): the Iron Bank's deck and slots, the loans each house
+    # holds, the Braavos token's holder, and the development and decline tokens on the board.
+    bank: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         raw = self._fields()
@@ -119,6 +122,8 @@ class GameState:
             raw["leaving"] = list(self.leaving)
         if self.targaryen:
             raw["targaryen"] = _copy_json(self.targaryen)
+        if self.bank:
+            raw["bank"] = _copy_json(self.bank)
         return raw
 
     def _fields(self) -> dict[str, Any]:
@@ -186,6 +191,7 @@ class GameState:
             vassals=dict(raw.get("vassals", {})),
             leaving=list(raw.get("leaving", [])),
             targaryen=_copy_json(raw.get("targaryen", {})),
+            bank=_copy_json(raw.get("bank", {})),
         )
 
 
@@ -234,6 +240,7 @@ def copy_state(s: GameState) -> GameState:
         vassals=dict(s.vassals),
         leaving=list(s.leaving),
         targaryen=_copy_json(s.targaryen),
+        bank=_copy_json(s.bank),
     )
 
 

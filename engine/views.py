@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine import rules
+from engine import data, rules
 from engine.combat.frame import SIDES, combat, house_of
 from engine.combat.strength import combat_units, total_strength
 from engine.orders import token
 from engine.rulesets import ruleset
+from engine.state import GameState
 from engine.steps.loyalty import reserve as loyalty_reserve
 
 if TYPE_CHECKING:
@@ -26,6 +27,25 @@ def _order_view(house: str, token_id: str) -> dict[str, Any]:
     if t.kind == "sea":  # Mother of Dragons' sea orders (the key is absent from every other order)
         view["sea"] = True
     return view
+
+
+def _bank_view(s: GameState) -> dict[str, Any]:
+    """The Iron Bank, all public: the cards in its slots left to right with their initial payments (before Braavos's
+    discount), how many loans are left in the deck, the loans each house took (each was face up in the bank when
+    taken), the interest each pays at the next Westeros phase, Braavos's holder, and the development and decline
+    tokens on the board."""
+    conf = data.iron_bank()
+    loans = {h: list(ls) for h, ls in s.bank["loans"].items() if ls}
+    return {
+        "slots": [{"loan": loan, "payment": p} for loan, p in zip(s.bank["slots"], conf["slot_payments"], strict=True)],
+        "deck": len(s.bank["deck"]),
+        "loans": loans,
+        "interest": {h: len(ls) * int(conf["interest_per_loan"]) for h, ls in loans.items()},
+        "braavos": s.bank["braavos"],
+        "braavos_discount": int(conf["braavos_discount"]),
+        "developed": {a: dict(ts) for a, ts in s.bank["developed"].items()},
+        "declined": {a: list(xs) for a, xs in s.bank["declined"].items()},
+    }
 
 
 def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
@@ -122,6 +142,8 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
             "loyalty_reserve": loyalty_reserve(s),
         }
         view["options"]["targaryen_cards"] = s.options.get("targaryen_cards")
+    if s.bank:
+        view["bank"] = _bank_view(s)
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.
         view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}

@@ -309,6 +309,60 @@ def westeros_deck4() -> None:
     )
 
 
+LOAN_EFFECTS = {
+    "the-faceless-men": "faceless-men",
+    "customs-officer": "power",
+    "loyal-maester": "develop",
+    "savvy-steward": "develop",
+    "master-at-arms": "develop",
+    "expert-artificer": "develop",
+    "pyromancer": "pyromancer",
+    "spymaster": "spymaster",
+}
+# What each development loan lays down: how many areas, which token, and what else it gives.
+LOAN_DEVELOPMENT = {
+    "loyal-maester": {"areas": 2, "token": "barrel", "where": "land"},
+    "savvy-steward": {"areas": 1, "token": "barrel", "where": "land", "supply": 1},
+    "master-at-arms": {"areas": 2, "token": "stronghold", "where": "castle"},
+    "expert-artificer": {"areas": 1, "token": "crown", "where": "land", "power": 8},
+}
+
+
+def iron_bank() -> None:
+    """The Iron Bank (M-BANK-*, M-LOAN-*): the slots' initial payments from left to right, Braavos's discount, and
+    the twelve loan cards with what each does (``effect``) and, for the four unit cards, the units they bring."""
+    src = _load("iron-bank.json")
+    texts = json.loads(RUSSIAN.read_text(encoding="utf-8"))["loans"]
+    loans = []
+    for c in src["loan_cards"]:
+        assert c["copies"] == 1
+        loan: dict[str, Any] = {
+            "id": c["id"],
+            "names": {"en": c["name_en"], "ru": c["name_ru"]},
+            "texts": texts[c["id"]],
+            "effect": "units" if "units" in c else LOAN_EFFECTS[c["id"]],
+        }
+        if "units" in c:
+            loan["units"] = c["units"]
+        if c["id"] == "customs-officer":
+            loan["power"] = 10
+        if c["id"] in LOAN_DEVELOPMENT:
+            loan["develop"] = LOAN_DEVELOPMENT[c["id"]]
+        loans.append(loan)
+    _write(
+        "iron_bank.json",
+        {
+            "about": "The Iron Bank of Braavos: slot_payments are the initial payments of the three slots from left "
+            "to right; Braavos's holder pays braavos_discount less. effect names the engine's handler of each loan.",
+            "slot_payments": [s["initial_payment"] for s in src["bank_track"]["slots_left_to_right"]],
+            "braavos": src["braavos"]["area"],
+            "braavos_discount": 1,
+            "interest_per_loan": 1,
+            "loans": loans,
+        },
+    )
+
+
 def setup() -> None:
     houses_src = _load("houses.json")
     other = _load("other.json")
@@ -395,6 +449,7 @@ def main() -> int:
     cards()
     targaryen_cards()
     units()
+    iron_bank()
     westeros_deck4()
     setup()
     vassals()

@@ -54,8 +54,8 @@ class Ruleset:
         """The official setup with players holding ``houses`` (already checked by ``accepts_houses``)."""
         return setup.initial_state(len(houses), seed, options)
 
-    def order_tokens(self) -> dict[str, OrderToken]:
-        """The order tokens every house owns (B-COMP-05), by id."""
+    def order_tokens(self, s: GameState) -> dict[str, OrderToken]:
+        """The order tokens every house owns in this game (B-COMP-05), by id."""
         return ORDER_TOKENS
 
     def unit_types(self) -> dict[str, data.UnitType]:

@@ -3,7 +3,8 @@ and vassals: with 3 to 7 players every house of Westeros nobody picked is on the
 turn. With 4 to 8 players House Targaryen may play: Essos joins the board, Targaryen keeps space 8 of every track,
 its dragons grow with the rounds and fly (``engine.targaryen``).
 
-Loyalty tokens, deck IV and the Iron Bank come later, as further hooks of this ruleset.
+With Targaryen come its loyalty tokens and deck IV (``engine.steps.loyalty``) and the Iron Bank of Braavos with its
+loans, interest and development tokens (``engine.steps.iron_bank``), each through this ruleset's hooks.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine import data, setup
+from engine.bank import board_marks, new_bank
 from engine.errors import RuleError
 from engine.flow import FRAME_RULES, PHASE_RULES
 from engine.orders import ORDER_TOKENS, SEA_TOKENS, OrderToken
@@ -73,6 +75,12 @@ class MotherOfDragons(Ruleset):
     def board_name(self, s: GameState) -> str:
         """M-ESSOS-02: Essos lies beside Westeros only when Targaryen plays."""
         return ESSOS_BOARD if TARGARYEN in s.players else WESTEROS_BOARD
+
+    def board_for(self, s: GameState) -> data.Board:
+        """M-DEV-01, -02: the board as developed and declined by the Iron Bank's loans."""
+        marks = board_marks(s)
+        name = self.boards[self.board_name(s)]
+        return data.developed_board(name, marks) if marks else data.board(name)
 
     def player_counts(self) -> list[int]:
         return list(PLAYER_COUNTS)
@@ -163,12 +171,14 @@ class MotherOfDragons(Ruleset):
         setup.deal_decks(state, rng)
         if essos:  # M-SETUP-09, M-DECK4-01: deck IV beside deck III, shuffled after the others
             state.westeros_decks += setup.westeros_decks(rng, (4,))
+            state.bank = new_bank(rng)  # M-SETUP-21: the Iron Bank comes with Essos
             state.rng = rng.state
         return state
 
-    def order_tokens(self) -> dict[str, OrderToken]:
-        """M-SEAORD-01, M-SEAORD-05: the 15 orders and the sea orders (the Iron Bank order waits for the Iron Bank)."""
-        return {**ORDER_TOKENS, **{t.id: t for t in SEA_TOKENS.values() if t.type != "iron-bank"}}
+    def order_tokens(self, s: GameState) -> dict[str, OrderToken]:
+        """M-SEAORD-01, -03, -05: the 15 orders and the sea orders; the Iron Bank order only where the bank is (with
+        Targaryen: without it the order could do nothing, so it is not offered)."""
+        return {**ORDER_TOKENS, **{t.id: t for t in SEA_TOKENS.values() if t.type != "iron-bank" or s.bank}}
 
     def stars_allowed(self, position: int, houses_in_play: int) -> int:
         """The eight-space King's Court track (B-INFL-13 as extended): 3, 3, 2, 1, 0, 0, 0, 3."""
@@ -205,10 +215,16 @@ class MotherOfDragons(Ruleset):
         PHASE_RULES["vassalize-leavers"](g)
         if g.s.targaryen:
             PHASE_RULES["dragons-grow"](g)
+        PHASE_RULES["iron-bank-round"](g)  # M-BANK-09: after the round marker and the dragons
+
+    def westeros_started(self, g: Game) -> None:
+        """M-BANK-04: interest is paid as the Westeros phase begins, before any card is drawn."""
+        PHASE_RULES["iron-bank-westeros"](g)
 
     def settle(self, g: Game) -> None:
         """M-TARG-09: Pentos lost or taken back. M-TARG-05, -06: loyalty tokens in an area Targaryen controls are
         collected, and seven points win at once."""
+        PHASE_RULES["iron-bank-settle"](g)  # M-BANK-07: the Braavos token follows control of Braavos
         t = g.s.targaryen
         if not t:
             return

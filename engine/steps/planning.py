@@ -45,7 +45,7 @@ def houses_with_units(s: GameState) -> set[str]:
 
 def usable_tokens(s: GameState, house: str) -> Counter[str]:
     forbidden = forbidden_tokens(s.restrictions)
-    return Counter({t.id: t.copies for t in ruleset(s).order_tokens().values() if t.id not in forbidden})
+    return Counter({t.id: t.copies for t in ruleset(s).order_tokens(s).values() if t.id not in forbidden})
 
 
 def max_placeable(s: GameState, house: str) -> int:
@@ -107,7 +107,7 @@ def validate_orders(s: GameState, house: str, orders: Any, *, required: list[str
     if extra:
         raise RuleError("order-area-empty", f"You have no units in {', '.join(extra)}.", areas=extra)
     for area, t in orders.items():
-        if t not in ruleset(s).order_tokens():
+        if t not in ruleset(s).order_tokens(s):
             raise RuleError("unknown-order", f"{t!r} is not an order token.", token=t, area=area)
     forbidden = forbidden_tokens(s.restrictions)
     banned = sorted({t for t in orders.values() if t in forbidden})
@@ -291,7 +291,7 @@ class Raven(Step):
         out: dict[str, list[str]] = {}
         for area, current in sorted(placed.items()):
             options = []
-            for t in ruleset(s).order_tokens().values():
+            for t in ruleset(s).order_tokens(s).values():
                 if t.id == current or used[t.id] >= t.copies or t.id in forbidden:
                     continue
                 if t.star and stars - token(current).star + 1 > allowed:

@@ -28,10 +28,10 @@ class GameLoop(Step):
             s.phase = "westeros"
             f["next"] = "planning"
             g.emit("round-started", round=s.round)
-            rs = ruleset(s)
+            g.push("westeros")
+            rs = ruleset(s)  # after the phase's frame, so what a hook pushes is decided before any card is drawn
             rs.round_started(g)
             rs.westeros_started(g)
-            g.push("westeros")
         elif nxt == "planning":
             s.phase = "planning"
             f["next"] = "action"
