@@ -60,8 +60,12 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
         for area, order in s.orders.items():
             if token(order.token).kind == "sea" and board.areas[area].is_land:
                 raise InvariantError(f"a sea order lies on land in {area} while orders resolve")
+    for area, order in s.orders.items():
+        if rules.occupant(s, area) != order.house:
+            raise InvariantError(f"{order.house}'s order in {area} has none of its units there")
     check_vassals(g)
     check_targaryen(g)
+    check_bank(g)
     if views:
         check_views(g)
     if round_trip and Game.from_json(g.to_json()) != g:
@@ -189,6 +193,30 @@ def check_commanders(before: dict[str, str | None], g: Game, events: list[dict[s
     before = {h: None if liege in joined else liege for h, liege in before.items()}
     if before != after and not any(e["type"] == "vassals-commanded" for e in events):
         raise InvariantError(f"vassal commanders changed outside the claim step: {before} -> {g.s.vassals}")
+
+
+def check_bank(g: Game) -> None:
+    """M-BANK-02, -03, -06, -07, M-SETUP-21: each of the twelve loans is in exactly one place (the deck, a slot or a
+    player's hands), no vassal holds one, the Braavos token is held by the player controlling Braavos (or lies aside),
+    and development and decline tokens lie in areas of the board."""
+    s = g.s
+    bank = s.bank
+    if not bank:
+        return
+    held = [loan for loans in bank["loans"].values() for loan in loans]
+    places = bank["deck"] + [x for x in bank["slots"] if x is not None] + held
+    if sorted(places) != sorted(data.loan_cards()):
+        raise InvariantError(f"the loans are not each in one place: {sorted(places)}")
+    if any(h in s.vassals and loans for h, loans in bank["loans"].items()):
+        raise InvariantError("a vassal holds a loan")
+    controller = rules.controller(s, str(data.iron_bank()["braavos"]))
+    expected = controller if controller is not None and controller not in s.vassals else None
+    if not any(f["type"] == "combat" for f in s.stack) and bank["braavos"] != expected:
+        raise InvariantError(f"the Braavos token is with {bank['braavos']}, Braavos with {controller}")
+    areas = rules.board(s).areas
+    for area in [*bank["developed"], *bank["declined"]]:
+        if area not in areas:
+            raise InvariantError(f"a development token in {area}, not an area of this board")
 
 
 def check_views(g: Game) -> None:
