@@ -42,6 +42,8 @@ class GameResult:
     act_ms: list[float] = field(default_factory=list)
     gifts: int = 0  # gifts of Power made (Mother of Dragons)
     reason: str | None = None  # why the game ended: round-limit, seven-castles, seven-loyalty
+    loans: int = 0  # loans taken from the Iron Bank
+    interest_units: int = 0  # units destroyed for unpaid interest
 
 
 GIFT_CHANCE = 0.03  # where the rules allow gifts of Power, now and then a house gives one
@@ -68,7 +70,7 @@ def play_game(
     g = new_game(players, seed=seed, options=options or {})
     agents: dict[str, Agent] = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
     gifts = random.Random(seed) if rulesets.ruleset(g.state).allows_gifts else None
-    steps = battles = given = 0
+    steps = battles = given = loans = interest_units = 0
     act_ms: list[float] = []
     try:
         while not g.finished:
@@ -97,6 +99,10 @@ def play_game(
             act_ms.append((time.perf_counter() - start) * 1000)
             steps += 1
             battles += sum(1 for e in events if e["type"] == "combat-started")
+            loans += sum(1 for e in events if e["type"] == "loan-taken")
+            interest_units += sum(
+                len(e["units"]) for e in events if e["type"] == "units-destroyed" and e.get("reason") == "interest"
+            )
             if on_step is not None:
                 on_step(g, prompt, events)
             if check_invariants:
@@ -120,6 +126,8 @@ def play_game(
             slowest_step_ms=max(act_ms, default=0.0),
             act_ms=act_ms,
             gifts=given,
+            loans=loans,
+            interest_units=interest_units,
         )
     return GameResult(
         seed=seed,
@@ -132,6 +140,8 @@ def play_game(
         act_ms=act_ms,
         gifts=given,
         reason=g.state.ended_reason,
+        loans=loans,
+        interest_units=interest_units,
     )
 
 
@@ -165,6 +175,12 @@ def sweep(
         "battles": sum(r.battles for r in results),
         "steps": sum(r.steps for r in results),
         "slowest_step": {"ms": round(slowest.slowest_step_ms, 3), "seed": slowest.seed} if slowest else None,
+        "iron_bank": {
+            "games_with_loans": sum(1 for r in results if r.loans),
+            "loans": sum(r.loans for r in results),
+            "games_with_interest_units": sum(1 for r in results if r.interest_units),
+            "interest_units": sum(r.interest_units for r in results),
+        },
     }
 
 
@@ -223,6 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"winners: {summary['winners']}")
         print(f"endings: {summary['endings']}")
+        if summary["iron_bank"]["loans"]:
+            print(f"iron bank: {summary['iron_bank']}")
         print(f"slowest step: {summary['slowest_step']}")
         for e in summary["errors"][:10]:
             print(f"  seed {e['seed']} step {e['step']}: {e['message']}")
