@@ -126,6 +126,45 @@ class RandomAgent(Agent):
         origin = self.random.choice(sorted(prompt.choices))
         return {"from": origin, "to": self.random.choice(prompt.choices[origin])}
 
+    def _loan_faceless(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """The Faceless Men: for each unit type the card names, in its order, an area at random among those not
+        picked yet (the first must be named when it can be)."""
+        picks: dict[str, str | None] = {}
+        for unit_type, areas in prompt.choices.items():
+            free = [a for a in areas if a not in picks.values()]
+            picks[unit_type] = self.random.choice(free) if free else None
+        return picks
+
+    def _loan_areas(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        c = prompt.choices
+        return self.random.sample(c["areas"], min(c["count"], len(c["areas"])))
+
+    def _loan_pyromancer(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        c = prompt.choices
+        return {"area": self.random.choice(c["areas"]), "token": self.random.choice(c["tokens"])}
+
+    def _loan_spy_deck(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return self.random.choice(prompt.choices)
+
+    def _loan_spy_arrange(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Each card on top or at the bottom at random, in a random order."""
+        cards = list(prompt.choices["cards"])
+        self.random.shuffle(cards)
+        split = self.random.randint(0, len(cards))
+        return {"top": cards[:split], "bottom": cards[split:]}
+
+    def _loan_units(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """The default placement with now and then a unit left in the reserve (fewer units never break supply)."""
+        plan: dict[str, list[str]] = {}
+        for area, types in prompt.default.items():
+            kept = [t for t in types if self.random.random() < 0.8]
+            if kept:
+                plan[area] = kept
+        return plan
+
+    def _interest_units(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
+
     def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         pool = [t for t, n in prompt.choices["units"].items() for _ in range(n)]
         self.random.shuffle(pool)
@@ -159,8 +198,11 @@ class HeuristicAgent(RandomAgent):
         strong = sorted(c["areas"], key=lambda a: -sum(kinds[u["type"]].strength for u in areas[a]["units"]))
         for area in strong:
             size = len(areas[area]["units"])
+            at_sea = not view["areas"][area]["units"] or kinds[areas[area]["units"][0]["type"]].at_sea
             if area == home:
                 t = take("defense2*", "defense1", "consolidate*", "consolidate", "support0")
+            elif size == 1 and at_sea and left["sea-iron-bank"] and (view["power"].get(house) or 0) >= 2:
+                t = take("sea-iron-bank", "support0", "raid")  # a lone ship with Power to spare visits the bank
             elif size >= 2 or self.random.random() < 0.5:
                 t = take("march1*", "march0", "march-1", "raid", "support0", "consolidate")
             else:
@@ -234,6 +276,46 @@ class HeuristicAgent(RandomAgent):
         if house == prompt.info.get("attacker") or house == prompt.info.get("defender"):
             return "attacker" if house == prompt.info.get("attacker") else "defender"
         return "none"
+
+    def _loan(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """The first loan on offer that leaves the house at least 2 Power, else none."""
+        power = prompt.info["power"]
+        for offer in prompt.info["offers"]:
+            if offer["loan"] in prompt.choices and power - offer["payment"] >= 2:
+                return offer["loan"]
+        return None
+
+    def _loan_faceless(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Other houses' units first; the taker's own only when the text leaves no other choice."""
+        units, house = prompt.info["units"], prompt.house
+        picks: dict[str, str | None] = {}
+        for unit_type, areas in prompt.choices.items():
+            free = sorted((a for a in areas if a not in picks.values()), key=lambda a: units[a]["house"] == house)
+            picks[unit_type] = free[0] if free else None
+        return picks
+
+    def _loan_areas(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Tokens in the house's own areas first."""
+        c, house = prompt.choices, prompt.house
+        areas = sorted(c["areas"], key=lambda a: view["areas"][a]["controller"] != house)
+        return areas[: min(c["count"], len(areas))]
+
+    def _loan_pyromancer(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """Another house's castle burns when there is one (and takes a crown); else the house's own, with a barrel."""
+        c, house = prompt.choices, prompt.house
+        foreign = [a for a in c["areas"] if view["areas"][a]["controller"] not in (None, house)]
+        if foreign:
+            return {"area": foreign[0], "token": "crown"}
+        return {"area": c["areas"][0], "token": "barrel"}
+
+    def _loan_spy_deck(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
+
+    def _loan_spy_arrange(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
+
+    def _loan_units(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        return prompt.default
 
     def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         return prompt.default

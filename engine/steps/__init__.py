@@ -10,6 +10,8 @@ from engine.steps import (  # noqa: F401
     combat,
     deck4_moves,
     deck4_players,
+    iron_bank,
+    loans,
     loyalty,
     mustering,
     planning,

@@ -34,6 +34,8 @@ CARD_MODULES = {
     # Targaryen's cards: Khal Drogo's and Rakharo's knights, Xaro Xhoan Daxos's and Captain Groleo's ships,
     # Daenerys's dragon
     "engine/cards_targaryen.py",
+    # the Iron Bank's loans: The Faceless Men's knight and footman, the unit loans' printed units
+    "engine/steps/loans.py",
 }
 
 
