@@ -53,6 +53,7 @@ EventType = Literal[
     "loan-supply",
     "loan-taken",
     "loan-unaffordable",
+    "loans-returned",
     "loan-units-placed",
     "loyalty-collected",
     "loyalty-move-undone",

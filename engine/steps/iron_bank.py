@@ -107,7 +107,7 @@ def pay_interest(g: Game) -> None:
     same order (``interest-units``)."""
     s = g.s
     per_loan = int(data.iron_bank()["interest_per_loan"])
-    debts: list[tuple[str, int]] = []
+    debts: list[tuple[str, int, int, int]] = []
     for house in rules.player_houses(s):
         held = len(loans_of(s, house))
         if not held:
@@ -117,12 +117,12 @@ def pay_interest(g: Game) -> None:
         g.emit("interest-paid", house=house, loans=held, due=due, paid=paid, unpaid=due - paid)
         count = min(due - paid, units_on_board(s, house))
         if count:
-            debts.append((house, count))
-    for house, count in reversed(debts):  # the stack runs the last pushed first: the first debtor decides first
+            debts.append((house, count, due, paid))
+    for house, count, due, paid in reversed(debts):  # the stack runs the last pushed first: the first debtor first
         chooser = interest_chooser(s, house)
         if chooser is None:  # pragma: no cover - every game has a second player
             continue
-        g.push("interest-units", debtor=house, chooser=chooser, count=count)
+        g.push("interest-units", debtor=house, chooser=chooser, count=count, due=due, paid=paid)
 
 
 @register
@@ -145,7 +145,14 @@ class InterestUnits(Step):
                 kind=PromptKind.INTEREST_UNITS,
                 choices={"debtor": debtor, "count": count, "units": units_by_area(s, debtor)},
                 default=default_destroy(s, debtor, count),
-                info={"debtor": debtor, "count": count, "loans": len(loans_of(s, debtor))},
+                info={
+                    "debtor": debtor,
+                    "count": count,
+                    "loans": len(loans_of(s, debtor)),
+                    "due": f.get("due", count),
+                    "paid": f.get("paid", 0),
+                    "blade": f["chooser"] == rules.holder(s, "fiefdoms"),
+                },
             )
         ]
 
@@ -160,7 +167,8 @@ class InterestUnits(Step):
 
     def advance(self, g: Game, f: Frame) -> None:
         g.pop(f)
-        g.emit("interest-units", debtor=f["debtor"], chooser=f["chooser"], count=f["count"])
+        blade = f["chooser"] == rules.holder(g.s, "fiefdoms")
+        g.emit("interest-units", debtor=f["debtor"], chooser=f["chooser"], count=f["count"], blade=blade)
         destroy_picks(g, f["debtor"], f["picks"], "interest")
 
 

@@ -49,8 +49,13 @@ def claimant(s: GameState, f: Frame) -> str | None:
 def make_vassal(g: Game, house: str) -> None:
     """M-LEAVE-01: a player's house becomes a vassal: its Power goes back to the pool, its house cards leave the
     game (a vassal draws from the vassal deck), and its seat is empty. The vassals it commanded have no liege until
-    the claim, like the house itself (a vassal never commands another)."""
+    the claim, like the house itself (a vassal never commands another). Decided: its loans go face down under the
+    Iron Bank's deck (a vassal holds none and pays no interest)."""
     s = g.s
+    loans = s.bank.get("loans", {}).pop(house, []) if s.bank else []
+    if loans:
+        s.bank["deck"].extend(loans)
+        g.emit("loans-returned", house=house, loans=list(loans))
     hs = s.houses[house]
     hs.power = 0
     hs.hand = []

@@ -620,6 +620,23 @@ SCENARIOS: dict[str, tuple[dict[str, Any], dict[tuple[str, str], Any], set[str]]
         {},
         {"loyalty-reserve-empty", "deck4-nothing"},
     ),
+    # The Faceless Men with no knight or footman anywhere: nothing to destroy, nothing asked.
+    "loan-nothing": (
+        {
+            "players": ["stark", "lannister", "baratheon", "targaryen"],
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 10,
+            "start": "consolidate",
+            "garrisons": {},
+            "neutral": {},
+            "power": {"stark": 5},
+            "units": {"bay-of-ice": "stark ship"},
+            "orders": {"bay-of-ice": "sea-iron-bank"},
+            "bank": {"slots": ["the-faceless-men", None, None]},
+        },
+        {("stark", "loan"): "the-faceless-men"},
+        {"loan-taken", "loan-nothing"},
+    ),
     "pentos-regained": (
         {
             "players": 8,
@@ -652,6 +669,22 @@ def collected() -> Collector:
         assert expect <= kinds, f"{name}: the position no longer produces {sorted(expect - kinds)}"
     expansion = new_game(7, seed=1, options={"ruleset": "mother-of-dragons"})
     collector.add(expansion.gift("arryn", "stark", 2), "a gift of Power")
+    leaving = build(
+        {
+            "players": ["stark", "lannister", "baratheon", "targaryen"],
+            "options": {"ruleset": "mother-of-dragons"},
+            "round": 5,
+            "start": "consolidate",
+            "power": {"stark": 5},
+            "units": {"bay-of-ice": "stark ship", "dragonstone": "baratheon footman"},
+            "orders": {"bay-of-ice": "sea-iron-bank"},
+            "bank": {"slots": ["customs-officer", None, None], "loans": {"baratheon": ["spymaster"]}},
+        },
+        collector,
+        "a player leaves holding a loan",
+    )
+    collector.add(leaving.vassalize("baratheon"), "a player leaves holding a loan")
+    collector.add(leaving.act("stark", None), "a player leaves holding a loan")
     return collector
 
 

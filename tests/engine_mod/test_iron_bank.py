@@ -30,8 +30,8 @@ def game(**spec: Any) -> Game:
 
 
 def at_consolidate(power: dict[str, int], orders: dict[str, str], units: dict[str, str], **spec: Any) -> Game:
-    """Round 10's Consolidate Power step (finishing it ends the game)."""
-    return game(round=10, start="consolidate", power=power, orders=orders, units=units, **spec)
+    """Round 10's Consolidate Power step unless ``round`` says otherwise (finishing round 10's ends the game)."""
+    return game(**{"round": 10, **spec}, start="consolidate", power=power, orders=orders, units=units)
 
 
 BANK = {"slots": ["customs-officer", "spymaster", "pyromancer"]}
@@ -214,6 +214,7 @@ def test_M_BANK_05_unpaid_interest_costs_units_chosen_by_the_blade_holder() -> N
         "debtor": "stark",
         "chooser": "lannister",
         "count": 2,
+        "blade": True,
     }
     assert rules.units_in(g.s, "castle-black")[0].type == "footman" and not rules.units_in(g.s, "winterfell")
     # Winterfell is Stark's home: its printed crest keeps it, so the ship in its port stays.
@@ -247,7 +248,8 @@ def test_M_BANK_05_M_BANK_10_the_next_player_on_fiefdoms_chooses_for_the_blade_h
         units={"lannisport": "lannister footman footman"},
         bank={"slots": [None, None, None], "loans": {"lannister": ["spymaster"]}},
     )
-    assert prompt(g, "greyjoy").kind == "interest-units"
+    p = prompt(g, "greyjoy")
+    assert p.kind == "interest-units" and p.info["blade"] is False and (p.info["due"], p.info["paid"]) == (1, 0)
     assert g.prompt_for("lannister") is None
 
 
@@ -329,3 +331,25 @@ def test_M_BANK_vassals_take_no_loans_and_pay_no_interest() -> None:
     assert not [t for t in vassal_tokens(g.s) if "iron-bank" in t]
     with pytest.raises(RuleError):
         game(start="planning", bank={"loans": {"greyjoy": ["spymaster"]}})
+
+
+def test_M_LEAVE_01_a_player_who_leaves_returns_his_loans_under_the_deck() -> None:
+    """Decided: when a player's house becomes a vassal (M-LEAVE-01) its loans go face down under the loan deck: a
+    vassal holds none and pays no interest."""
+    g = at_consolidate(
+        {"stark": 5, "baratheon": 0},
+        {"bay-of-ice": "sea-iron-bank"},
+        {**STARK_AT_SEA, "dragonstone": "baratheon footman"},
+        round=5,
+        bank={"slots": ["customs-officer", None, None], "loans": {"baratheon": ["spymaster", "full-host"]}},
+    )
+    g.vassalize("baratheon")
+    events = g.act("stark", None)
+    assert event(events, "loans-returned") == {
+        "type": "loans-returned",
+        "house": "baratheon",
+        "loans": ["spymaster", "full-host"],
+    }
+    assert "baratheon" in g.s.vassals and "baratheon" not in g.s.bank["loans"]
+    assert g.s.bank["deck"][-3:] == ["spymaster", "full-host", "customs-officer"]  # then the bank shifted
+    assert not [e for e in events if e["type"] == "interest-paid" and e["house"] == "baratheon"]

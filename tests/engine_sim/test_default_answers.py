@@ -34,6 +34,7 @@ from tests.engine_action.test_raven import raven_game
 from tests.engine_cards.helpers import battle
 from tests.engine_cards.test_arryn import vale
 from tests.engine_cards.test_vassal_cards import BERIC, JANOS, VARYS, lannister_attacks_the_reach
+from tests.engine_mod.test_loans import at_loan
 from tests.engine_mod.test_targaryen_cards import missandei as targaryen_missandei
 from tests.engine_mod.test_vassals_westeros import QUIET_II, QUIET_III, mod_westeros
 
@@ -352,7 +353,39 @@ def rare_positions() -> list[Game]:
     picked = Game.from_scenario({**MOD_DECK4, "start": {"westeros": 4, "card": "playing-with-fire"}})
     picked.act("targaryen", {"area": "harrenhal", "house": "stark"})  # the loyalty-unit decision is open
     positions = [raven, mace, thorns, lysa, losses, port, beric, supply, cersei, robert, missandei, spreads]
-    return [*positions, *deck4.values(), picked]
+    return [*positions, *deck4.values(), picked, *iron_bank_positions()]
+
+
+def iron_bank_positions() -> list[Game]:
+    """The Iron Bank order's question, each loan effect that asks (the Spymaster's arrangement follows its deck), and
+    unpaid interest."""
+    effects = [
+        at_loan("the-faceless-men", {"winterfell": "stark knight", "lannisport": "lannister footman"})[0],
+        *(at_loan(loan)[0] for loan in ("loyal-maester", "pyromancer", "spymaster", "full-host")),
+    ]
+    four: dict[str, Any] = {"players": ["stark", "lannister", "baratheon", "targaryen"], "options": MOD}
+    order = Game.from_scenario(
+        {
+            **four,
+            "round": 10,
+            "start": "consolidate",
+            "power": {"stark": 5},
+            "units": {"bay-of-ice": "stark ship"},
+            "orders": {"bay-of-ice": "sea-iron-bank"},
+            "bank": {"slots": ["spymaster", None, None]},
+        }
+    )
+    interest = Game.from_scenario(
+        {
+            **four,
+            "round": 3,
+            "start": "westeros",
+            "power": {"stark": 0},
+            "units": {"winterfell": "stark footman footman"},
+            "bank": {"slots": [None, None, None], "loans": {"stark": ["spymaster"]}},
+        }
+    )
+    return [*effects, order, interest]
 
 
 def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
