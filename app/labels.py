@@ -225,3 +225,31 @@ def muster_plan_text(plan: dict[str, list[dict[str, str]]], lang: str, keys: str
                 words.append(t(f"{keys}.recruit", lang, unit=unit_label(a.get("recruit", ""), lang)))
         parts.append(f"{area_label(area, lang)}: {', '.join(words)}")
     return "; ".join(parts)
+
+
+def loan_name(loan: str, lang: str) -> str:
+    """An Iron Bank loan card's name (``Customs Officer``, «Таможенный инспектор»)."""
+    card = data.loan_cards().get(loan)
+    if card is None:
+        return t("card.unknown", lang)
+    names: dict[str, str] = card["names"]
+    return names.get(language_of(lang)) or names["en"]
+
+
+def loan_text(loan: str, lang: str) -> str:
+    """An Iron Bank loan card's text in ``lang`` (English when the card has none in it)."""
+    card = data.loan_cards().get(loan)
+    if card is None:
+        return ""
+    texts: dict[str, str] = card["texts"]
+    return texts.get(language_of(lang)) or texts["en"]
+
+
+def loan_line(loan: str, lang: str) -> str:
+    """``**Customs Officer**: Take 10 Power tokens.``"""
+    return f"**{loan_name(loan, lang)}**: {loan_text(loan, lang)}"
+
+
+def development_label(token: str, lang: str) -> str:
+    """A development token by its name (``barrel``, ``crown``, ``stronghold``: «бочка», «корона», «крепость»)."""
+    return t(f"development.{token}", lang) if has(f"development.{token}", lang) else t("development.unknown", lang)

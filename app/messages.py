@@ -34,7 +34,14 @@ def _format_param(key: str, value: Any, lang: str) -> Any:
 
 
 # Refusals whose text depends on a count: the parameter that holds it (the catalog has plural forms for them).
-PLURAL_PARAMS = {"error.muster-one-area": "max", "error.vacation-allowance": "left"}
+PLURAL_PARAMS = {
+    "error.muster-one-area": "max",
+    "error.vacation-allowance": "left",
+    "error.interest-count": "count",
+    "error.loan-power": "cost",
+    "error.loan-areas-count": "count",
+    "error.loan-units-count": "max",
+}
 
 
 def _count(value: Any) -> int | None:
@@ -67,7 +74,7 @@ def error_text(err: Exception, lang: str, *, literal: Callable[[str], str] | Non
             if key in PLURAL_PARAMS:
                 if count is None:
                     continue  # no whole count to agree with: the plain sentence
-                return tn(key, count, lang, **params)
+                return tn(key, count, lang, **{k: v for k, v in params.items() if k != "count"})
             return t(key, lang, **params)
         except (KeyError, IndexError):
             continue

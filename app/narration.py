@@ -19,7 +19,9 @@ from app.labels import (
     area_label,
     card_label,
     card_name,
+    development_label,
     house_name,
+    loan_name,
     muster_plan_text,
     strength_text,
     tides_label,
@@ -31,6 +33,7 @@ from app.labels import (
     westeros_name,
     wildling_name,
 )
+from engine import data
 from i18n import has, language_of, t, tn
 
 __all__ = ["PHASE_OF_EVENT", "QUIET", "house_label", "narrate", "narrate_all", "phase_header", "units_label"]
@@ -83,6 +86,9 @@ PHASE_OF_EVENT: dict[str, str] = {
             "deck4-player-picked",
             "dragon-token-moved",
             "unit-placed",
+            "bank-shifted",
+            "interest-paid",
+            "interest-units",
         ],
         "westeros",
     ),
@@ -136,6 +142,9 @@ PHASE_OF_EVENT: dict[str, str] = {
             "attack-held",
             "unit-upgraded",
             "order-moved",
+            "loan-taken",
+            "loan-declined",
+            "loan-unaffordable",
         ],
         "action",
     ),
@@ -218,6 +227,8 @@ def _reason(key: str, reason: str | None, lang: str) -> str:
         return t("reason.wildlings", lang, card=wildling_name(reason.split(":", 1)[1], lang))
     if has(f"{key}.{reason}", lang):
         return t(f"{key}.{reason}", lang)
+    if reason in data.loan_cards():
+        return t("reason.card", lang, card=loan_name(reason, lang))
     return t("reason.card", lang, card=card_name(reason, lang))
 
 
@@ -497,6 +508,102 @@ def _threat(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     return t("event.wildling-threat", lang, **p)
 
 
+# ----- the Iron Bank (issue Z) -----
+
+
+def _slots(slots: list[Any], lang: str) -> str:
+    """The bank's cards left to right, each with its slot's initial payment: ``Customs Officer (1), empty (4), …``."""
+    payments = data.iron_bank()["slot_payments"]
+    return ", ".join(
+        t("event.bank.slot", lang, loan=loan_name(str(loan), lang), payment=p)
+        if loan
+        else t("event.bank.empty", lang, payment=p)
+        for loan, p in zip(slots, payments, strict=False)
+    )
+
+
+def _bank_shifted(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    parts = [t("event.bank-shifted", lang)]
+    if e.get("returned"):
+        parts.append(t("event.bank-shifted.returned", lang, loan=loan_name(str(e["returned"]), lang)))
+    if e.get("revealed"):
+        parts.append(t("event.bank-shifted.revealed", lang, loan=loan_name(str(e["revealed"]), lang)))
+    else:
+        parts.append(t("event.bank-shifted.empty", lang))
+    parts.append(t("event.bank-shifted.slots", lang, slots=_slots(list(e.get("slots") or []), lang)))
+    return " ".join(parts)
+
+
+def _interest_paid(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["loans"] = tn("count.loans", int(e["loans"]), lang)
+    for key in ("due", "paid", "unpaid"):
+        p[key] = tn("count.power", int(e.get(key, 0)), lang)
+    if int(e.get("unpaid", 0)) > 0:
+        return t("event.interest-paid.unpaid" if int(e.get("paid", 0)) else "event.interest-paid.nothing", lang, **p)
+    return t("event.interest-paid", lang, **p)
+
+
+def _interest_units(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["debtor"] = house_label(e["debtor"], lang)
+    p["chooser"] = house_label(e["chooser"], lang)
+    count = int(p.pop("count"))
+    key = "event.interest-units.fiefdoms" if e.get("blade") is False else "event.interest-units"
+    return tn(key, count, lang, **p)
+
+
+def _braavos(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    previous = e.get("previous")
+    p["previous"] = house_label(previous, lang) if previous else "—"
+    if e.get("house") is None:
+        return t("event.braavos-token.aside", lang, **p)
+    return t("event.braavos-token.passed" if previous else "event.braavos-token", lang, **p)
+
+
+def _loan_event(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    """A loan's doings: the card by its name, its numbers in the right plural forms."""
+    kind = e["type"]
+    if isinstance(e.get("loan"), str):
+        p["loan"] = loan_name(e["loan"], lang)
+    if kind == "loan-taken":
+        p["slot"] = t(f"event.bank.from.{e['slot']}", lang)
+        return tn("event.loan-taken", int(e["payment"]), lang, **p)
+    if kind == "loan-unaffordable":
+        return tn("event.loan-unaffordable", int(e["power"]), lang, **p)
+    if kind == "loan-power":
+        return tn("event.loan-power", int(e["gained"]), lang, **p)
+    if kind == "loan-faceless":
+        named = [unit for unit in ("knight", "footman") if e.get(unit)]
+        for unit in named:
+            p[unit] = area_label(e[unit], lang)
+        if len(named) == 1:
+            return t(f"event.loan-faceless.{named[0]}", lang, **p)
+    if kind == "loans-returned":
+        p["loans"] = ", ".join(f"«{loan_name(x, lang)}»" if lang == "ru" else loan_name(x, lang) for x in e["loans"])
+        return tn("event.loans-returned", len(e["loans"]), lang, **p)
+    if kind == "loan-spymaster":
+        p["top"] = tn("count.cards", int(e["top"]), lang)
+        p["bottom"] = tn("count.cards", int(e["bottom"]), lang)
+    if kind == "loan-units-placed":
+        placed: dict[str, list[str]] = e.get("placed") or {}
+        if not any(placed.values()):
+            return t("event.loan-units-placed.none", lang, **p)
+        p["placed"] = "; ".join(f"{area_label(a, lang)}: {units_text(u, lang)}" for a, u in placed.items() if u)
+    if kind == "loan-supply" and e.get("supply") == e.get("old"):
+        return t("event.loan-supply.top", lang, **p)
+    return t(f"event.{kind}", lang, **p)
+
+
+def _developed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    p["token"] = development_label(str(e["token"]), lang)
+    return t("event.area-developed", lang, **p)
+
+
+def _declined(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    symbol = str(e.get("symbol", ""))
+    key = f"event.area-declined.{symbol}"
+    return t(key if has(key, lang) else "event.area-declined", lang, **p)
+
+
 SPECIAL: dict[str, Special] = {
     "raid": _raid,
     "house-cards-revealed": _house_cards_revealed,
@@ -560,6 +667,22 @@ SPECIAL: dict[str, Special] = {
     "dragon-token-moved": _deck4,
     "unit-placed": _deck4,
     "loyalty-collected": _loyalty_collected,
+    "bank-shifted": _bank_shifted,
+    "interest-paid": _interest_paid,
+    "interest-units": _interest_units,
+    "braavos-token": _braavos,
+    "loan-taken": _loan_event,
+    "loan-declined": _loan_event,
+    "loan-unaffordable": _loan_event,
+    "loan-power": _loan_event,
+    "loan-faceless": _loan_event,
+    "loan-nothing": _loan_event,
+    "loan-supply": _loan_event,
+    "loan-spymaster": _loan_event,
+    "loan-units-placed": _loan_event,
+    "loans-returned": _loan_event,
+    "area-developed": _developed,
+    "area-declined": _declined,
 }
 
 

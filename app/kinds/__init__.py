@@ -5,7 +5,18 @@ anyone looks a kind up. A group module imports the shared form helpers (``app.fo
 ``app.decisions``, which is built on top of them.
 """
 
-from app.kinds import action, cards, combat, deck4_moves, deck4_players, loyalty, planning, westeros, wildlings
+from app.kinds import (
+    action,
+    cards,
+    combat,
+    deck4_moves,
+    deck4_players,
+    iron_bank,
+    loyalty,
+    planning,
+    westeros,
+    wildlings,
+)
 
 __all__ = [
     "action",
@@ -13,6 +24,7 @@ __all__ = [
     "combat",
     "deck4_moves",
     "deck4_players",
+    "iron_bank",
     "loyalty",
     "planning",
     "westeros",

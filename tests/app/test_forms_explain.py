@@ -21,6 +21,8 @@ from app.labels import (
     card_name,
     card_text,
     house_name,
+    loan_name,
+    loan_text,
     track_label,
     unit_label,
     units_text,
@@ -43,6 +45,8 @@ KINDS = [
     "vassal-claim", "vassal-orders", "bronn-pay", "beric-unit", "connington-knight", "bid-handout",
     "viserys-discard", "missandei-return", "loyalty-move", "loyalty-undo",
     "fire-made-flesh", "playing-with-fire", "loyalty-unit", "loyalty-player", "loyalty-areas",
+    "loan", "interest-units", "loan-faceless", "loan-areas", "loan-pyromancer", "loan-spy-deck", "loan-spy-arrange",
+    "loan-units",
 ]  # fmt: skip
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -67,6 +71,7 @@ def _ids() -> frozenset[str]:
 
     names = [*data.all_areas(), *data.house_cards(), *data.wildling_cards(), *ALL_TOKENS, *data.TRACKS]
     names += [c["id"] for c in data.all_westeros_cards().values()] + list(data.tides_cards()) + KINDS
+    names += list(data.loan_cards())
     plain = {n for n in names if re.fullmatch(r"[a-z]+", n)}
     return frozenset(n for n in names if n not in plain) | {
         "stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn", "targaryen",
@@ -140,6 +145,13 @@ def _vassal_card_position(card: str, kind: str, script: dict[tuple[str, str], An
         fallback = {"support": "none", "support-refusal": "accept", "blade": False}
         g.act(p.house, script.get((p.house, p.kind), fallback.get(p.kind, p.default)))
     raise AssertionError(f"no {kind} prompt")
+
+
+def _iron_bank_positions() -> dict[str, Position]:
+    """The Iron Bank order's loan, unpaid interest and the loans' effects (tests/app/test_iron_bank_forms.py)."""
+    from tests.app.test_iron_bank_forms import positions
+
+    return positions()
 
 
 def _targaryen_positions() -> dict[str, Position]:
@@ -238,6 +250,7 @@ def positions() -> dict[str, Position]:
         "queen-of-thorns": _queen_position(),
         **_vassal_card_positions(),
         **_targaryen_positions(),
+        **_iron_bank_positions(),
     }
     for seed in range(24):
         for players, options in CONFIGS:
@@ -611,6 +624,34 @@ def c_loyalty_areas(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert sorted(offered) == sorted(area_label(a, lang) for a in p.choices["areas"])
 
 
+def c_loan(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """Every card in the bank with its text and payment, the house's Power."""
+    text = text_of(f)
+    for offer in p.info["offers"]:
+        assert loan_name(offer["loan"], lang) in text and loan_text(offer["loan"], lang) in text
+        assert tn("count.power", offer["payment"], lang) in text
+    assert tn("count.power", p.info["power"], lang) in text
+    assert area_label(p.info["area"], lang) in f.ask
+
+
+def c_interest_units(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """Whose units and how many; one menu per area holding them."""
+    assert house_name(p.choices["debtor"], lang) in f.ask and str(p.choices["count"]) in f.ask
+    assert {field.key.split(":", 1)[1] for field in f.fields} == set(p.choices["units"])
+
+
+def c_loan_card(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """A loan's effect: the card's name asked about, its text shown."""
+    loan = p.info["loan"]
+    assert loan_name(loan, lang) in f.ask and loan_text(loan, lang) in text_of(f)
+
+
+def c_spy_arrange(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """The card and each card looked at, with its text."""
+    assert loan_text(p.info["loan"], lang) in text_of(f)
+    assert all(westeros_text(c, lang) in text_of(f) for c in p.choices["cards"])
+
+
 CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "orders": c_orders,
     "raven": c_raven,
@@ -663,6 +704,14 @@ CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "playing-with-fire": c_playing_with_fire,
     "loyalty-unit": c_loyalty_unit,
     "loyalty-player": c_loyalty_player,
+    "loan": c_loan,
+    "interest-units": c_interest_units,
+    "loan-faceless": c_loan_card,
+    "loan-areas": c_loan_card,
+    "loan-pyromancer": c_loan_card,
+    "loan-spy-deck": c_loan_card,
+    "loan-spy-arrange": c_spy_arrange,
+    "loan-units": c_loan_card,
 }
 
 

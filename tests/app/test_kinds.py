@@ -17,7 +17,18 @@ from app.kinds.registry import DeadlineCategory, KindSpec, find, register, regis
 from engine.prompts import PromptKind
 
 KINDS_DIR = Path(app.kinds.__file__).parent
-GROUPS = {"planning", "action", "combat", "cards", "westeros", "wildlings", "loyalty", "deck4_players", "deck4_moves"}
+GROUPS = {
+    "planning",
+    "action",
+    "combat",
+    "cards",
+    "westeros",
+    "wildlings",
+    "loyalty",
+    "deck4_players",
+    "deck4_moves",
+    "iron_bank",
+}
 
 
 def registrations_in_source() -> Counter[str]:
