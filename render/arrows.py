@@ -211,4 +211,4 @@ def _dashed(d: ImageDraw.ImageDraw, pts: list[Point], ink: int, width: int) -> N
 
 
 def piece_boxes(pieces: list[Piece], area: str) -> list[Box]:
-    return [p.box for p in pieces if p.area == area and p.kind not in ("name", "marks", "loyalty")]
+    return [p.box for p in pieces if p.area == area and p.kind not in ("name", "marks", "loyalty", "development")]

@@ -8,7 +8,7 @@ from typing import Any
 
 from render.crop import Move
 from render.data import RenderBoard
-from render.views import View, area_state, loyalty_tokens
+from render.views import View, area_state, declined, developed, loyalty_tokens
 
 # Events that change what an area shows, and the fields naming those areas.
 AREA_FIELDS: dict[str, tuple[str, ...]] = {
@@ -88,6 +88,10 @@ def changed_areas(board: RenderBoard, events: list[dict[str, Any]], before: View
         for area_id in sorted(set(held) | set(holds)):
             if held.get(area_id) != holds.get(area_id):
                 out.add(area_id)
+        for was, now in ((developed(before), developed(after)), (declined(before), declined(after))):
+            for area_id in sorted(set(was) | set(now)):  # the Iron Bank's development and decline tokens
+                if was.get(area_id) != now.get(area_id):
+                    out.add(area_id)
         for area_id in board.areas:
             a, b = area_state(before, area_id), area_state(after, area_id)
             changed = any(_norm(a.get(k)) != _norm(b.get(k)) for k in COMPARED)

@@ -9,12 +9,14 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw
 
-from render import arrows, base, dragons, palette, shapes, style
+from render import arrows, bank, base, dragons, palette, shapes, style
 from render.data import RenderBoard, board_named
 from render.layout import (
     Box,
     Piece,
     area_pieces,
+    decline_pieces,
+    development_pieces,
     is_impassable,
     loyalty_pieces,
     name_block,
@@ -23,15 +25,15 @@ from render.layout import (
     zoom_key,
 )
 from render.marks import draw_marks
-from render.pieces import hatch
+from render.pieces import hatch, paste_pieces
 from render.png import encode_png
-from render.views import View, loyalty_tokens
+from render.views import View, developed, loyalty_tokens
 
 OUT_W = style.PHONE_W  # crops are drawn for a phone's width
 MAX_REGION_W = 800  # map px: the widest slice a crop shows (zoom >= 1.35)
 MIN_REGION_W = 520
 MARGIN = 70
-STILL = ("name", "marks", "loyalty")  # what an arrow goes round even in the areas at its two ends
+STILL = ("name", "marks", "loyalty", "development")  # what an arrow goes round even in the areas at its two ends
 
 
 @dataclass(frozen=True)
@@ -151,18 +153,22 @@ def compose(
         rec = shapes.area_meta(board, area_id)["name"][lang]
         if rec["marks"] is not None:
             draw_marks(img, area, lang, rec["marks"][0] * z - origin[0], rec["marks"][1] * z - origin[1], z)
+    paste_pieces(img, [p for p in decline_pieces(board, view, lang, z, origin) if _touches(p.box, size)])
     # Pieces.
     every: list[Piece] = []
     for area_id in board.areas:
         every += area_pieces(board, view, area_id, lang, z, origin)
     if loyalty_tokens(view):  # in the areas the crop reaches, clear of every name and piece, in the frame or not
         every += loyalty_pieces(board, view, all_labels + every, z, origin, (0, 0, *size))
+    if developed(view):  # the Iron Bank's development tokens, the same way
+        every += development_pieces(board, view, lang, all_labels + every, z, origin, (0, 0, *size))
     pieces = [p for p in every if _touches(p.box, size)]
     for p in pieces:
         if p.stamp is not None:
             p.stamp.paste(img, p.box[0], p.box[1])
     everything = labels + pieces
     dragons.draw_track(img, board, view, lang, region, z)  # where the Essos board prints the Iron Bank
+    bank.draw_panel(img, board, view, lang, region, z)  # and the Iron Bank itself, under the track
     # Arrows, routed around every name and piece but those at their two ends.
     routed: list[arrows.Arrow] = []
     d = ImageDraw.Draw(img)

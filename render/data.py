@@ -70,7 +70,7 @@ def board_of(view: Any) -> RenderBoard:
 # dragon): land units, then ships.
 UNIT_KINDS = rules_data.unit_types() | rules_data.unit_types("mother-of-dragons/units.json")
 UNIT_TYPES = tuple(sorted(UNIT_KINDS, key=lambda t: UNIT_KINDS[t].at_sea))
-ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate")
+ORDER_TYPES = ("march", "defense", "support", "raid", "consolidate", "iron-bank")  # iron-bank: a sea order (MoD)
 
 
 def _load(name: str) -> Any:
@@ -186,6 +186,13 @@ def westeros_deck4() -> dict[str, dict[str, Any]]:
     if not (DATA_DIR / DECK4).exists():
         return {}
     return {c["id"]: c for c in _load(DECK4)["cards"]}
+
+
+@cache
+def loan_cards() -> dict[str, dict[str, Any]]:
+    """The Iron Bank's loan cards by id (their names, en and ru)."""
+    cards: dict[str, dict[str, Any]] = rules_data.loan_cards()
+    return cards
 
 
 @cache

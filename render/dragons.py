@@ -1,6 +1,6 @@
 """Targaryen's dragons as the images show them, apart from the dragon pieces themselves (``tokens.unit_group``):
-the dragon strength track, drawn where the Essos board prints the Iron Bank (the engine has no Iron Bank, and
-nothing else of the game is drawn there), and its tokens.
+the dragon strength track, drawn where the Essos board prints the Iron Bank (above the bank's own panel when the view
+has the bank: render/bank.py), and its tokens.
 
 The track says the dragons' strength now, on the gold badge the dragon pieces carry, and which rounds' spaces still
 hold a strength token (each adds 1 at the start of its round), from ``view["targaryen"]``; then Targaryen's loyalty
@@ -16,7 +16,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from render import palette, shapes, stamps, tokens
+from render import palette, stamps, tokens
+from render.bank import output_box, panel_parts
 from render.data import RenderBoard
 from render.loyalty import token as loyalty_token
 from render.marks import crest
@@ -46,12 +47,10 @@ def track_token(size: int) -> Stamp:
 def draw_track(img: Image.Image, board: RenderBoard, view: View, lang: str, region: Box, z: float) -> None:
     """The track in the board's panel (the Iron Bank's space), on an image of the map slice ``region`` drawn at zoom
     ``z`` (a crop, the Essos image); nothing on a board without a panel or a view without dragons."""
-    box = shapes.panel_box(board)
+    box = panel_parts(board, view)[0]  # the whole panel, or its top when the Iron Bank shares it (render/bank.py)
     if box is None or box[2] <= region[0] or box[0] >= region[2] or box[3] <= region[1] or box[1] >= region[3]:
         return
-    inset = round(5 * z)  # the panel's frame stays visible
-    x0, y0 = round((box[0] - region[0]) * z) + inset, round((box[1] - region[1]) * z) + inset
-    x1, y1 = round((box[2] - region[0]) * z) - inset, round((box[3] - region[1]) * z) - inset
+    x0, y0, x1, y1 = output_box(box, region, z)  # inset: the panel's frame stays visible
     track = panel(view, lang, x1 - x0, y1 - y0)
     if track is not None:
         img.paste(track.image, (x0, y0))

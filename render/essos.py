@@ -9,7 +9,8 @@ names 10 px. So its images show it in two parts, each as legible as the base boa
 * the Essos image (:func:`compose_essos`): the map's Essos side (:func:`essos_region`: every area whose pieces or
   name lie past the Westeros side, with the seas between), drawn at its zoom like a crop (1080 px wide in a post),
   with the dragon strength track where the board prints the Iron Bank (``shapes.panel_box``, drawn by
-  ``dragons.draw_track`` on every crop that shows it).
+  ``dragons.draw_track`` on every crop that shows it) and, under the track when the view has the bank, the Iron Bank's
+  own panel (``bank.draw_panel``).
 
 A whole-board post sends both; ``render_board`` (one PNG) stacks them (:func:`stack`).
 """

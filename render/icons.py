@@ -151,12 +151,22 @@ def crown(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
     _poly(d, box, pts, fill)
 
 
+def iron_bank(d: ImageDraw.ImageDraw, box: Box, fill: RGB) -> None:
+    """A bank: a pediment over three columns on a base (the Iron Bank's sea order, Mother of Dragons)."""
+    _poly(d, box, [(0.06, 0.34), (0.50, 0.06), (0.94, 0.34)], fill)
+    _rect(d, box, 0.12, 0.38, 0.88, 0.46, fill)
+    for x in (0.16, 0.42, 0.68):
+        _rect(d, box, x, 0.50, x + 0.16, 0.80, fill)
+    _rect(d, box, 0.06, 0.84, 0.94, 0.94, fill)
+
+
 ORDER_PAINTERS: dict[str, Painter] = {
     "march": march,
     "defense": defense,
     "support": support,
     "raid": raid,
     "consolidate": crown,
+    "iron-bank": iron_bank,
 }
 
 # --- board marks ------------------------------------------------------------------------------------------

@@ -12,20 +12,20 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from render import loyalty, shapes, style, tokens
+from render import bank, loyalty, shapes, style, tokens
 from render.data import RenderBoard
-from render.marks import NameBlock
+from render.marks import NameBlock, mark_boxes
 from render.stamps import Stamp
-from render.views import View, area_state, dragon_strength, loyalty_tokens
+from render.views import View, area_state, declined, developed, dragon_strength, loyalty_tokens
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
-PIECE_KINDS = ("units", "order", "power", "garrison", "neutral", "loyalty")
+PIECE_KINDS = ("units", "order", "power", "garrison", "neutral", "loyalty", "development")
 LABEL_KINDS = ("name", "marks")
 
 
 @dataclass(frozen=True)
 class Piece:
-    kind: str  # units | order | power | garrison | neutral | name | marks
+    kind: str  # units | order | power | garrison | neutral | loyalty | development | name | marks | declined
     area: str
     box: Box
     size: float  # legibility size in output px: chip height, token diameter, name font px (0 for marks)
@@ -191,7 +191,8 @@ def board_pieces(
     out = name_pieces(board, view, lang, z, origin)
     for area_id in board.areas:
         out += area_pieces(board, view, area_id, lang, z, origin)
-    return out + loyalty_pieces(board, view, out, z, origin)
+    out += loyalty_pieces(board, view, out, z, origin)
+    return out + development_pieces(board, view, lang, out, z, origin)
 
 
 def loyalty_pieces(
@@ -216,14 +217,102 @@ def loyalty_pieces(
                      y1 * z - origin[1] + 2 * size)  # fmt: skip
             if not _overlap(reach, within):
                 continue
-        got = loyalty.place(board, area_id, count, z, origin, [p.box for p in others + out])
-        if got is None:  # no room anywhere in the area: on its reserved power token spot, whatever lies there
+        taken = [p.box for p in others + out]
+        got = loyalty.place(board, area_id, count, z, origin, taken)
+        if got is None:  # no room anywhere in the area: on its power token spot, else the last resort
             stamp = loyalty.token(size, count)
             rec = shapes.area_meta(board, area_id)
-            out.append(_at("loyalty", area_id, stamp, *_centre(rec.get("power") or rec["order"], z, origin), size))
-            continue
+            spot = _at("loyalty", area_id, stamp, *_centre(rec.get("power") or rec["order"], z, origin), size)
+            if any(_overlap(spot.box, o) for o in taken):
+                got = loyalty.place(board, area_id, count, z, origin, taken, last_resort=True)
+            if got is None:  # whatever lies there
+                out.append(spot)
+                continue
         box, stamp = got
         out.append(Piece("loyalty", area_id, box, size, stamp))
+    return out
+
+
+def _reaches(board: RenderBoard, area_id: str, z: float, origin: tuple[float, float], size: float,
+             within: Box) -> bool:  # fmt: skip
+    """Whether a token ``size`` px across placed in the area may show in the frame ``within`` (it may reach past the
+    area's box by half its own size, over the sea)."""
+    x0, y0, x1, y1 = shapes.area_mask(board, area_id)[0]
+    reach = (x0 * z - origin[0] - 2 * size, y0 * z - origin[1] - 2 * size, x1 * z - origin[0] + 2 * size,
+             y1 * z - origin[1] + 2 * size)  # fmt: skip
+    return _overlap(reach, within)
+
+
+def development_pieces(
+    board: RenderBoard,
+    view: View,
+    lang: str,
+    others: list[Piece],
+    z: float = 1.0,
+    origin: tuple[float, float] = (0, 0),
+    within: Box | None = None,
+) -> list[Piece]:
+    """The Iron Bank's development tokens (render/bank.py): one row of chips per area holding any, placed as a loyalty
+    token is (:func:`render.loyalty.place_stamp`) but nearest the area's printed marks (a token adds a symbol to
+    them), clear of ``others`` and of the tokens placed before; with ``within``, only in the areas reaching into it."""
+    out: list[Piece] = []
+    size = bank.dev_size(z)
+    for area_id, held in sorted(developed(view).items()):
+        if area_id not in board.areas or is_impassable(view, area_id):
+            continue
+        if within is not None and not _reaches(board, area_id, z, origin, size * len(held), within):
+            continue
+        layouts = (False, True) if len(held) > 1 else (False,)
+        taken = [p.box for p in others + out]
+        pref = _marks_middle(board, area_id, lang)
+        got = loyalty.place_stamp(board, area_id, bank.development_token, size, held, layouts, pref, z, origin, taken)
+        if got is None:  # no room anywhere in the area: on its power token spot, else the last resort
+            stamp = bank.development_token(size, held)
+            rec = shapes.area_meta(board, area_id)
+            spot = _at("development", area_id, stamp, *_centre(rec.get("power") or rec["order"], z, origin), size)
+            if any(_overlap(spot.box, o) for o in taken):
+                got = loyalty.place_stamp(board, area_id, bank.development_token, size, held, layouts, pref, z, origin,
+                                          taken, last_resort=True)  # fmt: skip
+            if got is None:  # whatever lies there
+                out.append(spot)
+                continue
+        box, stamp = got
+        out.append(Piece("development", area_id, box, size, stamp))
+    return out
+
+
+def _marks_middle(board: RenderBoard, area_id: str, lang: str) -> tuple[float, float]:
+    """The map point at the middle of an area's printed marks (of its name when the marks are part of its block)."""
+    rec = shapes.area_meta(board, area_id)["name"][lang]
+    x, y, w, h = rec["marks"] or rec["box"] or shapes.area_meta(board, area_id)["units"]
+    return x + w / 2, y + h / 2
+
+
+def decline_pieces(
+    board: RenderBoard, view: View, lang: str, z: float = 1.0, origin: tuple[float, float] = (0, 0)
+) -> list[Piece]:
+    """The Iron Bank's decline tokens, each over the printed castle it covers (in the area's row of marks, where the
+    base layer or the crop drew it); none in an impassable area (its marks are hidden). They lie on the marks, so they
+    are no piece of their own in the overlap figures."""
+    out: list[Piece] = []
+    for area_id, symbols in sorted(declined(view).items()):
+        if area_id not in board.areas or is_impassable(view, area_id) or "castle" not in symbols:
+            continue
+        area = board.areas[area_id]
+        rec = shapes.area_meta(board, area_id)["name"][lang]
+        if rec["marks"] is not None:
+            mx, my = rec["marks"][0] * z - origin[0], rec["marks"][1] * z - origin[1]
+        else:
+            got = name_block(board, area_id, lang, z)
+            if got is None:
+                continue
+            block, (bx, by) = got
+            mx, my = block.marks_at(area, lang, round(bx * z - origin[0]), round(by * z - origin[1]))
+        for kind, stamp, sx, sy in mark_boxes(area, lang, mx, my, z):
+            if kind == "castle":
+                cover = bank.decline_cover(stamp.width)
+                cx, cy = round(sx) + stamp.width / 2, round(sy) + stamp.height / 2
+                out.append(_at("declined", area_id, cover, cx, cy, stamp.width))
     return out
 
 

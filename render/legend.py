@@ -7,7 +7,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from render import dragons, loyalty, palette, stamps, style, tokens
+from render import bank, dragons, loyalty, palette, stamps, style, tokens
 from render.data import UNIT_TYPES, board_named
 from render.marks import crest, mark_stamps
 from render.stamps import Canvas, Stamp
@@ -60,6 +60,10 @@ def entries(lang: str) -> list[tuple[Stamp, str]]:
     out.append((dragons.track_token(34), t("legend.dragon_token", lang)))  # on the dragon strength track (Essos)
     out.append((loyalty.token(), t("legend.loyalty", lang)))  # Targaryen's, on Westeros lands
     out.append((loyalty.token(count=2), t("legend.loyalty_count", lang)))
+    # The Iron Bank (Mother of Dragons with Targaryen): its sea order, a development token, a castle in decline.
+    out.append((tokens.order_token(demo, "iron-bank", False, 0, sea=True), t("legend.iron_bank_order", lang)))
+    out.append((bank.development_token(bank.DEV_SIZE, (("barrel", 1),)), t("legend.development", lang)))
+    out.append((bank.decline_cover(22), t("legend.declined", lang)))
     out.append((vassal_tag(demo, lang)[0], t("legend.vassal", lang)))  # Mother of Dragons: the strip's vassal tag
     return out
 

@@ -10,16 +10,18 @@ is drawn at (the board, a crop, the Essos image), clear by ``GAP`` px of every n
 and leaving the area's anchor pixel uncovered (:func:`place`): at the point nearest the middle of the area's reserved
 boxes (units, order, power token, garrison) where it lies wholly inside the area, ``EDGE`` px off its border, and off
 those reserved boxes too when it can (so that it does not jump when units come in). In a thin coastal area with no
-such room it may reach over the sea, never over another land. On the board with Essos a token of Westeros stays on
-the board image (left of its right edge).
+such room it may reach over the sea, never over another land. With no room at all it goes on the area's power token
+spot; where that is taken, as a last resort, it may touch the pieces around it and reach over the area's own port.
+On the board with Essos a token of Westeros stays on the board image (left of its right edge).
 """
 
 from __future__ import annotations
 
 import math
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
@@ -99,6 +101,7 @@ def place(
     z: float,
     origin: tuple[float, float],
     obstacles: list[Box],
+    last_resort: bool = False,
 ) -> tuple[Box, Stamp] | None:
     """Where the token of ``count`` goes in ``area_id`` at zoom ``z`` (output px) and the stamp drawn there; None when
     the area has no room for it. The token is clear of ``obstacles`` (every name, mark and piece drawn) and leaves
@@ -106,21 +109,47 @@ def place(
 
     1. wholly inside the area (``EDGE`` px off its border), clear of the boxes reserved for the area's own pieces;
     2. wholly inside the area, over reserved boxes left empty;
-    3. its centre inside the area, the rest over no other land (a thin coastal area's token may reach over the sea).
+    3. its centre inside the area, the rest over no other land (a thin coastal area's token may reach over the sea);
+    With ``last_resort`` (no room above, and the area's power token spot taken): passes 2 and 3 without the ``GAP``
+    around the obstacles, then the rest of the token over the sea or the area's own port.
 
     A count goes beside the diamond, else below it."""
-    size = piece_size(z)
-    w = max(token(size, count, below).width for below in (False, True))
-    h = max(token(size, count, below).height for below in (False, True))
+    layouts = (False, True) if count > 1 else (False,)
+    return place_stamp(board, area_id, token, piece_size(z), count, layouts, preferred(board, area_id), z, origin,
+                       obstacles, last_resort)  # fmt: skip
+
+
+Maker = Callable[[int, Any, bool], Stamp]  # (size, what, below) -> the stamp of a token laid out one way or the other
+
+
+def place_stamp(
+    board: RenderBoard,
+    area_id: str,
+    make: Maker,
+    size: int,
+    what: Hashable,
+    layouts: tuple[bool, ...],
+    pref: tuple[float, float],
+    z: float,
+    origin: tuple[float, float],
+    obstacles: list[Box],
+    last_resort: bool = False,
+) -> tuple[Box, Stamp] | None:
+    """Where the stamp ``make(size, what, below)`` goes in ``area_id`` as :func:`place` places a loyalty token
+    (nearest the map point ``pref``), trying each layout ``below`` of ``layouts`` in turn at each step; and the stamp
+    drawn there. Any token drawn in an area (render/bank.py's too) is placed here."""
+    w = max(make(size, what, below).width for below in (False, True))
+    h = max(make(size, what, below).height for below in (False, True))
     (ax0, ay0, ax1, ay1), _ = shapes.area_mask(board, area_id)
     reach = (ax0 * z - origin[0] - w, ay0 * z - origin[1] - h, ax1 * z - origin[0] + w, ay1 * z - origin[1] + h)
-    gap = GAP * z
-    got = _place(board.name, area_id, count, z, origin, _grown((o for o in obstacles if _overlap(o, reach)), gap),
-                 _grown(reserved_boxes(board, area_id, z, origin), gap))  # fmt: skip
+    gap = 0 if last_resort else GAP * z
+    got = _place(board.name, area_id, make, size, what, layouts, pref, z, origin,
+                 _grown((o for o in obstacles if _overlap(o, reach)), gap),
+                 _grown(reserved_boxes(board, area_id, z, origin), gap), last_resort)  # fmt: skip
     if got is None:
         return None
     box, below = got
-    return box, token(size, count, below)
+    return box, make(size, what, below)
 
 
 def _grown(boxes: Iterable[Box], by: float) -> tuple[Box, ...]:
@@ -131,24 +160,30 @@ def _grown(boxes: Iterable[Box], by: float) -> tuple[Box, ...]:
 def _place(
     board: str,
     area_id: str,
-    count: int,
+    make: Maker,
+    size: int,
+    what: Hashable,
+    layouts: tuple[bool, ...],
+    pref: tuple[float, float],
     z: float,
     origin: tuple[float, float],
     obstacles: tuple[Box, ...],
     reserved: tuple[Box, ...],
+    last_resort: bool = False,
 ) -> tuple[Box, bool] | None:
     chosen = board_named(board)
-    pref = preferred(chosen, area_id)
     ax, ay = shapes.area_meta(chosen, area_id)["anchor"]
     anchor = [
         (x, y)
         for x in range(math.floor(ax * z - origin[0]), math.ceil((ax + 1) * z - origin[0]))
         for y in range(math.floor(ay * z - origin[1]), math.ceil((ay + 1) * z - origin[1]))
     ]
-    layouts = (False, True) if count > 1 else (False,)
-    for coast, avoid in ((False, obstacles + reserved), (False, obstacles), (True, obstacles)):
+    passes = [(0, obstacles + reserved), (0, obstacles), (1, obstacles)]
+    if last_resort:  # the passes above found nothing: closer to the obstacles, and over the area's port
+        passes = [(0, obstacles), (1, obstacles)] + [(2, obstacles)] * bool(chosen.areas[area_id].port)
+    for coast, avoid in passes:
         for below in layouts:
-            stamp = token(piece_size(z), count, below)
+            stamp = make(size, what, below)
             w, h = stamp.width, stamp.height
             edge = 0 if coast else EDGE
             rx, ry = math.ceil(w / 2 / z) + edge, math.ceil(h / 2 / z) + edge
@@ -205,18 +240,20 @@ def _limit(board: RenderBoard, area_id: str) -> int | None:
 
 @lru_cache(maxsize=256)
 def _candidates(
-    board: str, area_id: str, rx: int, ry: int, pref: tuple[float, float], coast: bool, limit: int | None
+    board: str, area_id: str, rx: int, ry: int, pref: tuple[float, float], coast: int, limit: int | None
 ) -> tuple[tuple[int, int], Image.Image, tuple[tuple[int, int], ...]]:
     """Where the centre of a box reaching ``rx``, ``ry`` px from it may go: the box wholly inside the area, or with
-    ``coast`` its centre inside the area and the rest inside it or the seas; and left of ``limit`` (map px) when
-    given. Returns the area's top-left corner (x0, y0) on the map; an image (mode I) of the grid of points every
-    ``STEP`` px from it, pixel (gx, gy) standing for the map pixel (x0 + gx * STEP, y0 + gy * STEP), holding that
-    point's rank by distance to ``pref`` where it may be a centre (``NONE`` elsewhere); and the points by rank."""
+    ``coast`` its centre inside the area and the rest inside it or the seas (``coast`` 2: or its own port); and left of
+    ``limit`` (map px) when given. Returns the area's top-left corner (x0, y0) on the map; an image (mode I) of the
+    grid of points every ``STEP`` px from it, pixel (gx, gy) standing for the map pixel (x0 + gx * STEP, y0 + gy *
+    STEP), holding that point's rank by distance to ``pref`` where it may be a centre (``NONE`` elsewhere); and the
+    points by rank."""
     chosen = board_named(board)
     (x0, y0, x1, y1), mask = shapes.area_mask(chosen, area_id)
     if coast:
         own = chosen.areas[area_id].index
-        room = {own} | {a.index for a in chosen.areas.values() if a.kind == "sea"}
+        port = chosen.areas[area_id].port if coast == 2 else None
+        room = {own} | {a.index for a in chosen.areas.values() if a.kind == "sea" or a.id == port}
         lut = [255 if v in room else 0 for v in range(256)]
         around = shapes.labels(chosen).crop((x0 - rx, y0 - ry, x1 + rx, y1 + ry)).point(lut)
         inner = ImageChops.darker(_eroded(around, rx, ry).crop((rx, ry, rx + mask.width, ry + mask.height)), mask)

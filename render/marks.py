@@ -78,6 +78,14 @@ def mark_stamps(area: Area, lang: str, z: float = 1.0) -> list[Stamp]:
     return out
 
 
+def mark_kinds(area: Area) -> list[str]:
+    """What each of :func:`mark_stamps` shows, in the same order: anchor, crest, castle or stronghold, barrel, crown."""
+    if area.kind == "port":
+        return ["anchor"]
+    fort = {2: ["stronghold"], 1: ["castle"]}.get(area.fortification, [])
+    return ["crest"] * bool(area.home_of) + fort + ["barrel"] * area.supply + ["crown"] * area.crowns
+
+
 def marks_size(area: Area, lang: str, z: float = 1.0) -> tuple[int, int]:
     items = mark_stamps(area, lang, z)
     if not items:
@@ -119,19 +127,34 @@ class NameBlock:
         """Draw the block with its top-left corner at (x, y)."""
         w, _ = self.measure(area, lang)
         cy = y
-        ls = self.line_stamps(area)
-        for s in ls:
+        for s in self.line_stamps(area):
             s.paste(dst, x + (w - s.width) / 2, cy)
             cy += line_step(self.size)
+        if self.with_marks:
+            draw_marks(dst, area, lang, *self.marks_at(area, lang, x, y), self.z)
+
+    def marks_at(self, area: Area, lang: str, x: float, y: float) -> tuple[float, float]:
+        """The top-left corner of the marks row of the block drawn with its top-left corner at (x, y)."""
+        w, _ = self.measure(area, lang)
+        ls = self.line_stamps(area)
+        cy = y + line_step(self.size) * len(ls)
         if ls:
             cy += ls[-1].height - line_step(self.size) + 1
-        if self.with_marks:
-            draw_marks(dst, area, lang, x + (w - marks_size(area, lang, self.z)[0]) / 2, cy, self.z)
+        return x + (w - marks_size(area, lang, self.z)[0]) / 2, cy
 
 
 def draw_marks(dst: Image.Image, area: Area, lang: str, x: float, y: float, z: float = 1.0) -> None:
     """The marks row with its top-left corner at (x, y)."""
+    for _, s, sx, sy in mark_boxes(area, lang, x, y, z):
+        s.paste(dst, sx, sy)
+
+
+def mark_boxes(area: Area, lang: str, x: float, y: float, z: float = 1.0) -> list[tuple[str, Stamp, float, float]]:
+    """The marks of the row with its top-left corner at (x, y): what each shows (:func:`mark_kinds`), its stamp and
+    its top-left corner."""
     mh = marks_size(area, lang, z)[1]
-    for s in mark_stamps(area, lang, z):
-        s.paste(dst, x, y + (mh - s.height) / 2)
+    out = []
+    for kind, s in zip(mark_kinds(area), mark_stamps(area, lang, z), strict=True):
+        out.append((kind, s, x, y + (mh - s.height) / 2))
         x += s.width + round(MARK_GAP * z)
+    return out

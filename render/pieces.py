@@ -6,8 +6,16 @@ from PIL import Image
 
 from render import palette, shapes, style
 from render.data import RenderBoard
-from render.layout import Piece, area_pieces, is_impassable, loyalty_pieces, name_pieces
-from render.views import View, loyalty_tokens
+from render.layout import (
+    Piece,
+    area_pieces,
+    decline_pieces,
+    development_pieces,
+    is_impassable,
+    loyalty_pieces,
+    name_pieces,
+)
+from render.views import View, developed, loyalty_tokens
 
 
 def hatch(img: Image.Image, board: RenderBoard, area_id: str, dx: int = 0, dy: int = 0) -> None:
@@ -26,6 +34,7 @@ def paste_pieces(img: Image.Image, pieces: list[Piece]) -> None:
 
 def draw_pieces(img: Image.Image, board: RenderBoard, view: View, lang: str, dy: int = 0) -> list[Piece]:
     """Draw every area's pieces on the board's map (at its own scale, its top ``dy`` px down); returns them."""
+    paste_pieces(img, decline_pieces(board, view, lang, 1.0, (0, -dy)))  # over the printed castles they cover
     drawn: list[Piece] = []
     for area_id in board.areas:
         if is_impassable(view, area_id):
@@ -36,6 +45,11 @@ def draw_pieces(img: Image.Image, board: RenderBoard, view: View, lang: str, dy:
         drawn += got
     if loyalty_tokens(view):  # Targaryen's loyalty tokens, placed clear of every name and piece
         got = loyalty_pieces(board, view, name_pieces(board, view, lang, 1.0, (0, -dy)) + drawn, 1.0, (0, -dy))
+        paste_pieces(img, got)
+        drawn += got
+    if developed(view):  # the Iron Bank's development tokens, placed the same way
+        got = development_pieces(board, view, lang, name_pieces(board, view, lang, 1.0, (0, -dy)) + drawn, 1.0,
+                                 (0, -dy))  # fmt: skip
         paste_pieces(img, got)
         drawn += got
     return drawn

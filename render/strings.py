@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import i18n
-from render.data import house_cards, houses, westeros_cards, westeros_deck4
+from render.data import house_cards, houses, loan_cards, westeros_cards, westeros_deck4
 
 # Russian titles of the Westeros cards the data files give only in English.
 WESTEROS_RU: dict[str, str] = {
@@ -56,4 +56,13 @@ def house_card_name(card: str, lang: str) -> str:
     if c is None:
         return card.replace("-", " ").title()
     names: dict[str, str] = c["names"]
+    return names.get(lang) or names["en"]
+
+
+def loan_name(loan: str, lang: str) -> str:
+    """An Iron Bank loan card's name (data/mother-of-dragons/iron_bank.json)."""
+    card = loan_cards().get(loan)
+    if card is None:
+        return loan.replace("-", " ").capitalize()
+    names: dict[str, str] = card["names"]
     return names.get(lang) or names["en"]

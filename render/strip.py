@@ -3,7 +3,8 @@ its castles, its place on the three influence tracks, its supply and the armies 
 In a Mother of Dragons game a vassal's column is tagged "vassal" in its liege's colour, a "Vassal of" row names the
 liege, and its Power shows "—" (a vassal has none); a house whose player is leaving is tagged "leaving". Where
 Targaryen plays, its Victory track counts loyalty, not castles: the row reads "Castles / Loyalty" and Targaryen's cell
-starts with a loyalty token; deck IV's card is named after the other three ("Deck IV: …").
+starts with a loyalty token; deck IV's card is named after the other three ("Deck IV: …"); with the Iron Bank, a
+last row gives each house's loans and their interest ("Loans (interest)": "1 (−1)").
 
 Sized for a phone: at the board's width every word is at least 20 px (18 px when the board is shown 1080 px
 wide). While the game runs the houses go in Iron Throne order; at its end they are ranked as the rules rank them
@@ -28,7 +29,7 @@ from render.stamps import Canvas, Stamp
 from render.strings import house_name, step_name, t, westeros_card_name
 from render.style import ALERT, GOLD, INK, MUTED, PAPER, PAPER_DARK, RGB, RULE, WHITE
 from render.vassals import leaving_of, leaving_tag, liege_tag, vassal_tag, vassals_of
-from render.views import View, players
+from render.views import View, bank, players
 
 PAD = 16
 TOTAL_ROUNDS = 10
@@ -43,7 +44,7 @@ TARGARYEN = "targaryen"
 LOYALTY_MARK = 26  # px: the loyalty token in Targaryen's Victory cell
 FIELDS = (
     "viewer", "round", "phase", "step", "winner", "awaiting", "players", "tracks", "dominance", "supply",
-    "victory", "power", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving",
+    "victory", "power", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving", "bank",
 )  # fmt: skip
 
 
@@ -330,6 +331,9 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
                                    ("armies", None), ("power_col", None)]  # fmt: skip
     if vassals:
         rows.insert(0, ("vassal_row", None))
+    owed = bank(view)
+    if owed is not None:  # the Iron Bank: each house's loans and the Power their interest takes each Westeros phase
+        rows.append(("loans_row", None))
     for n, (key, track) in enumerate(rows):
         if n % 2 == 0:
             d.rectangle((left, y, right, y + ROW_H - 1), fill=palette.idx(PAPER_DARK))
@@ -384,12 +388,27 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
                 sp = supply.get(house)
                 text = " ".join(str(a) for a in supply_limits(sp)) if isinstance(sp, int) else "?"
                 rec.put(img, _label(text, 22, bg=bg), x, y + 5, key, house, 22, text)
+            elif key == "loans_row":
+                text = loans_cell(owed or {}, house, house in vassals)
+                rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
             else:
                 pw = power.get(house)
                 text = "—" if house in vassals else str(pw) if isinstance(pw, int) else "?"  # a vassal has no Power
                 rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
         y += ROW_H
     return y
+
+
+def loans_cell(owed: dict[str, Any], house: str, vassal: bool) -> str:
+    """A house's cell in the Iron Bank's row: how many loans it holds, and in brackets the Power it pays in interest
+    at each Westeros phase ("2 (−2)"); "—" for a vassal (it takes no loans)."""
+    if vassal:
+        return "—"
+    loans = (owed.get("loans") or {}).get(house) or []
+    interest = (owed.get("interest") or {}).get(house)
+    n = len(loans) if isinstance(loans, list) else 0
+    due = interest if isinstance(interest, int) and not isinstance(interest, bool) else 0
+    return f"{n} (\u2212{due})" if due else str(n)
 
 
 @lru_cache(maxsize=16)

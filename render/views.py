@@ -110,3 +110,39 @@ def loyalty_reserve(view: View) -> int | None:
     block = view.get("targaryen")
     got = block.get("loyalty_reserve") if isinstance(block, dict) else None
     return got if isinstance(got, int) and not isinstance(got, bool) else None
+
+
+DEVELOPMENT_TOKENS = ("barrel", "crown", "stronghold")  # the Iron Bank's development tokens, in drawing order
+
+
+def bank(view: View) -> dict[str, Any] | None:
+    """The Iron Bank (``view["bank"]``, Mother of Dragons with Targaryen), None in a view without one."""
+    got = view.get("bank")
+    return got if isinstance(got, dict) and isinstance(got.get("slots"), list) else None
+
+
+def developed(view: View) -> dict[str, tuple[tuple[str, int], ...]]:
+    """The Iron Bank's development tokens on the board: area -> (token, how many) in ``DEVELOPMENT_TOKENS`` order,
+    only the areas holding at least one; empty in a view without the bank."""
+    got = (bank(view) or {}).get("developed")
+    if not isinstance(got, dict):
+        return {}
+    out: dict[str, tuple[tuple[str, int], ...]] = {}
+    for area, tokens in got.items():
+        if not isinstance(tokens, dict):
+            continue
+        held = tuple(
+            (kind, n) for kind in DEVELOPMENT_TOKENS if isinstance(n := tokens.get(kind), int) and not isinstance(
+                n, bool) and n > 0
+        )  # fmt: skip
+        if held:
+            out[str(area)] = held
+    return out
+
+
+def declined(view: View) -> dict[str, tuple[str, ...]]:
+    """The printed symbols the Iron Bank's decline tokens cover: area -> symbols ("castle"); empty without the bank."""
+    got = (bank(view) or {}).get("declined")
+    if not isinstance(got, dict):
+        return {}
+    return {str(a): tuple(str(x) for x in xs) for a, xs in got.items() if isinstance(xs, list) and xs}
