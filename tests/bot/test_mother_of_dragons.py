@@ -188,6 +188,8 @@ async def test_M_DECK4_01_an_eight_player_game_in_russian_with_deck_four_from_th
     assert "Игра окончена" in text or "игра окончена" in text.lower()
     assert deck_four or "больше ничего не происходит" in text or "пропускает карту" in text
     assert not any(word in text for word in ("loyalty-placed", "deck4", "empty-promises", "targaryen"))
+    loans = [a for a in await table.service.store.answers(1) if a.prompt_id.split(":")[1] == "loan" and a.answer]
+    assert loans and "берёт займ" in text and "Железному банку" in text  # the bank, told in Russian
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
@@ -247,3 +249,29 @@ async def test_the_lobby_and_the_start_name_the_expansion_and_its_vassals(table:
     assert "Игра началась («Мать драконов»)" in started.content
     line = next(x for x in started.content.splitlines() if x.startswith("Вассалы"))
     assert all(house_name(h, "ru") in line for h in vassals)
+
+
+async def test_M_BANK_01_M_BANK_04_an_eight_player_game_in_english_takes_loans_from_the_form_and_pays_interest(
+    table: Table,
+) -> None:
+    """M-BANK-01, -02, -04, M-SEAORD-03: the whole 8-player game in English from the DMs' forms: Iron Bank orders
+    are given, a loan is taken from the loan form, interest is paid at the next Westeros phases, and the channel
+    tells it in words (no ids)."""
+    fake = table.fake
+    players = [*table.players, *(fake.add_member(table.guild, f"p{i}") for i in (6, 7))]
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=8, ruleset="mother-of-dragons", name="Braavos"
+    )
+    lobby = await made.wait_response()
+    for player in players:
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, "lobby:1:start")).wait_response()
+    await answer_every_decision(table, 1, players, seed=12)
+    assert (await table.service.load(1)).finished
+    answers = await table.service.store.answers(1)
+    loans = [a for a in answers if a.prompt_id.split(":")[1] == "loan" and a.answer is not None]
+    assert loans and all(a.source.value == "player" for a in loans), "no loan was taken from the form"
+    text = "\n".join(m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id)
+    assert "takes the loan" in text and "of interest on" in text
+    assert not any(word in text for word in ("loan-taken", "interest-paid", "customs-officer", "sea-iron-bank"))
+    assert fake.failed_interactions == [] and fake.internal_errors == []
