@@ -64,6 +64,10 @@ def check(g: Game, *, views: bool = True, round_trip: bool = True) -> None:
     for area, order in s.orders.items():
         if not in_battle and rules.occupant(s, area) != order.house:
             raise InvariantError(f"{order.house}'s order in {area} has none of its units there")
+    for area, units in s.units.items():
+        land = board.areas[area].port_of
+        if not in_battle and land is not None and rules.controller(s, land) != units[0].house:
+            raise InvariantError(f"{units[0].house}'s ships in {area}, whose land it does not control (B-PORT-10)")
     check_vassals(g)
     check_targaryen(g)
     check_bank(g)
