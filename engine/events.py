@@ -49,6 +49,8 @@ EventType = Literal[
     "loan-faceless",
     "loan-nothing",
     "loan-power",
+    "loan-spy-look",
+    "loan-spy-placed",
     "loan-spymaster",
     "loan-supply",
     "loan-taken",

@@ -359,6 +359,9 @@ class LoanSpyDeck(Step):
         deck = int(f["chosen"])
         count = min(SPY_CARDS, len(g.s.westeros_decks[deck - 1]))
         # Only how many cards are looked at is kept: they stay on the deck, and only the taker's prompt names them.
+        # The look is a private event, so nobody seated can undo past it (as past the Raven's peek).
+        cards = list(g.s.westeros_decks[deck - 1][:count])
+        g.emit("loan-spy-look", house=f["house"], loan=f["loan"], deck=deck, cards=cards, private_to=f["house"])
         g.push("loan-spy-arrange", house=f["house"], loan=f["loan"], deck=deck, count=count)
 
 
@@ -406,6 +409,15 @@ class LoanSpyArrange(Step):
         top, bottom = f["chosen"]["top"], f["chosen"]["bottom"]
         deck[:] = [*top, *deck[f["count"] :], *bottom]
         g.emit("loan-spymaster", house=f["house"], loan=f["loan"], deck=f["deck"], top=len(top), bottom=len(bottom))
+        g.emit(
+            "loan-spy-placed",
+            house=f["house"],
+            loan=f["loan"],
+            deck=f["deck"],
+            top=list(top),
+            bottom=list(bottom),
+            private_to=f["house"],
+        )
 
 
 # ===== unit loans (M-LOAN-09) =====

@@ -272,7 +272,9 @@ def test_M_LOAN_08_spymaster_puts_one_card_back_on_top_and_one_at_the_bottom() -
     rejected(g, "stark", True, "bad-answer")
     deck = list(g.s.westeros_decks[1])
     first, second = deck[0], deck[1]
-    g.act("stark", 2)
+    looked = g.act("stark", 2)
+    assert event(looked, "loan-spy-look")["private_to"] == "stark"  # a private look: nobody seated undoes past it
+    assert all(first not in json.dumps(e) for e in looked if "private_to" not in e)
     p = prompt(g, "stark")
     assert p.kind == "loan-spy-arrange"
     assert p.choices == {"deck": 2, "cards": [first, second]}
@@ -292,7 +294,17 @@ def test_M_LOAN_08_spymaster_puts_one_card_back_on_top_and_one_at_the_bottom() -
         "top": 1,
         "bottom": 1,
     }
-    assert not any(first in json.dumps(e) or second in json.dumps(e) for e in events)
+    public = [e for e in events if "private_to" not in e]
+    assert not any(first in json.dumps(e) or second in json.dumps(e) for e in public)
+    assert event(events, "loan-spy-placed") == {
+        "type": "loan-spy-placed",
+        "house": "stark",
+        "loan": "spymaster",
+        "deck": 2,
+        "top": [second],
+        "bottom": [first],
+        "private_to": "stark",
+    }
 
 
 def test_M_LOAN_08_spymaster_puts_both_at_the_bottom_in_the_order_chosen() -> None:
