@@ -134,10 +134,14 @@ def standing(board: RenderBoard, view: View, house: str) -> tuple[int, ...]:
         v = (view.get(field) or {}).get(house)
         return v if isinstance(v, int) else 0
 
+    developed = (view.get("bank") or {}).get("developed") or {}  # Master-at-Arms makes strongholds (M-LOAN-05)
     strongholds = sum(
         1
         for a, state in (view.get("areas") or {}).items()
-        if state and state.get("controller") == house and a in board.areas and board.areas[a].fortification == 2
+        if state
+        and state.get("controller") == house
+        and a in board.areas
+        and (board.areas[a].fortification == 2 or (developed.get(a) or {}).get("stronghold"))
     )
     throne = list((view.get("tracks") or {}).get("iron_throne") or [])
     pos = throne.index(house) if house in throne else len(throne)

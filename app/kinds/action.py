@@ -20,7 +20,7 @@ from app.forms import (
 )
 from app.kinds.registry import DeadlineCategory, KindSpec, Repick, register
 from app.labels import area_label, unit_label, units_text
-from engine import Prompt, data
+from engine import Prompt
 from engine.prompts import PromptKind
 from i18n import t, tn
 
@@ -243,7 +243,7 @@ register(
 def _consolidate(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     area = prompt.info.get("area", "")
     power = int(prompt.info.get("power", 0))
-    points = _muster_points(area)
+    points = int(prompt.info.get("points", 1))
     labels = {
         "power": tn("choice.consolidate.power", power, lang),
         "muster": tn("choice.consolidate.muster", points, lang, area=area_label(area, lang)),
@@ -255,9 +255,3 @@ def _consolidate(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 
 
 register(KindSpec(kind=PromptKind.CONSOLIDATE, form=_consolidate, category=DeadlineCategory.OTHER))
-
-
-def _muster_points(area: str) -> int:
-    a = data.all_areas().get(area)
-    fort = getattr(a, "fortification", 0) or 0
-    return 2 if fort >= 2 else 1

@@ -22,6 +22,7 @@ from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
 from engine.steps.combat import start_combat
 from engine.steps.iron_bank import resolve_iron_bank_order
+from engine.steps.mustering import points as muster_points
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -438,7 +439,11 @@ class ConsolidateChoice(Step):
                 kind=PromptKind.CONSOLIDATE,
                 choices=["power", "muster"],
                 default="power",
-                info={"area": f["area"], "power": consolidate_gain(g.s, f["house"], f["area"])},
+                info={
+                    "area": f["area"],
+                    "power": consolidate_gain(g.s, f["house"], f["area"]),
+                    "points": muster_points(g.s, f["area"]),  # as the area stands developed (M-DEV-01)
+                },
             )
         ]
 

@@ -353,3 +353,20 @@ def test_M_LEAVE_01_a_player_who_leaves_returns_his_loans_under_the_deck() -> No
     assert "baratheon" in g.s.vassals and "baratheon" not in g.s.bank["loans"]
     assert g.s.bank["deck"][-3:] == ["spymaster", "full-host", "customs-officer"]  # then the bank shifted
     assert not [e for e in events if e["type"] == "interest-paid" and e["house"] == "baratheon"]
+
+
+def test_M_DEV_01_M_LOAN_05_a_developed_area_gives_what_its_tokens_print() -> None:
+    """M-DEV-01: development tokens count as printed symbols wherever the board is read: Winterfell's crown token adds
+    a Power to its Consolidate Power, and a castle made a stronghold musters 2 points (the special order's question
+    says so)."""
+    g = at_consolidate(
+        {"stark": 0},
+        {"winterfell": "consolidate", "white-harbor": "consolidate*"},
+        {"winterfell": "stark footman", "white-harbor": "stark footman"},
+        bank={"developed": {"winterfell": {"crown": 1}, "white-harbor": {"stronghold": 1}}},
+    )
+    p = prompt(g, "stark")
+    assert p.kind == "consolidate" and p.info["points"] == 2 and p.info["power"] == 1
+    events = g.act("stark", "power")
+    gained = {e["area"]: e["gained"] for e in events if e["type"] == "consolidate"}
+    assert gained == {"winterfell": 3, "white-harbor": 1}  # 1 + its printed crown + the token's

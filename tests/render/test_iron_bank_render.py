@@ -25,7 +25,7 @@ from render.legend import entries
 from render.marks import mark_boxes
 from render.stamps import Stamp
 from render.strings import loan_name, t
-from render.strip import ROW_H, items, loans_cell, overlapping
+from render.strip import ROW_H, items, loans_cell, overlapping, standing
 from render.views import ViewError, check, declined, developed
 from tests.render.conftest import open_png
 
@@ -404,3 +404,14 @@ def test_the_words_in_both_languages() -> None:
     assert t("iron_bank", "en") == "Iron Bank" and t("iron_bank", "ru") == "Железный банк"
     assert t("bank_deck", "ru", n=9) == "Колода: 9" and t("bank_empty", "ru") == "пусто"
     assert loan_name("customs-officer", "ru") == "Таможенный инспектор" and loan_name("spymaster", "en") == "Spymaster"
+
+
+def test_a_stronghold_token_counts_in_the_final_ranking() -> None:
+    """M-LOAN-05: the end-of-game ranking's strongholds (the first tie-breaker after castles) count a castle made a
+    stronghold by Master-at-Arms."""
+    view = game_view({"slots": [None, None, None]})
+    view["areas"]["white-harbor"]["controller"] = "stark"
+    board = board_named(view["options"]["board"])
+    before = standing(board, view, "stark")
+    view["bank"]["developed"] = {"white-harbor": {"stronghold": 1}}
+    assert standing(board, view, "stark")[1] == before[1] + 1
