@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import MISSING, dataclass, fields, replace
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -242,7 +242,7 @@ def loan_cards() -> dict[str, Any]:
     return {c["id"]: c for c in iron_bank()["loans"]}
 
 
-@cache
+@lru_cache(maxsize=512)  # one board per development state met; a long-running bot meets ever more of them
 def developed_board(name: str, marks: tuple[tuple[str, str, int], ...]) -> Board:
     """A board with development and decline tokens (M-DEV-01, -02): ``marks`` lists (area, token, count) for
     development tokens (barrel, crown, stronghold) and (area, symbol, -1) for a covered symbol (castle). A barrel adds
