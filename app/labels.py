@@ -197,15 +197,20 @@ def tides_label(card_id: str, lang: str) -> str:
     return t("tides.card", lang, strength=card.get("value", 0), icons=f" {icons}" if icons else "")
 
 
+def minus(value: int) -> str:
+    """A number as print sets it: a negative one with a true minus sign (−1), never a hyphen."""
+    return f"\u2212{-value}" if value < 0 else str(value)
+
+
 def strength_text(parts: dict[str, Any], lang: str) -> str:
     """Strength by source: ``units 6 + Defense 1 = 7``."""
     shown = [
-        f"{t(f'strength.{k}', lang)} {parts[k]}"
+        f"{t(f'strength.{k}', lang)} {minus(parts[k])}"
         for k in STRENGTH_SOURCES
         if isinstance(parts.get(k), int) and (parts[k] != 0 or k == "units")
     ]
     total = parts.get("total", sum(v for k, v in parts.items() if k in STRENGTH_SOURCES and isinstance(v, int)))
-    return f"{' + '.join(shown)} = {total}" if shown else str(total)
+    return f"{' + '.join(shown)} = {minus(total)}" if shown else minus(total)
 
 
 def muster_plan_text(plan: dict[str, list[dict[str, str]]], lang: str, keys: str, *, plain_recruits: bool) -> str:
