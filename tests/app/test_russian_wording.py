@@ -5,6 +5,7 @@ sign in both languages."""
 from __future__ import annotations
 
 from app.narration import narrate
+from i18n import t
 
 
 def test_a_battle_line_names_the_area_without_declining_it_and_prints_a_true_minus() -> None:
@@ -29,3 +30,20 @@ def test_a_battle_line_names_the_area_without_declining_it_and_prints_a_true_min
 def test_lost_units_follow_a_colon_so_their_count_reads_right() -> None:
     event = {"type": "units-destroyed", "area": "riverrun", "house": "greyjoy", "units": ["footman"], "reason": None}
     assert narrate(event, "ru") == "Грейджой теряет в области Риверран: 1 пеший воин."
+
+
+def test_the_images_and_the_forms_use_one_word_for_each_unit_and_order() -> None:
+    """One glossary: the legend's word for a unit or an order is the word forms and narration use (it once said
+    «Пехотинец» and «Сбор власти» where everything else says «пеший воин» and «Усиление власти»)."""
+    for lang in ("en", "ru"):
+        for unit in ("footman", "knight", "ship", "siege-engine"):
+            assert t(f"image.unit.{unit}", lang).lower() == t(f"unit.{unit}", lang).lower(), (lang, unit)
+        tokens = {
+            "march": "march0",
+            "defense": "defense1",
+            "support": "support0",
+            "raid": "raid",
+            "consolidate": "consolidate",
+        }
+        for order, token in tokens.items():
+            assert t(f"order.{token}", lang).lower().startswith(t(f"image.order.{order}", lang).lower()), (lang, order)
