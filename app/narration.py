@@ -114,6 +114,7 @@ PHASE_OF_EVENT: dict[str, str] = {
             "power-token-placed",
             "consolidate",
             "consolidate-muster",
+            "vassal-muster",
             "combat-started",
             "raid-kept-as-support",
             "vassal-cards-drawn",

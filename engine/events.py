@@ -109,6 +109,7 @@ EventType = Literal[
     "vassal-cards-returned",
     "vassal-claim-started",
     "vassal-claimed",
+    "vassal-muster",
     "vassal-passed",
     "vassals-commanded",
     "westeros-card",

@@ -17,6 +17,7 @@ AREA_FIELDS: dict[str, tuple[str, ...]] = {
     "raid": ("area", "target"),
     "consolidate": ("area",),
     "consolidate-muster": ("area",),
+    "vassal-muster": ("area",),
     "power-token-placed": ("area",),
     "power-token-removed": ("area",),
     "units-destroyed": ("area",),

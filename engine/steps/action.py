@@ -404,7 +404,7 @@ def resolve_all_consolidate(g: Game, f: Frame) -> bool:
             # step skips a house with nothing legal to muster there.
             del s.orders[area]
             if can_muster_here(s, area):
-                g.emit("consolidate-muster", house=house, area=area)
+                g.emit("vassal-muster", house=house, area=area)
                 g.push("muster", houses=[house], areas={house: [area]})
                 return False
             continue

@@ -47,3 +47,10 @@ def test_the_images_and_the_forms_use_one_word_for_each_unit_and_order() -> None
         }
         for order, token in tokens.items():
             assert t(f"order.{token}", lang).lower().startswith(t(f"image.order.{order}", lang).lower()), (lang, order)
+
+
+def test_a_vassals_defense_muster_is_told_as_its_own_order() -> None:
+    """Issue U, fault 9: the vassal's Defense/Muster token was told as a special Consolidate Power order."""
+    event = {"type": "vassal-muster", "house": "tyrell", "area": "highgarden"}
+    assert narrate(event, "ru") == "Тирелл собирает войска в области Хайгарден вассальным приказом «Оборона/сбор»."
+    assert narrate(event, "en") == "Tyrell musters in Highgarden with its vassal Defense/Muster order."

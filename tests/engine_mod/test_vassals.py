@@ -14,7 +14,7 @@ from engine import Game, RuleError, data, new_game, rules
 from engine.orders import VASSAL_TOKENS
 from engine.rulesets.mother_of_dragons import shift_vassals
 from engine.steps.planning import vassal_tokens
-from tests.engine_action.helpers import prompt, rejected
+from tests.engine_action.helpers import event, prompt, rejected
 
 MOD = {"ruleset": "mother-of-dragons"}
 WESTEROS = {"stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn"}
@@ -438,7 +438,9 @@ def test_M_VASSAL_17_M_VASSAL_18_defense_muster_musters_in_a_castle_and_never_st
         {"highgarden": "vassal-defense1-muster", "dornish-marches": "vassal-defense3", "searoad-marches": "raid"},
     )
     assert prompt(g, "lannister").choices == {"searoad-marches": []}  # a normal raid cannot take a Defense order
-    g.act("lannister", {"from": "searoad-marches", "target": None})
+    events = g.act("lannister", {"from": "searoad-marches", "target": None})
+    assert event(events, "vassal-muster")["area"] == "highgarden"  # told as the vassal's order, not a Consolidate
+    assert not [e for e in events if e["type"] == "consolidate-muster"]
     muster = prompt(g, "tyrell")
     assert muster.kind == "muster" and list(muster.choices["areas"]) == ["highgarden"]
     g.act("tyrell", {"highgarden": [{"recruit": "knight"}]})
