@@ -66,8 +66,9 @@ def affordable(s: GameState, house: str) -> list[dict[str, Any]]:
 
 def board_marks(s: GameState) -> tuple[tuple[str, str, int], ...]:
     """The development and decline tokens on the board as a hashable key: (area, token or symbol, count)."""
-    if not s.bank:
-        return ()
-    marks = [(a, t, n) for a, tokens in s.bank["developed"].items() for t, n in tokens.items()]
-    marks += [(a, symbol, -1) for a, symbols in s.bank["declined"].items() for symbol in symbols]
+    bank = s.bank
+    if not bank or not (bank["developed"] or bank["declined"]):
+        return ()  # most of a game: every rule reads the board, so this is the hot path
+    marks = [(a, t, n) for a, tokens in bank["developed"].items() for t, n in tokens.items()]
+    marks += [(a, symbol, -1) for a, symbols in bank["declined"].items() for symbol in symbols]
     return tuple(sorted(marks))

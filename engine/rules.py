@@ -19,6 +19,12 @@ def board(s: GameState) -> data.Board:
     return ruleset(s).board_for(s)
 
 
+def printed_board(s: GameState) -> data.Board:
+    """The board as printed (no development token): control reads only its crests, ports and seas, which no token
+    changes, and reads them often."""
+    return ruleset(s).printed_board(s)
+
+
 def units_in(s: GameState, area: str) -> list[Unit]:
     return s.units.get(area, [])
 
@@ -29,18 +35,18 @@ def occupant(s: GameState, area: str) -> str | None:
 
 
 def controller(s: GameState, area: str) -> str | None:
-    return _controller(s, board(s).areas, area)
+    return _controller(s, printed_board(s).areas, area)
 
 
 def controller_if_emptied(s: GameState, land: str) -> str | None:
     """Who controls a land once no unit stands there: its power token, else the crest printed on it."""
-    return _controller_if_emptied(s, board(s).areas, land)
+    return _controller_if_emptied(s, printed_board(s).areas, land)
 
 
 def control_map(s: GameState) -> dict[str, str | None]:
     """Every area's controller at once, for readers that need them all (views, the victory track), with the board
     looked up once (every view works this out)."""
-    areas = board(s).areas
+    areas = printed_board(s).areas
     return {area: _controller(s, areas, area) for area in areas}
 
 

@@ -29,6 +29,11 @@ class Ruleset:
         return next(iter(self.boards))
 
     def board_for(self, s: GameState) -> data.Board:
+        """The board as the rules read it now (an expansion may change what areas print: development tokens)."""
+        return self.printed_board(s)
+
+    def printed_board(self, s: GameState) -> data.Board:
+        """The board as printed: its areas, adjacency, crests and ports, which is all control reads."""
         return data.board(self.boards[self.board_name(s)])
 
     def houses(self) -> dict[str, data.HouseInfo]:

@@ -79,8 +79,7 @@ class MotherOfDragons(Ruleset):
     def board_for(self, s: GameState) -> data.Board:
         """M-DEV-01, -02: the board as developed and declined by the Iron Bank's loans."""
         marks = board_marks(s)
-        name = self.boards[self.board_name(s)]
-        return data.developed_board(name, marks) if marks else data.board(name)
+        return data.developed_board(self.boards[self.board_name(s)], marks) if marks else self.printed_board(s)
 
     def player_counts(self) -> list[int]:
         return list(PLAYER_COUNTS)
