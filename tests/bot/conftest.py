@@ -11,8 +11,8 @@ import pytest
 from app.config import Config
 from app.service import GameService
 from app.store import Store
-from cogs.client import WesterosBot
 from testing.fake_discord import FakeDiscord
+from testing.quick_bot import QuickBot
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
@@ -21,24 +21,10 @@ def pytest_itemcollected(item: pytest.Item) -> None:
     item.add_marker(pytest.mark.slow)
 
 
-class TestBot(WesterosBot):
-    """The real bot, with discord.py's start-up waits shortened for tests (client options, not patches)."""
-
-    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        return None
-
-    async def on_ready(self) -> None:
-        await self.tree.sync()
-
-    async def setup_hook(self) -> None:
-        await super().setup_hook()
-        self.play.publisher.status_delay = 0.05  # tests wait for the bot to be idle; keep the coalescing window short
-
-
 @dataclass
 class Table:
     fake: FakeDiscord
-    bot: TestBot
+    bot: QuickBot
     service: GameService
     guild: object
     channel: object
@@ -46,10 +32,10 @@ class Table:
     moderator: object
 
 
-async def make_bot(fake: FakeDiscord, db: Path) -> tuple[TestBot, Store]:
+async def make_bot(fake: FakeDiscord, db: Path) -> tuple[QuickBot, Store]:
     store = await Store.open(db)
     config = Config(token=fake.token, database=db)
-    return TestBot(config, GameService(store), guild_ready_timeout=0.05), store
+    return QuickBot(config, GameService(store), guild_ready_timeout=0.05), store
 
 
 @pytest.fixture
