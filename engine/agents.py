@@ -201,8 +201,8 @@ class HeuristicAgent(RandomAgent):
             at_sea = not view["areas"][area]["units"] or kinds[areas[area]["units"][0]["type"]].at_sea
             if area == home:
                 t = take("defense2*", "defense1", "consolidate*", "consolidate", "support0")
-            elif size == 1 and at_sea and left["sea-iron-bank"] and (view["power"].get(house) or 0) >= 2:
-                t = take("sea-iron-bank", "support0", "raid")  # a lone ship with Power to spare visits the bank
+            elif size == 1 and at_sea and left["sea-iron-bank"] and _bank_worth_a_visit(view, house):
+                t = take("sea-iron-bank", "support0", "raid")  # a lone ship visits the bank it can afford
             elif size >= 2 or self.random.random() < 0.5:
                 t = take("march1*", "march0", "march-1", "raid", "support0", "consolidate")
             else:
@@ -278,10 +278,11 @@ class HeuristicAgent(RandomAgent):
         return "none"
 
     def _loan(self, prompt: Prompt, view: dict[str, Any]) -> Any:
-        """The first loan on offer that leaves the house at least 2 Power, else none."""
-        power = prompt.info["power"]
+        """The first loan the house can carry to the end: it stands in for absent players, and a loan it cannot pay
+        interest on costs units every Westeros phase after."""
+        loans = int(prompt.info["loans"])
         for offer in prompt.info["offers"]:
-            if offer["loan"] in prompt.choices and power - offer["payment"] >= 2:
+            if offer["loan"] in prompt.choices and _carried(offer, prompt.info["power"], loans, view):
                 return offer["loan"]
         return None
 
@@ -319,6 +320,25 @@ class HeuristicAgent(RandomAgent):
 
     def _casualties(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         return prompt.default
+
+
+def _carried(offer: dict[str, Any], power: int, loans: int, view: dict[str, Any]) -> bool:
+    """Whether, after paying for this loan and taking what it gives, the house's Power covers the interest on all its
+    loans at every Westeros phase left."""
+    card = data.loan_cards()[offer["loan"]]
+    gives = int(card.get("power") or (card.get("develop") or {}).get("power") or 0)
+    phases_left = max(0, int(data.setups()["rounds"]) - int(view["round"]))
+    return power - int(offer["payment"]) + gives >= (loans + 1) * phases_left
+
+
+def _bank_worth_a_visit(view: dict[str, Any], house: str) -> bool:
+    """Some card in the bank the house could take and carry (a discount aside: the order resolves later)."""
+    bank = view.get("bank")
+    power = (view.get("power") or {}).get(house)
+    if not bank or power is None:
+        return False
+    loans = len(bank["loans"].get(house, []))
+    return any(slot["loan"] is not None and _carried(slot, int(power), loans, view) for slot in bank["slots"])
 
 
 def _is_castle(view: dict[str, Any], area: str) -> bool:

@@ -370,3 +370,32 @@ def test_M_DEV_01_M_LOAN_05_a_developed_area_gives_what_its_tokens_print() -> No
     events = g.act("stark", "power")
     gained = {e["area"]: e["gained"] for e in events if e["type"] == "consolidate"}
     assert gained == {"winterfell": 3, "white-harbor": 1}  # 1 + its printed crown + the token's
+
+
+def test_the_heuristic_agent_takes_only_a_loan_it_can_carry_to_the_end() -> None:
+    """The heuristic agent answers for absent players (the ``agent`` autopilot): it takes a loan only when its Power
+    after paying, with what the card gives, covers the interest on all its loans at every Westeros phase left, so an
+    absent player is never left losing units to the bank."""
+    from engine.agents import HeuristicAgent
+
+    g = game(
+        round=4,
+        start="consolidate",
+        power={"stark": 5},
+        units=STARK_AT_SEA,
+        orders={"bay-of-ice": "sea-iron-bank"},
+        bank={"slots": ["spymaster", "customs-officer", None]},
+    )
+    p = prompt(g, "stark")
+    assert p.choices == ["spymaster", "customs-officer", None]
+    # Spymaster: 5 - 1 = 4 Power, short of 6 phases of interest; Customs Officer: 5 - 4 + 10 = 11, enough.
+    assert HeuristicAgent(0).answer(p, g.view("stark")) == "customs-officer"
+    late = game(
+        round=10,
+        start="consolidate",
+        power={"stark": 1},
+        units=STARK_AT_SEA,
+        orders={"bay-of-ice": "sea-iron-bank"},
+        bank={"slots": ["spymaster", None, None]},
+    )
+    assert HeuristicAgent(0).answer(prompt(late, "stark"), late.view("stark")) == "spymaster"  # no phase left
