@@ -453,3 +453,38 @@ def test_M_TARG_22_after_round_ten_targaryens_loyalty_points_stand_against_castl
     assert victory.final_winner(s) == "targaryen"
     s.targaryen["loyalty"] = 3
     assert victory.final_winner(s) == "targaryen"
+
+
+def test_M_TARG_15_robb_stark_against_dragons() -> None:
+    """Known edge case "Daenerys and Robb against dragons": when Robb Stark wins, his owner chooses where the loser
+    retreats, but a dragon's retreat stays a dragon's. A beaten dragon that flew in goes back where it flew from,
+    with no choice to make; a beaten defending dragon goes only to an adjacent land, as Robb's owner picks."""
+    flew = essos(
+        {
+            "units": {"the-rhoyne": "targaryen dragon", "winterfell": "stark knight knight"},
+            "orders": {"the-rhoyne": "march0", "winterfell": "defense2*"},
+            "dragon_strength": 1,
+            "hands": {"targaryen": ["ser-jorah-mormont"], "stark": ["robb-stark"]},
+            "start": "march",
+        }
+    )
+    march(flew, "targaryen", "the-rhoyne", {"winterfell": ["dragon"]})
+    events = fight(flew, cards={"targaryen": "ser-jorah-mormont", "stark": "robb-stark"})
+    assert event(events, "combat-result")["winner"] == "stark"
+    assert event(events, "retreat")["to"] == "the-rhoyne"  # far from Winterfell: it flew, it does not fly back
+
+    defending = essos(
+        {
+            "units": {"myr": "stark knight knight footman", "the-rhoyne": "targaryen dragon"},
+            "orders": {"myr": "march0", "the-rhoyne": "defense1"},
+            "dragon_strength": 0,
+            "hands": {"stark": ["robb-stark"], "targaryen": ["ser-jorah-mormont"]},
+            "start": "march",
+        }
+    )
+    march(defending, "stark", "myr", {"the-rhoyne": ["knight", "knight", "footman"]})
+    cards = {"stark": "robb-stark", "targaryen": "ser-jorah-mormont"}
+    while (p := next(x for x in defending.prompts() if not x.answered)).kind != "retreat":
+        defending.act(p.house, cards[p.house] if p.kind == "house-card" else p.default)
+    assert p.house == "stark" and sorted(p.choices) == ["norvos", "volantis"]  # Robb's owner, adjacent lands only
+    rejected(defending, "stark", "pentos", "illegal-choice")
