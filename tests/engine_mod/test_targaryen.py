@@ -280,18 +280,38 @@ def test_M_TARG_23_a_dragon_flies_into_a_neutral_force_and_fights_it() -> None:
     assert units(g, "kings-landing") == ["targaryen dragon"] and "kings-landing" not in g.s.neutral
 
 
-def test_M_TARG_15_a_beaten_dragon_goes_back_to_where_it_flew_from() -> None:
-    """M-TARG-15: a dragon that flew in and lost goes back, routed, to the area it flew from (there is no other way
-    back: it does not fly when retreating, but an attacker always returns where it marched from)."""
-    g = essos(
+def dragon_flies_to_winterfell(stark_card: str) -> Game:
+    """Round 10's March step: Targaryen's lone dragon (strength 1) may fly from the Rhoyne to Winterfell, held by
+    two Stark knights on a special Defense; Stark holds only ``stark_card``."""
+    return essos(
         {
             "units": {"the-rhoyne": "targaryen dragon", "winterfell": "stark knight knight"},
             "orders": {"the-rhoyne": "march0", "winterfell": "defense2*"},
             "dragon_strength": 1,
-            "hands": {"targaryen": ["ser-jorah-mormont"], "stark": ["greatjon-umber"]},
+            "hands": {"targaryen": ["ser-jorah-mormont"], "stark": [stark_card]},
             "start": "march",
         }
     )
+
+
+def stark_attacks_a_dragon(stark_card: str) -> Game:
+    """Round 10's March step: Stark may march from Myr on Targaryen's lone dragon (strength 0) in the Rhoyne; Stark
+    holds only ``stark_card``."""
+    return essos(
+        {
+            "units": {"myr": "stark knight knight footman", "the-rhoyne": "targaryen dragon"},
+            "orders": {"myr": "march0", "the-rhoyne": "defense1"},
+            "dragon_strength": 0,
+            "hands": {"stark": [stark_card], "targaryen": ["ser-jorah-mormont"]},
+            "start": "march",
+        }
+    )
+
+
+def test_M_TARG_15_a_beaten_dragon_goes_back_to_where_it_flew_from() -> None:
+    """M-TARG-15: a dragon that flew in and lost goes back, routed, to the area it flew from (there is no other way
+    back: it does not fly when retreating, but an attacker always returns where it marched from)."""
+    g = dragon_flies_to_winterfell("greatjon-umber")
     march(g, "targaryen", "the-rhoyne", {"winterfell": ["dragon"]})
     events = fight(g, cards={"targaryen": "ser-jorah-mormont", "stark": "greatjon-umber"})
     assert event(events, "combat-result")["winner"] == "stark"
@@ -302,15 +322,7 @@ def test_M_TARG_15_a_beaten_dragon_goes_back_to_where_it_flew_from() -> None:
 def test_M_TARG_15_a_defending_dragon_retreats_only_to_an_adjacent_area() -> None:
     """M-TARG-15: a beaten dragon defending retreats by the normal rules, to an adjacent area it may enter (never
     where the attack came from), never flying."""
-    g = essos(
-        {
-            "units": {"myr": "stark knight knight footman", "the-rhoyne": "targaryen dragon"},
-            "orders": {"myr": "march0", "the-rhoyne": "defense1"},
-            "dragon_strength": 0,
-            "hands": {"stark": ["greatjon-umber"], "targaryen": ["ser-jorah-mormont"]},
-            "start": "march",
-        }
-    )
+    g = stark_attacks_a_dragon("greatjon-umber")
     march(g, "stark", "myr", {"the-rhoyne": ["knight", "knight", "footman"]})
     answers = {"stark": "greatjon-umber", "targaryen": "ser-jorah-mormont"}
     while (p := next(x for x in g.prompts() if not x.answered)).kind != "retreat":
@@ -459,29 +471,13 @@ def test_M_TARG_15_robb_stark_against_dragons() -> None:
     """Known edge case "Daenerys and Robb against dragons": when Robb Stark wins, his owner chooses where the loser
     retreats, but a dragon's retreat stays a dragon's. A beaten dragon that flew in goes back where it flew from,
     with no choice to make; a beaten defending dragon goes only to an adjacent land, as Robb's owner picks."""
-    flew = essos(
-        {
-            "units": {"the-rhoyne": "targaryen dragon", "winterfell": "stark knight knight"},
-            "orders": {"the-rhoyne": "march0", "winterfell": "defense2*"},
-            "dragon_strength": 1,
-            "hands": {"targaryen": ["ser-jorah-mormont"], "stark": ["robb-stark"]},
-            "start": "march",
-        }
-    )
+    flew = dragon_flies_to_winterfell("robb-stark")
     march(flew, "targaryen", "the-rhoyne", {"winterfell": ["dragon"]})
     events = fight(flew, cards={"targaryen": "ser-jorah-mormont", "stark": "robb-stark"})
     assert event(events, "combat-result")["winner"] == "stark"
     assert event(events, "retreat")["to"] == "the-rhoyne"  # far from Winterfell: it flew, it does not fly back
 
-    defending = essos(
-        {
-            "units": {"myr": "stark knight knight footman", "the-rhoyne": "targaryen dragon"},
-            "orders": {"myr": "march0", "the-rhoyne": "defense1"},
-            "dragon_strength": 0,
-            "hands": {"stark": ["robb-stark"], "targaryen": ["ser-jorah-mormont"]},
-            "start": "march",
-        }
-    )
+    defending = stark_attacks_a_dragon("robb-stark")
     march(defending, "stark", "myr", {"the-rhoyne": ["knight", "knight", "footman"]})
     cards = {"stark": "robb-stark", "targaryen": "ser-jorah-mormont"}
     while (p := next(x for x in defending.prompts() if not x.answered)).kind != "retreat":
