@@ -9,6 +9,7 @@ be saved between any two answers and resumed exactly (no generators, no closures
 from __future__ import annotations
 
 import zlib
+from dataclasses import dataclass
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -57,6 +58,59 @@ class Step:
 
     def upgrade(self, f: Frame) -> None:
         """Bring a frame saved by an earlier version of the engine to today's form, in place (loading a game)."""
+
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a :class:`Question` asks: its one prompt's choices, default and info."""
+
+    choices: Any
+    default: Any
+    info: dict[str, Any]
+
+
+class Question(Step):
+    """A step where one house answers one question, then the step acts on the answer: the frame keeps the checked
+    answer as ``chosen`` (None is an answer too), is popped, and ``apply`` acts. The house asked is ``f["house"]``
+    unless ``asked`` says otherwise; the prompt id is ``prompt_id(f, kind, house)`` like every other."""
+
+    kind: ClassVar[str]
+
+    def asked(self, g: Game, f: Frame) -> str:
+        return str(f["house"])
+
+    def ask(self, g: Game, f: Frame) -> Ask:
+        raise NotImplementedError(self.type)
+
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
+        """The answer as the frame keeps it, or ``RuleError`` (the position is read again: it may have changed)."""
+        raise NotImplementedError(self.type)
+
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
+        raise NotImplementedError(self.type)
+
+    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
+        if "chosen" in f:
+            return []
+        asked, house = self.ask(g, f), self.asked(g, f)
+        return [
+            Prompt(
+                id=prompt_id(f, self.kind, house),
+                house=house,
+                kind=self.kind,
+                choices=asked.choices,
+                default=asked.default,
+                info=asked.info,
+            )
+        ]
+
+    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+        f["chosen"] = self.check(g, f, answer)
+
+    def advance(self, g: Game, f: Frame) -> None:
+        g.pop(f)
+        self.apply(g, f, f["chosen"])
 
 
 STEPS: dict[str, Step] = {}

@@ -49,10 +49,10 @@ from engine.bank import (
     payment,
 )
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, phase_rule, prompt_id, register
-from engine.prompts import Prompt, PromptKind
+from engine.flow import Ask, Frame, Question, expect_choice, phase_rule, register
+from engine.prompts import PromptKind
 from engine.state import GameState
-from engine.steps.supply import default_destroy, destroy_picks, parse_picks, units_by_area
+from engine.steps.supply import area_counts, default_destroy, destroy_picks, parse_picks, units_by_area
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -98,10 +98,6 @@ def interest_chooser(s: GameState, debtor: str) -> str | None:
     return next((h for h in s.tracks["fiefdoms"] if h != debtor and h not in s.vassals), None)
 
 
-def units_on_board(s: GameState, house: str) -> int:
-    return sum(len(us) for us in s.units.values() if us and us[0].house == house)
-
-
 def pay_interest(g: Game) -> None:
     """Each player with loans pays, in turn order; whoever cannot pay in full loses units, decided afterwards in the
     same order (``interest-units``)."""
@@ -115,7 +111,7 @@ def pay_interest(g: Game) -> None:
         due = held * per_loan
         paid = rules.lose_power(s, house, due)
         g.emit("interest-paid", house=house, loans=held, due=due, paid=paid, unpaid=due - paid)
-        count = min(due - paid, units_on_board(s, house))
+        count = min(due - paid, sum(area_counts(s, house).values()))
         if count:
             debts.append((house, count, due, paid))
     for house, count, due, paid in reversed(debts):  # the stack runs the last pushed first: the first debtor first
@@ -126,50 +122,46 @@ def pay_interest(g: Game) -> None:
 
 
 @register
-class InterestUnits(Step):
+class InterestUnits(Question):
     """A debtor's unpaid interest: the chooser picks ``count`` of the debtor's units anywhere on the board. Answer
     ``{area: [unit types]}`` naming exactly ``count`` of the debtor's units (the default takes them from his biggest
     armies, weakest first)."""
 
     type = "interest-units"
+    kind = PromptKind.INTEREST_UNITS
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "picks" in f:
-            return []
+    def asked(self, g: Game, f: Frame) -> str:
+        return str(f["chooser"])
+
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
         debtor, count = f["debtor"], f["count"]
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.INTEREST_UNITS, f["chooser"]),
-                house=f["chooser"],
-                kind=PromptKind.INTEREST_UNITS,
-                choices={"debtor": debtor, "count": count, "units": units_by_area(s, debtor)},
-                default=default_destroy(s, debtor, count),
-                info={
-                    "debtor": debtor,
-                    "count": count,
-                    "loans": len(loans_of(s, debtor)),
-                    "due": f.get("due", count),
-                    "paid": f.get("paid", 0),
-                    "blade": f["chooser"] == rules.holder(s, "fiefdoms"),
-                },
-            )
-        ]
+        return Ask(
+            choices={"debtor": debtor, "count": count, "units": units_by_area(s, debtor)},
+            default=default_destroy(s, debtor, count),
+            info={
+                "debtor": debtor,
+                "count": count,
+                "loans": len(loans_of(s, debtor)),
+                "due": f["due"],
+                "paid": f["paid"],
+                "blade": f["chooser"] == rules.holder(s, "fiefdoms"),
+            },
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> dict[str, list[str]]:
         picks = parse_picks(g.s, f["debtor"], answer, "the units to destroy")
         chosen = sum(len(ts) for ts in picks.values())
         if chosen != f["count"]:
             raise RuleError(
                 "interest-count", f"Choose exactly {f['count']} units; you chose {chosen}.", count=f["count"]
             )
-        f["picks"] = picks
+        return picks
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: dict[str, list[str]]) -> None:
         blade = f["chooser"] == rules.holder(g.s, "fiefdoms")
         g.emit("interest-units", debtor=f["debtor"], chooser=f["chooser"], count=f["count"], blade=blade)
-        destroy_picks(g, f["debtor"], f["picks"], "interest")
+        destroy_picks(g, f["debtor"], chosen, "interest")
 
 
 # ----- Braavos's token (M-BANK-06, -07) -----
@@ -202,54 +194,45 @@ def resolve_iron_bank_order(g: Game, house: str, area: str) -> bool:
 
 
 @register
-class TakeLoan(Step):
+class TakeLoan(Question):
     """The Iron Bank order's question. Answer a loan card id among the choices (those the house can pay for) or
     None (the default: no loan)."""
 
     type = "loan"
+    kind = PromptKind.LOAN
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         s, house = g.s, f["house"]
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN, house),
-                house=house,
-                kind=PromptKind.LOAN,
-                choices=[o["loan"] for o in affordable(s, house)] + [None],
-                default=None,
-                info={
-                    "area": f["area"],
-                    "power": s.houses[house].power,
-                    "offers": offers(s, house),
-                    "loans": len(loans_of(s, house)),
-                    "braavos": braavos_holder(s) == house,
-                },
-            )
-        ]
+        return Ask(
+            choices=[o["loan"] for o in affordable(s, house)] + [None],
+            default=None,
+            info={
+                "area": f["area"],
+                "power": s.houses[house].power,
+                "offers": offers(s, house),
+                "loans": len(loans_of(s, house)),
+                "braavos": braavos_holder(s) == house,
+            },
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        s = g.s
+    def check(self, g: Game, f: Frame, answer: Any) -> str | None:
         if answer is None:
-            f["chosen"] = None
-            return
-        expect_choice(answer, [o["loan"] for o in offers(s, house)], "loan")
-        offer = next(o for o in offers(s, house) if o["loan"] == answer)
-        power = s.houses[house].power
-        if offer["payment"] > power:  # a gift may have taken Power since the question was asked (M-GIFT-01)
+            return None
+        s = g.s
+        on_offer = {o["loan"]: o["payment"] for o in offers(s, f["house"])}
+        expect_choice(answer, list(on_offer), "loan")
+        power = s.houses[f["house"]].power
+        if on_offer[answer] > power:  # a gift may have taken Power since the question was asked (M-GIFT-01)
             raise RuleError(
-                "loan-power", f"This loan costs {offer['payment']} Power; you have {power}.", cost=offer["payment"]
+                "loan-power", f"This loan costs {on_offer[answer]} Power; you have {power}.", cost=on_offer[answer]
             )
-        f["chosen"] = answer
+        return str(answer)
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
-        house, loan = f["house"], f["chosen"]
-        if loan is None:
-            g.emit("loan-declined", house=house, area=f["area"])
+    def apply(self, g: Game, f: Frame, chosen: str | None) -> None:
+        if chosen is None:
+            g.emit("loan-declined", house=f["house"], area=f["area"])
             return
-        take_loan(g, house, loan)
+        take_loan(g, f["house"], chosen)
 
 
 def take_loan(g: Game, house: str, loan: str) -> None:

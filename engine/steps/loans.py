@@ -49,8 +49,8 @@ from engine import data, rules
 from engine.bank import loan_card
 from engine.board_ops import destroy_units, place_units
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
-from engine.prompts import Prompt, PromptKind
+from engine.flow import Ask, Frame, Question, expect_choice, expect_dict, register
+from engine.prompts import PromptKind
 from engine.rulesets import ruleset
 from engine.state import GameState, Unit
 from engine.steps.iron_bank import decline, develop, loan_effect
@@ -110,29 +110,23 @@ def faceless_men(g: Game, house: str, loan: str) -> None:
 
 
 @register
-class LoanFaceless(Step):
+class LoanFaceless(Question):
     """The Faceless Men: answer ``{"knight": area or null, "footman": area or null}``, two different areas among the
     choices; a knight must be named whenever one is on the board, a footman whenever one stands outside the knight's
     area."""
 
     type = "loan-faceless"
+    kind = PromptKind.LOAN_FACELESS
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_FACELESS, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOAN_FACELESS,
-                choices={KNIGHT: areas_with(s, KNIGHT), FOOTMAN: areas_with(s, FOOTMAN)},
-                default=faceless_default(s),
-                info={"loan": f["loan"], "units": faceless_units(s)},
-            )
-        ]
+        return Ask(
+            choices={KNIGHT: areas_with(s, KNIGHT), FOOTMAN: areas_with(s, FOOTMAN)},
+            default=faceless_default(s),
+            info={"loan": f["loan"], "units": faceless_units(s)},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         s = g.s
         a = expect_dict(answer, KNIGHT, FOOTMAN)
         if set(a) != {KNIGHT, FOOTMAN}:
@@ -149,12 +143,10 @@ class LoanFaceless(Step):
         others = [x for x in footmen if x != knight]
         if footman is None and others:
             raise RuleError("faceless-footman", "A footman must be destroyed: name its area.", options=others)
-        f["chosen"] = {KNIGHT: knight, FOOTMAN: footman}
+        return {KNIGHT: knight, FOOTMAN: footman}
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: dict[str, str | None]) -> None:
         s = g.s
-        chosen: dict[str, str | None] = f["chosen"]
         g.emit("loan-faceless", house=f["house"], loan=f["loan"], knight=chosen[KNIGHT], footman=chosen[FOOTMAN])
         for unit_type in (KNIGHT, FOOTMAN):
             area = chosen[unit_type]
@@ -216,31 +208,25 @@ def develop_rest(g: Game, house: str, loan: str) -> None:
 
 
 @register
-class LoanAreas(Step):
+class LoanAreas(Question):
     """A development loan: answer a list of exactly ``min(count, len(areas))`` different areas among the choices'
     ``areas``; each takes the choices' ``token``."""
 
     type = "loan-areas"
+    kind = PromptKind.LOAN_AREAS
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         s, loan = g.s, f["loan"]
         conf = loan_card(loan)["develop"]
         areas = develop_areas(s, conf["where"])
         count = int(conf["areas"])
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_AREAS, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOAN_AREAS,
-                choices={"areas": areas, "count": count, "token": conf["token"]},
-                default=areas[: min(count, len(areas))],
-                info={"loan": loan, "power": int(conf.get("power", 0)), "supply": int(conf.get("supply", 0))},
-            )
-        ]
+        return Ask(
+            choices={"areas": areas, "count": count, "token": conf["token"]},
+            default=areas[: min(count, len(areas))],
+            info={"loan": loan, "power": int(conf.get("power", 0)), "supply": int(conf.get("supply", 0))},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         s, loan = g.s, f["loan"]
         areas = develop_areas(s, loan_card(loan)["develop"]["where"])
         count = develop_count(s, loan)
@@ -252,13 +238,12 @@ class LoanAreas(Step):
             raise RuleError("loan-areas-distinct", "Each area takes one token: name different areas.")
         if len(answer) != count:
             raise RuleError("loan-areas-count", f"Choose exactly {count} area(s).", count=count)
-        f["chosen"] = list(answer)
+        return list(answer)
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         house, loan = f["house"], f["loan"]
         token = loan_card(loan)["develop"]["token"]
-        for area in f["chosen"]:
+        for area in chosen:
             develop(g, house, area, token)
         develop_rest(g, house, loan)
 
@@ -275,38 +260,31 @@ def pyromancer(g: Game, house: str, loan: str) -> None:
 
 
 @register
-class LoanPyromancer(Step):
+class LoanPyromancer(Question):
     """Pyromancer: answer ``{"area": a castle's area, "token": "crown" or "barrel"}``; the castle goes into decline
     and the token takes its place."""
 
     type = "loan-pyromancer"
+    kind = PromptKind.LOAN_PYROMANCER
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         areas = castle_areas(g.s)
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_PYROMANCER, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOAN_PYROMANCER,
-                choices={"areas": areas, "tokens": list(PYROMANCER_TOKENS)},
-                default={"area": areas[0], "token": PYROMANCER_TOKENS[0]},
-                info={"loan": f["loan"]},
-            )
-        ]
+        return Ask(
+            choices={"areas": areas, "tokens": list(PYROMANCER_TOKENS)},
+            default={"area": areas[0], "token": PYROMANCER_TOKENS[0]},
+            info={"loan": f["loan"]},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         a = expect_dict(answer, "area", "token")
         if set(a) != {"area", "token"}:
             raise RuleError("bad-answer", "Answer with an area and a token.", expected=["area", "token"])
         expect_choice(a["area"], castle_areas(g.s), "area with a castle")
         expect_choice(a["token"], list(PYROMANCER_TOKENS), "development token")
-        f["chosen"] = {"area": a["area"], "token": a["token"]}
+        return {"area": a["area"], "token": a["token"]}
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
-        house, area, token = f["house"], f["chosen"]["area"], f["chosen"]["token"]
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
+        house, area, token = f["house"], chosen["area"], chosen["token"]
         decline(g, house, area, "castle")
         develop(g, house, area, token)
 
@@ -328,35 +306,28 @@ def spymaster(g: Game, house: str, loan: str) -> None:
 
 
 @register
-class LoanSpyDeck(Step):
+class LoanSpyDeck(Question):
     """Spymaster, first: answer the number (1-based) of a Westeros deck among the choices."""
 
     type = "loan-spy-deck"
+    kind = PromptKind.LOAN_SPY_DECK
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
         decks = spy_decks(s)
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_SPY_DECK, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOAN_SPY_DECK,
-                choices=decks,
-                default=decks[0],
-                info={"loan": f["loan"], "sizes": {str(i + 1): len(d) for i, d in enumerate(s.westeros_decks)}},
-            )
-        ]
+        return Ask(
+            choices=decks,
+            default=decks[0],
+            info={"loan": f["loan"], "sizes": {str(i + 1): len(d) for i, d in enumerate(s.westeros_decks)}},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         if not isinstance(answer, int) or isinstance(answer, bool):
             raise RuleError("bad-answer", "Answer with a deck's number.")
-        f["chosen"] = expect_choice(answer, spy_decks(g.s), "Westeros deck")
+        return expect_choice(answer, spy_decks(g.s), "Westeros deck")
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
-        deck = int(f["chosen"])
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
+        deck = int(chosen)
         count = min(SPY_CARDS, len(g.s.westeros_decks[deck - 1]))
         # Only how many cards are looked at is kept: they stay on the deck, and only the taker's prompt names them.
         # The look is a private event, so nobody seated can undo past it (as past the Raven's peek).
@@ -366,31 +337,25 @@ class LoanSpyDeck(Step):
 
 
 @register
-class LoanSpyArrange(Step):
+class LoanSpyArrange(Question):
     """Spymaster, then: answer ``{"top": [ids], "bottom": [ids]}`` using each looked-at card once: ``top``'s first
     card becomes the deck's top card, ``bottom``'s last its very bottom. The default puts them back as they were."""
 
     type = "loan-spy-arrange"
+    kind = PromptKind.LOAN_SPY_ARRANGE
 
     def _cards(self, g: Game, f: Frame) -> list[str]:
         return list(g.s.westeros_decks[f["deck"] - 1][: f["count"]])
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         cards = self._cards(g, f)
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_SPY_ARRANGE, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOAN_SPY_ARRANGE,
-                choices={"deck": f["deck"], "cards": cards},
-                default={"top": list(cards), "bottom": []},
-                info={"loan": f["loan"], "deck": f["deck"], "cards": list(cards)},
-            )
-        ]
+        return Ask(
+            choices={"deck": f["deck"], "cards": cards},
+            default={"top": list(cards), "bottom": []},
+            info={"loan": f["loan"], "deck": f["deck"], "cards": list(cards)},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         a = expect_dict(answer, "top", "bottom")
         if set(a) != {"top", "bottom"}:
             raise RuleError(
@@ -401,12 +366,11 @@ class LoanSpyArrange(Step):
             raise RuleError("bad-answer", "top and bottom are lists of card ids.")
         if Counter(top + bottom) != Counter(self._cards(g, f)):
             raise RuleError("spy-cards", "Put back each card you looked at exactly once.")
-        f["chosen"] = {"top": list(top), "bottom": list(bottom)}
+        return {"top": list(top), "bottom": list(bottom)}
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         deck = g.s.westeros_decks[f["deck"] - 1]
-        top, bottom = f["chosen"]["top"], f["chosen"]["bottom"]
+        top, bottom = chosen["top"], chosen["bottom"]
         deck[:] = [*top, *deck[f["count"] :], *bottom]
         g.emit("loan-spymaster", house=f["house"], loan=f["loan"], deck=f["deck"], top=len(top), bottom=len(bottom))
         g.emit(
@@ -507,30 +471,24 @@ def units_loan(g: Game, house: str, loan: str) -> None:
 
 
 @register
-class LoanUnits(Step):
+class LoanUnits(Question):
     """A unit loan: answer ``{area: [unit types]}``, each type at most as many times as the choices' ``units`` and
     each area among the choices' ``areas`` for its type, the whole within the house's supply limits. Fewer units than
     offered may be placed (``{}`` places none); the rest stay in the reserve."""
 
     type = "loan-units"
+    kind = PromptKind.LOAN_UNITS
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         s, house, loan = g.s, f["house"], f["loan"]
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOAN_UNITS, house),
-                house=house,
-                kind=PromptKind.LOAN_UNITS,
-                choices=units_choices(s, house, loan),
-                default=default_units(s, house, loan),
-                info={"loan": loan, "printed": dict(loan_card(loan)["units"])},
-            )
-        ]
+        return Ask(
+            choices=units_choices(s, house, loan),
+            default=default_units(s, house, loan),
+            info={"loan": loan, "printed": dict(loan_card(loan)["units"])},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        s, loan = g.s, f["loan"]
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
+        s, house, loan = g.s, f["house"], f["loan"]
         if not isinstance(answer, dict) or not all(
             isinstance(a, str) and isinstance(ts, list) and all(isinstance(t, str) for t in ts)
             for a, ts in answer.items()
@@ -555,11 +513,10 @@ class LoanUnits(Step):
                 raise RuleError("loan-units-count", f"You may place at most {units[t]} {t}.", unit=t, max=units[t])
         if not rules.supply_ok(s, house, overrides):
             raise RuleError("supply-exceeded", "That placement would break your supply limits.")
-        f["chosen"] = {a: list(ts) for a, ts in answer.items() if ts}
+        return {a: list(ts) for a, ts in answer.items() if ts}
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         house = f["house"]
-        for area, types in f["chosen"].items():
+        for area, types in chosen.items():
             place_units(g.s, area, [Unit(house, t) for t in types])
-        g.emit("loan-units-placed", house=house, loan=f["loan"], placed=f["chosen"])
+        g.emit("loan-units-placed", house=house, loan=f["loan"], placed=chosen)
