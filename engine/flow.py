@@ -9,8 +9,8 @@ be saved between any two answers and resumed exactly (no generators, no closures
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from engine.errors import RuleError
@@ -58,7 +58,6 @@ class Step:
 
     def upgrade(self, f: Frame) -> None:
         """Bring a frame saved by an earlier version of the engine to today's form, in place (loading a game)."""
-
 
 
 @dataclass(frozen=True)

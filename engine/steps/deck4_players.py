@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 from engine import rules
 from engine.board_ops import destroy_units, place_units
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, prompt_id, register
-from engine.prompts import Prompt, PromptKind
+from engine.flow import Ask, Frame, Question, expect_choice, register
+from engine.prompts import PromptKind
 from engine.rulesets import ruleset
 from engine.state import GameState, Unit
 from engine.steps.loyalty import deck4_card, deck4_text, place, push_areas, reserve, spend, westeros_lands
@@ -119,44 +119,39 @@ def fire_made_flesh(g: Game, card: str) -> None:
 
 
 @register
-class FireMadeFlesh(Step):
+class FireMadeFlesh(Question):
     """Fire Made Flesh: Targaryen's choice. Answer one of the choices: ``{"option": "destroy", "area", "round"}``
     (the dragon in that area is destroyed and that round's token moves onto the dragon track), ``{"option":
     "revive", "area": "pentos"}`` or ``{"option": "nothing"}`` (the default)."""
 
     type = FIRE_MADE_FLESH
+    kind = PromptKind.FIRE_MADE_FLESH
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def asked(self, g: Game, f: Frame) -> str:
+        return TARGARYEN
+
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.FIRE_MADE_FLESH, TARGARYEN),
-                house=TARGARYEN,
-                kind=PromptKind.FIRE_MADE_FLESH,
-                choices=fire_options(s),
-                default={"option": NOTHING},
-                info={
-                    "card": f["card"],
-                    "dragon_strength": int(s.targaryen.get("dragon_strength", 0)),
-                    "dragon_rounds": sorted(s.targaryen.get("dragon_rounds", [])),
-                    "dragons": dragons_by_area(s),
-                    "dragons_destroyed": rules.units_available(s, TARGARYEN, DRAGON),
-                    "round": s.round,
-                },
-            )
-        ]
+        return Ask(
+            choices=fire_options(s),
+            default={"option": NOTHING},
+            info={
+                "card": f["card"],
+                "dragon_strength": int(s.targaryen.get("dragon_strength", 0)),
+                "dragon_rounds": sorted(s.targaryen.get("dragon_rounds", [])),
+                "dragons": dragons_by_area(s),
+                "dragons_destroyed": rules.units_available(s, TARGARYEN, DRAGON),
+                "round": s.round,
+            },
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         if not isinstance(answer, dict):
             raise RuleError("bad-answer", "Answer with one of the options the card offers.")
-        f["chosen"] = dict(expect_choice(answer, fire_options(g.s), "choice for Fire Made Flesh"))
+        return dict(expect_choice(answer, fire_options(g.s), "choice for Fire Made Flesh"))
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         s = g.s
-        chosen: dict[str, Any] = f["chosen"]
         card = f["card"]
         if chosen["option"] == NOTHING:
             g.emit("deck4-declined", card=card, house=TARGARYEN)
@@ -215,49 +210,45 @@ def playing_with_fire(g: Game, card: str) -> None:
 
 
 @register
-class PlayingWithFire(Step):
+class PlayingWithFire(Question):
     """Playing With Fire: Targaryen may pay 1 Power to pick a land nobody controls and another player. Answer
     ``{"area": land, "house": player}`` from the choices' ``areas`` and ``houses``, or ``null`` to decline (the
     default; nothing is paid)."""
 
     type = PLAYING_WITH_FIRE
+    kind = PromptKind.PLAYING_WITH_FIRE
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def asked(self, g: Game, f: Frame) -> str:
+        return TARGARYEN
+
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
         houses = fire_players(s)
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.PLAYING_WITH_FIRE, TARGARYEN),
-                house=TARGARYEN,
-                kind=PromptKind.PLAYING_WITH_FIRE,
-                choices={"areas": unclaimed_lands(s), "houses": houses, "cost": _cost(f["card"])},
-                default=None,
-                info={
-                    "card": f["card"],
-                    "power": s.houses[TARGARYEN].power,
-                    "reserve": reserve(s),
-                    "units": {h: reserve_land_units(s, h) for h in houses},
-                },
-            )
-        ]
+        return Ask(
+            choices={"areas": unclaimed_lands(s), "houses": houses, "cost": _cost(f["card"])},
+            default=None,
+            info={
+                "card": f["card"],
+                "power": s.houses[TARGARYEN].power,
+                "reserve": reserve(s),
+                "units": {h: reserve_land_units(s, h) for h in houses},
+            },
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         if answer is None:
-            f["chosen"] = None
+            return None
             return
         if not isinstance(answer, dict) or set(answer) != {"area", "house"}:
             raise RuleError("bad-answer", "Answer with an area and a house, or null.", expected=["area", "house"])
         expect_choice(answer["area"], unclaimed_lands(g.s), "land nobody controls")
         expect_choice(answer["house"], fire_players(g.s), "player with a land unit in reserve")
         _check_power(g, f["card"])
-        f["chosen"] = {"area": answer["area"], "house": answer["house"]}
+        return {"area": answer["area"], "house": answer["house"]}
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         card = f["card"]
-        chosen = f["chosen"]
+        chosen = chosen
         if chosen is None:
             g.emit("deck4-declined", card=card, house=TARGARYEN)
             return
@@ -278,33 +269,26 @@ def put_unit(g: Game, card: str, house: str, area: str, unit: str) -> None:
 
 
 @register
-class LoyaltyUnit(Step):
+class LoyaltyUnit(Question):
     """The player Playing With Fire picked chooses the unit he puts into the land. Answer one of the choices: a land
     unit type still in his reserve, weakest first; the default is the first."""
 
     type = "loyalty-unit"
+    kind = PromptKind.LOYALTY_UNIT
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         types = reserve_land_units(g.s, f["house"])
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOYALTY_UNIT, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOYALTY_UNIT,
-                choices=types,
-                default=types[0],
-                info={"card": f["card"], "area": f["area"], "by": TARGARYEN},
-            )
-        ]
+        return Ask(
+            choices=types,
+            default=types[0],
+            info={"card": f["card"], "area": f["area"], "by": TARGARYEN},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
-        f["chosen"] = expect_choice(answer, reserve_land_units(g.s, house), "unit type in your reserve")
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
+        return expect_choice(answer, reserve_land_units(g.s, f["house"]), "unit type in your reserve")
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
-        put_unit(g, f["card"], f["house"], f["area"], f["chosen"])
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
+        put_unit(g, f["card"], f["house"], f["area"], chosen)
 
 
 # ===== The Long Plan =====
@@ -320,42 +304,38 @@ def the_long_plan(g: Game, card: str) -> None:
 
 
 @register
-class LoyaltyPlayer(Step):
+class LoyaltyPlayer(Question):
     """The Long Plan: Targaryen may pay 1 Power to pick another player, who then places two loyalty tokens. Answer a
     house among the choices, or ``null`` (the last choice, the default) to decline; nothing is paid then."""
 
     type = "loyalty-player"
+    kind = PromptKind.LOYALTY_PLAYER
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def asked(self, g: Game, f: Frame) -> str:
+        return TARGARYEN
+
+    def ask(self, g: Game, f: Frame) -> Ask:
         s = g.s
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOYALTY_PLAYER, TARGARYEN),
-                house=TARGARYEN,
-                kind=PromptKind.LOYALTY_PLAYER,
-                choices=[*other_players(s), None],
-                default=None,
-                info={
-                    "card": f["card"],
-                    "cost": _cost(f["card"]),
-                    "power": s.houses[TARGARYEN].power,
-                    "tokens": min(2, reserve(s)),
-                },
-            )
-        ]
+        return Ask(
+            choices=[*other_players(s), None],
+            default=None,
+            info={
+                "card": f["card"],
+                "cost": _cost(f["card"]),
+                "power": s.houses[TARGARYEN].power,
+                "tokens": min(2, reserve(s)),
+            },
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         expect_choice(answer, [*other_players(g.s), None], "player")
         if answer is not None:
             _check_power(g, f["card"])
-        f["chosen"] = answer
+        return answer
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
+    def apply(self, g: Game, f: Frame, chosen: Any) -> None:
         card = f["card"]
-        player = f["chosen"]
+        player = chosen
         if player is None:
             g.emit("deck4-declined", card=card, house=TARGARYEN)
             return

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine import data, rules
 from engine.errors import RuleError
-from engine.flow import Frame, Step, phase_rule, prompt_id, register
-from engine.prompts import Prompt, PromptKind
+from engine.flow import Ask, Frame, Question, Step, phase_rule, register
+from engine.prompts import PromptKind
 from engine.state import GameState
 from engine.steps.westeros import westeros_effect
 
@@ -162,29 +162,23 @@ def push_areas(
 
 
 @register
-class LoyaltyAreas(Step):
+class LoyaltyAreas(Question):
     """A deck IV text's choice of areas for loyalty tokens. Answer: a list of different areas among the choices, at
     most ``count`` (exactly ``count`` when ``exact``); ``[]`` declines when ``optional`` (nothing is paid)."""
 
     type = "loyalty-areas"
+    kind = PromptKind.LOYALTY_AREAS
 
-    def prompts(self, g: Game, f: Frame) -> list[Prompt]:
-        if "chosen" in f:
-            return []
+    def ask(self, g: Game, f: Frame) -> Ask:
         choices = {k: f[k] for k in ("areas", "count", "exact", "cost", "optional")}
         default = [] if f["optional"] else list(f["areas"][: f["count"]])
-        return [
-            Prompt(
-                id=prompt_id(f, PromptKind.LOYALTY_AREAS, f["house"]),
-                house=f["house"],
-                kind=PromptKind.LOYALTY_AREAS,
-                choices=choices,
-                default=default,
-                info={"card": f["card"], "tokens": dict(tokens_on_board(g.s)), "reserve": reserve(g.s)},
-            )
-        ]
+        return Ask(
+            choices=choices,
+            default=default,
+            info={"card": f["card"], "tokens": dict(tokens_on_board(g.s)), "reserve": reserve(g.s)},
+        )
 
-    def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
+    def check(self, g: Game, f: Frame, answer: Any) -> Any:
         if not isinstance(answer, list) or not all(isinstance(a, str) for a in answer):
             raise RuleError("bad-answer", "Answer with a list of areas.")
         if len(set(answer)) != len(answer) or any(a not in f["areas"] for a in answer):
@@ -193,14 +187,12 @@ class LoyaltyAreas(Step):
             raise RuleError("loyalty-count", f"Choose {f['count']} areas.", count=f["count"])
         if len(answer) > f["count"] or (answer and f["exact"] and len(answer) != f["count"]):
             raise RuleError("loyalty-count", f"Choose {f['count']} areas.", count=f["count"])
-        power = g.s.houses[house].power  # it may have given Power away since it was asked (M-GIFT-01)
+        power = g.s.houses[f["house"]].power  # it may have given Power away since it was asked (M-GIFT-01)
         if answer and power < f["cost"]:
             raise RuleError("deck4-power", f"This costs {f['cost']} Power; you have {power}.", cost=f["cost"])
-        f["chosen"] = list(answer)
+        return list(answer)
 
-    def advance(self, g: Game, f: Frame) -> None:
-        g.pop(f)
-        chosen: list[str] = f["chosen"]
+    def apply(self, g: Game, f: Frame, chosen: list[str]) -> None:
         if not chosen:
             g.emit("deck4-declined", card=f["card"], house=f["house"])
             return
