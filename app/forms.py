@@ -42,6 +42,16 @@ class Choice:
     description: str | None = None
 
 
+def in_menus(choices: list[Choice], room: int = MAX_OPTIONS) -> list[list[Choice]]:
+    """Options in menus of at most ``room`` (a menu holds 25): as given when they fit in one, else in alphabetical
+    order split between menus, so a player finds a place by its name (a flying dragon's every land, The Long Plan's
+    lands of Westeros, a loan's lands)."""
+    if len(choices) <= room:
+        return [choices]
+    ordered = sorted(choices, key=lambda ch: ch.label.casefold())
+    return [ordered[i : i + room] for i in range(0, len(ordered), room)]
+
+
 @dataclass
 class Field:
     key: str

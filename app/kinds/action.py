@@ -13,6 +13,7 @@ from app.forms import (
     FormError,
     choices_of,
     generic_words,
+    in_menus,
     one_pick,
     one_select,
     order_at,
@@ -134,11 +135,7 @@ def march_unit_fields(prompt: Prompt, origin: str, lang: str) -> list[Field]:
     stay = Choice(STAY, t("decision.march.stay", lang, area=area_label(origin, lang)))
     for unit_type, count in sorted(option["units"].items()):
         destinations = [Choice(d, area_label(d, lang)) for d in option["destinations"].get(unit_type, [])]
-        chunks = [destinations]
-        if len(destinations) >= MAX_OPTIONS:
-            destinations.sort(key=lambda c: c.label.casefold())
-            size = MAX_OPTIONS - 1
-            chunks = [destinations[c : c + size] for c in range(0, len(destinations), size)]
+        chunks = in_menus(destinations, MAX_OPTIONS - 1)  # each menu also offers to stay
         for i in range(count):
             label = t(
                 "decision.march.unit", lang, unit=unit_label(unit_type, lang), n=i + 1, area=area_label(origin, lang)

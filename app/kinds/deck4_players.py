@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from app.forms import (
-    MAX_OPTIONS,
     NONE,
     Choice,
     Field,
@@ -18,6 +17,7 @@ from app.forms import (
     encode,
     generic_read,
     generic_words,
+    in_menus,
     one_pick,
     one_select,
     prompt_title,
@@ -119,7 +119,7 @@ def _playing_with_fire(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     info = prompt.info
     card = str(info.get("card", ""))
     lands = sorted((Choice(a, area_label(a, lang)) for a in c["areas"]), key=lambda ch: ch.label.casefold())
-    chunks = [lands[i : i + MAX_OPTIONS] for i in range(0, len(lands), MAX_OPTIONS)]
+    chunks = in_menus(lands)
     fields = []
     for i, chunk in enumerate(chunks):
         label = t("decision.playing-with-fire.lands", lang)

@@ -25,6 +25,7 @@ from app.forms import (
     destroy_text,
     generic_read,
     generic_words,
+    in_menus,
     one_pick,
     one_select,
     prompt_title,
@@ -55,14 +56,6 @@ def _per_loan() -> int:
 
 def _power(n: int, lang: str) -> str:
     return tn("count.power", n, lang)
-
-
-def _sorted_chunks(choices: list[Choice], room: int = MAX_OPTIONS) -> list[list[Choice]]:
-    """Options in menus of at most ``room``: as given when they fit in one, else alphabetical and split."""
-    if len(choices) <= room:
-        return [choices]
-    ordered = sorted(choices, key=lambda ch: ch.label.casefold())
-    return [ordered[i : i + room] for i in range(0, len(ordered), room)]
 
 
 def _range_label(key: str, chunk: list[Choice], chunks: int, lang: str, **params: Any) -> str:
@@ -268,7 +261,7 @@ def _faceless(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     fields = []
     for unit_type in (KNIGHT, FOOTMAN):
         choices = [_faceless_choice(a, units, lang) for a in prompt.choices.get(unit_type) or []]
-        chunks = _sorted_chunks(choices)
+        chunks = in_menus(choices)
         for i, chunk in enumerate(chunks):
             if not chunk:
                 continue
@@ -344,7 +337,7 @@ def _loan_areas(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     areas: list[str] = list(c["areas"])
     count = min(int(c["count"]), len(areas))
     choices = [Choice(a, area_label(a, lang), _developed_here(a, view, lang)) for a in areas]
-    chunks = _sorted_chunks(choices)
+    chunks = in_menus(choices)
     fields = []
     default = set(prompt.default or [])
     for i, chunk in enumerate(chunks):
@@ -416,7 +409,7 @@ def _pyromancer(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         return house_name(str(controller), lang) if controller else None
 
     choices = [Choice(a, area_label(a, lang), owner(a)) for a in c["areas"]]
-    chunks = _sorted_chunks(choices)
+    chunks = in_menus(choices)
     fields = []
     for i, chunk in enumerate(chunks):
         label = _range_label("decision.loan-pyromancer.field", chunk, len(chunks), lang)
@@ -599,7 +592,7 @@ def _unit_fields(prompt: Prompt, lang: str) -> list[Field]:
         skip = Choice(NONE, t("decision.loan-units.skip", lang))
         if not areas:
             continue  # nowhere to go: the form says so (``decision.loan-units.nowhere``)
-        chunks = _sorted_chunks(areas, MAX_OPTIONS - 1)
+        chunks = in_menus(areas, MAX_OPTIONS - 1)
         targets = planned.get(unit_type, [])
         for i in range(int(n)):
             target = targets[i] if i < len(targets) else NONE
@@ -647,10 +640,8 @@ def _read_loan_units(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, l
 
 def _loan_units_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
     if isinstance(answer, dict):
-        placed = "; ".join(
-            f"{area_label(a, lang)}: {units_text(list(u), lang)}" for a, u in sorted(answer.items()) if u
-        )
-        return placed or t("decision.loan-units.none", lang)
+        placed = {a: list(u) for a, u in answer.items() if u}
+        return destroy_text(placed, lang) if placed else t("decision.loan-units.none", lang)  # units by area, in words
     return generic_words(answer, lang, prompt)
 
 

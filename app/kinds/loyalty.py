@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.forms import MAX_OPTIONS, Choice, Field, Form, FormError, generic_words
+from app.forms import Choice, Field, Form, FormError, generic_words, in_menus
 from app.kinds.registry import DeadlineCategory, KindSpec, register
 from app.labels import area_label, house_name, westeros_name, westeros_text
 from engine import Prompt
@@ -26,10 +26,7 @@ def _loyalty_areas(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     card = str(prompt.info.get("card", ""))
     tokens: dict[str, int] = prompt.info.get("tokens", {})
     choices = [_area_choice(a, tokens, lang) for a in c["areas"]]
-    chunks = [choices]
-    if len(choices) > MAX_OPTIONS:
-        choices.sort(key=lambda ch: ch.label.casefold())
-        chunks = [choices[i : i + MAX_OPTIONS] for i in range(0, len(choices), MAX_OPTIONS)]
+    chunks = in_menus(choices)
     low = 0 if c["optional"] or len(chunks) > 1 else (c["count"] if c["exact"] else 1)
     fields = []
     for i, chunk in enumerate(chunks):

@@ -165,10 +165,12 @@ def planning_positions(draw: st.DrawFn) -> dict[str, Any]:
     chosen_seas = draw(st.lists(st.sampled_from(seas), unique=True, max_size=6))
     if not chosen_lands and not chosen_seas:
         chosen_lands = [lands[0]]
-    knights = draw(st.integers(0, min(5, len(chosen_lands))))
+    limits = rs.houses()[house].unit_limits  # Targaryen owns fewer footmen than the houses of Westeros
+    chosen_lands = chosen_lands[: limits["footman"] + limits["knight"]]
+    knights = draw(st.integers(0, min(limits["knight"], len(chosen_lands))))
     footmen_needed = len(chosen_lands) - knights
-    if footmen_needed > 10:
-        knights, footmen_needed = len(chosen_lands) - 10, 10
+    if footmen_needed > limits["footman"]:
+        knights, footmen_needed = len(chosen_lands) - limits["footman"], limits["footman"]
     units: dict[str, str] = {}
     for i, area in enumerate(chosen_lands):
         units[area] = f"{house} {'knight' if i < knights else 'footman'}"
