@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 # pytest-xdist workers: one per CPU by default (`make test WORKERS=4` to change it)
 WORKERS ?= auto
 
-.PHONY: run test check lint demo sync-commands bench coverage clean
+.PHONY: run test test-postgres check lint demo sync-commands bench coverage clean
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11+ is required")'
@@ -31,9 +31,15 @@ lint: $(STAMP)
 check: lint
 	$(BIN)/python -m pytest -n $(WORKERS) -m "not slow"
 
-# Everything CI runs (.ci/run): lint, types and the whole suite, in parallel
+# Lint, types and the whole suite, in parallel, on SQLite (the store tests of tests/app run on PostgreSQL too, and skip
+# with the reason where no server answers)
 test: lint
 	$(BIN)/python -m pytest -n $(WORKERS)
+
+# The suites that run a store (the bot against the fake Discord, the application layer) on PostgreSQL: each test in a
+# schema of its own on WESTEROS_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test)
+test-postgres: $(STAMP)
+	WESTEROS_TEST_STORE=postgres $(BIN)/python -m pytest -n $(WORKERS) tests/bot tests/app
 
 # `make demo RULESET=mother-of-dragons PLAYERS=7 LANG=ru` for the expansion, in Russian
 RULESET ?= base

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
 def load_dotenv(path: Path) -> dict[str, str]:
@@ -24,15 +25,36 @@ def load_dotenv(path: Path) -> dict[str, str]:
 @dataclass(frozen=True)
 class Config:
     token: str | None
-    database: Path
+    database: Path | str  # a SQLite file, or a ``postgresql://`` address (DATABASE_URL)
     api_base: str | None = None  # points discord.py at another API (the local fake in tests)
     gateway_url: str | None = None
     moderator_role: str | None = None
     image_workers: int = 2  # processes drawing images (IMAGE_WORKERS)
+    worker_slots: int = 4  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
+    deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
+    deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
-        return f"Config(token={'set' if self.token else 'missing'}, database={str(self.database)!r})"
+        return f"Config(token={'set' if self.token else 'missing'}, database={shown_database(self.database)!r})"
+
+
+def shown_database(database: Path | str) -> str:
+    """A database's address fit for a log: a PostgreSQL address without its user and password."""
+    text = str(database)
+    if "://" not in text or text.startswith("sqlite:"):
+        return text
+    parts = urlsplit(text)
+    return f"{parts.scheme}://{parts.hostname or ''}{f':{parts.port}' if parts.port else ''}{parts.path}"
+
+
+def database_target(env: dict[str, str], root: Path) -> Path | str:
+    """DATABASE_URL (``postgresql://...`` or ``sqlite:///...``), else DATABASE_PATH, else ``westeros.sqlite3`` beside
+    the bot."""
+    url = env.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    return Path(env.get("DATABASE_PATH", str(root / "westeros.sqlite3")))
 
 
 def default_image_workers() -> int:
@@ -47,16 +69,33 @@ def _workers(raw: str | None) -> int:
         return default_image_workers()
 
 
+def _slots(raw: str | None) -> int:
+    try:
+        return max(1, min(16, int(raw))) if raw else 4
+    except ValueError:
+        return 4
+
+
+def _seconds(raw: str | None, default: float) -> float:
+    try:
+        return max(0.1, min(3600.0, float(raw))) if raw else default
+    except ValueError:
+        return default
+
+
 def load_config(root: Path | None = None, environ: dict[str, str] | None = None) -> Config:
     root = root or Path.cwd()
     env = {**load_dotenv(root / ".env"), **(environ if environ is not None else os.environ)}
     return Config(
         token=env.get("DISCORD_TOKEN") or None,
-        database=Path(env.get("DATABASE_PATH", str(root / "westeros.sqlite3"))),
+        database=database_target(env, root),
         api_base=env.get("DISCORD_API_BASE") or None,
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         moderator_role=env.get("MODERATOR_ROLE") or None,
         image_workers=_workers(env.get("IMAGE_WORKERS")),
+        worker_slots=_slots(env.get("WORKER_SLOTS")),
+        deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
+        deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),
     )
 
 

@@ -7,6 +7,11 @@ the open prompts), its category and due time. The scheduler only mirrors those r
 game still shows the same step key, so a deadline and a last answer arriving together advance the game
 exactly once (the answer path and the deadline path both go through the game's lock and the version
 compare-and-set in the store).
+
+Several processes may run deadlines on one database, each with its own scheduler: a deadline is fired by the process
+that claims it in the table (``DeadlineStore.claim``), for a lease; one that dies while firing lets go when the lease
+runs out. Every process also sweeps the table now and then for overdue deadlines nobody holds, so a deadline armed by
+a process that died still fires. A reminder goes out from the process that notes it first.
 """
 
 from __future__ import annotations
@@ -40,6 +45,8 @@ CATEGORY_PRECEDENCE = (DeadlineCategory.ORDERS, DeadlineCategory.BIDS, DeadlineC
 MAX_DEADLINE_S = 7 * 24 * 3600  # no deadline, set or extended, lies further out than this
 MIN_DEADLINE_S = 60
 FLAG_AFTER_MISSES = 3
+CLAIM_LEASE_S = 300.0  # how long a process holds a deadline it fires, before another may take it over
+SWEEP_EVERY_S = 30.0  # how often each process looks for overdue deadlines nobody holds
 
 
 @dataclass(frozen=True)
@@ -75,8 +82,10 @@ class Deadlines:
         clock: Callable[[], float] = time.time,
         notify: Notify | None = None,
         flag_after: int = FLAG_AFTER_MISSES,
+        lease: float = CLAIM_LEASE_S,
     ) -> None:
         self.flag_after = flag_after
+        self.lease = lease
         self.service = service
         self.scheduler = scheduler
         self.table = DeadlineStore(service.store)
@@ -127,15 +136,29 @@ class Deadlines:
         await self.table.clear(game_id)
         self._unschedule(game_id)
 
-    async def restore(self) -> int:
-        """Re-arm every stored deadline (called at start-up); overdue ones fire at once."""
+    async def restore(self, *, sweep_every: float | None = SWEEP_EVERY_S) -> int:
+        """Re-arm every stored deadline (called at start-up); overdue ones fire at once. Then sweep the table every
+        ``sweep_every`` seconds (None: never)."""
         rows = await self.table.all()
         for row in rows:
             self._schedule(row)
         for game in await self.service.store.active_games():
             if await self.table.get(game.id) is None:
                 await self.arm(game.id)
+        if sweep_every is not None:
+            self.scheduler.add_job(
+                self.sweep, "interval", seconds=sweep_every, id="deadline-sweep", replace_existing=True,
+                coalesce=True, max_instances=1,
+            )  # fmt: skip
         return len(rows)
+
+    async def sweep(self) -> int:
+        """Fire every overdue deadline no process holds (its scheduler's process died, or never knew it); how many."""
+        fired = 0
+        for game_id, key in await self.table.overdue(self.clock()):
+            if await self.fire(game_id, key):
+                fired += 1
+        return fired
 
     # ----- what commands do to the clock (``GameService.execute`` commits each plan with its command) -----
 
@@ -214,8 +237,29 @@ class Deadlines:
 
     # ----- firing -----
 
+    async def when_due(self, game_id: int, key: str, due_at: float) -> list[str]:
+        """The scheduler's call at the due time it was given. Another process may have moved the deadline since (an
+        extension, a pause): then the table's row is mirrored again instead."""
+        self.table.store.deadline_cache.pop(game_id, None)
+        row = await self.table.get(game_id)
+        if row is None or row.step_key != key:
+            return []
+        if row.due_at != due_at or row.paused_remaining is not None:
+            self._schedule(row)
+            return []
+        return await self.fire(game_id, key)
+
     async def fire(self, game_id: int, key: str) -> list[str]:
-        """Answer for every house still awaited in step ``key``; returns the houses answered for."""
+        """Answer for every house still awaited in step ``key``, if this process is the one to claim it (``[]``
+        otherwise); returns the houses answered for."""
+        if not await self.table.claim(game_id, key, now=self.clock(), lease=self.lease):
+            return []
+        try:
+            return await self._fire(game_id, key)
+        finally:
+            await self.table.release(game_id, key)
+
+    async def _fire(self, game_id: int, key: str) -> list[str]:
         answered: list[str] = []
         row = await self.service.row(game_id)
         if row.status != GameStatus.RUNNING:
@@ -265,7 +309,7 @@ class Deadlines:
             return
         row = await self.table.get(game_id)
         houses = [p.house for p in game.prompts() if not p.answered]
-        if houses and row is not None:
+        if houses and row is not None and await self.table.first_to_remind(game_id, key, which):
             await self.notify(Reminder(game_id, houses, row.due_at, which))
 
     # ----- the scheduler mirrors the table -----
@@ -276,7 +320,8 @@ class Deadlines:
             return
         when = datetime.fromtimestamp(row.due_at, tz=UTC)
         self.scheduler.add_job(
-            self.fire, "date", run_date=when, args=[row.game_id, row.step_key], id=f"deadline:{row.game_id}",
+            self.when_due, "date", run_date=when, args=[row.game_id, row.step_key, row.due_at],
+            id=f"deadline:{row.game_id}",
             replace_existing=True, misfire_grace_time=None, coalesce=True,
         )  # fmt: skip
         now = self.clock()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -480,22 +480,40 @@ class GameQueries:
         it was applied, with the parts already sent: what the publisher drains at start-up."""
         out: list[tuple[Applied, frozenset[str]]] = []
         for game_id, version, kind, sent in await self.store.unpublished():
-            try:
-                entry = await self.store.answer_at(game_id, version)
-                game = SharedGame((await self.game_at(game_id, version)).state)
-                if kind == Source.RESET:
-                    out.append((Applied(game_id, "", Source.RESET, game, []), sent))
-                    continue
-                if entry is None:  # the start: everything is new
-                    out.append((Applied(game_id, "", Source.START, game, []), sent))
-                    continue
-                last, events = entry
-                before = None if last.prompt_id == REPAIR else await self.game_at(game_id, version - 1)
-                out.append((Applied(game_id, last.house, last.source, game, events, before), sent))
-            except ServiceError:
-                log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
-                await self.store.published(game_id, version, kind)
+            applied = await self.rebuilt(game_id, version, kind)
+            if applied is not None:
+                out.append((applied, sent))
         return out
+
+    async def rebuilt(
+        self, game_id: int, version: int, kind: str, known: Callable[[int, int], Game | None] | None = None
+    ) -> Applied | None:
+        """A committed version of the outbox as it was applied (None: it cannot be rebuilt, and leaves the outbox).
+        ``known(game, version)``: a game the caller still holds at that version, spared a replay of the log."""
+
+        async def at(wanted: int) -> Game:
+            held = known(game_id, wanted) if known is not None else None
+            if held is not None:
+                return held
+            row = await self.row(game_id)
+            if row.version == wanted and row.state is not None:  # the newest version: no replay
+                return self._shared(game_id, row)
+            return await self.game_at(game_id, wanted)
+
+        try:
+            entry = await self.store.answer_at(game_id, version)
+            game = SharedGame((await at(version)).state)
+            if kind == Source.RESET:
+                return Applied(game_id, "", Source.RESET, game, [])
+            if entry is None:  # the start: everything is new
+                return Applied(game_id, "", Source.START, game, [])
+            last, events = entry
+            before = None if last.prompt_id == REPAIR else await at(version - 1)
+            return Applied(game_id, last.house, last.source, game, events, before)
+        except ServiceError:
+            log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
+            await self.store.published(game_id, version, kind)
+            return None
 
     async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
         """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""

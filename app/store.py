@@ -1,6 +1,6 @@
-"""Persistence with aiosqlite: games, seats, an append-only answer log and state snapshots.
+"""Persistence: games, seats, an append-only answer log and state snapshots, on SQLite or PostgreSQL
+(``app.database``); the schema is Alembic's (``app.migrate``), brought up to date as the store opens.
 
-WAL mode; the schema is versioned with ``PRAGMA user_version`` and upgraded by ``MIGRATIONS`` in order.
 Every accepted answer is written in one statement (so one transaction) together with the new state, guarded by
 a compare-and-set on the game's version, so two racing writers can never both succeed.
 """
@@ -9,222 +9,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
-from app.lru import Bounded
-
-MIGRATIONS: list[str] = [
-    # 1: the first schema
-    """
-    CREATE TABLE games (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        guild_id INTEGER NOT NULL,
-        channel_id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        created_by INTEGER NOT NULL,
-        created_at REAL NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('lobby', 'running', 'paused', 'ended')),
-        settings TEXT NOT NULL,
-        state TEXT,
-        version INTEGER NOT NULL DEFAULT 0,
-        updated_at REAL NOT NULL
-    );
-    CREATE INDEX games_by_channel ON games (channel_id, status);
-    CREATE TABLE lobby (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        joined_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id)
-    );
-    CREATE TABLE seats (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        house TEXT NOT NULL,
-        user_id INTEGER,
-        PRIMARY KEY (game_id, house)
-    );
-    CREATE INDEX seats_by_user ON seats (user_id);
-    CREATE TABLE answers (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        house TEXT NOT NULL,
-        user_id INTEGER,
-        prompt_id TEXT NOT NULL,
-        answer TEXT NOT NULL,
-        source TEXT NOT NULL,
-        at REAL NOT NULL,
-        UNIQUE (game_id, version)
-    );
-    CREATE TABLE snapshots (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        state TEXT NOT NULL,
-        PRIMARY KEY (game_id, version)
-    );
-    CREATE TABLE dm_status (
-        user_id INTEGER PRIMARY KEY,
-        closed INTEGER NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    """,
-    # 2: deadlines, one open deadline per game; the database is the source of truth for the scheduler
-    """
-    CREATE TABLE deadlines (
-        game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
-        step_key TEXT NOT NULL,
-        category TEXT NOT NULL,
-        opened_at REAL NOT NULL,
-        due_at REAL NOT NULL,
-        paused_remaining REAL
-    );
-    CREATE TABLE missed_deadlines (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        house TEXT NOT NULL,
-        in_a_row INTEGER NOT NULL,
-        PRIMARY KEY (game_id, house)
-    );
-    """,
-    # 3: the public events each answer caused, for /game log (private events are never stored here)
-    """
-    ALTER TABLE answers ADD COLUMN events TEXT NOT NULL DEFAULT '[]';
-    """,
-    # 4: the pinned status message of each game, edited in place
-    """
-    ALTER TABLE games ADD COLUMN status_message_id INTEGER;
-    """,
-    # 5: per-player vacations: deadlines that await a player on vacation wait until it ends
-    """
-    CREATE TABLE vacations (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        house TEXT NOT NULL,
-        until REAL NOT NULL,
-        days_used REAL NOT NULL,
-        PRIMARY KEY (game_id, house)
-    );
-    """,
-    # 6: each user's Discord locale at their last interaction, for the DMs the bot sends them unasked
-    """
-    CREATE TABLE user_locales (
-        user_id INTEGER PRIMARY KEY,
-        locale TEXT NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    """,
-    # 7: an answer is committed by one INSERT into ``answer_commits``, whose trigger does all of it: one statement is
-    # one atomic transaction, and one trip to the database thread instead of four (BEGIN, UPDATE, INSERT, COMMIT).
-    # A game that ends (by its last answer or by a moderator) drops the snapshots between its first and its last in
-    # the same statement: the first (and any repair's) and the log replay every point, and the final state stays in
-    # the games row (see docs/bot.md, "What the bot keeps").
-    """
-    CREATE VIEW answer_commits AS SELECT
-        NULL AS game_id, NULL AS expected_version, NULL AS new_version, NULL AS state, NULL AS status,
-        NULL AS house, NULL AS user_id, NULL AS prompt_id, NULL AS answer, NULL AS source, NULL AS at,
-        NULL AS events, NULL AS snapshot, NULL AS ends_run_of
-    WHERE 0;
-    CREATE TRIGGER answer_commits_insert INSTEAD OF INSERT ON answer_commits BEGIN
-        SELECT RAISE(ABORT, 'version-conflict')
-            WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.expected_version);
-        UPDATE games SET state = NEW.state, version = NEW.new_version, updated_at = NEW.at,
-            status = COALESCE(NEW.status, status)
-            WHERE id = NEW.game_id;
-        INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events)
-            VALUES (NEW.game_id, NEW.new_version, NEW.house, NEW.user_id, NEW.prompt_id, NEW.answer, NEW.source,
-                NEW.at, NEW.events);
-        INSERT OR REPLACE INTO snapshots (game_id, version, state)
-            SELECT NEW.game_id, NEW.new_version, NEW.state WHERE NEW.snapshot;
-        DELETE FROM missed_deadlines WHERE game_id = NEW.game_id AND house = NEW.ends_run_of;
-    END;
-    CREATE TRIGGER games_ended_prune_snapshots AFTER UPDATE OF status ON games
-    WHEN NEW.status = 'ended' BEGIN
-        DELETE FROM snapshots WHERE game_id = NEW.id
-            AND version > (SELECT MIN(version) FROM snapshots WHERE game_id = NEW.id)
-            AND version < NEW.version
-            AND version NOT IN (SELECT version FROM answers WHERE game_id = NEW.id AND prompt_id = 'repair');
-    END;
-    """,
-    # 8: the outbox. The statement that commits a version also records that what it implies (channel lines and
-    # images, decision DMs, the pinned status) is still to be published; the publisher deletes the row once all of
-    # it is out and notes the parts already sent in ``sent``, and at start-up it publishes every row left, so a
-    # crash after a commit loses no message and sends none twice. ``kind``: ``step`` (a version committed) or
-    # ``reset`` (an undo brought the game back to this version: every decision open there is sent afresh).
-    """
-    CREATE TABLE outbox (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        version INTEGER NOT NULL,
-        kind TEXT NOT NULL DEFAULT 'step',
-        sent TEXT NOT NULL DEFAULT '',
-        created_at REAL NOT NULL,
-        PRIMARY KEY (game_id, version, kind)
-    );
-    ALTER TABLE answers ADD COLUMN command_key TEXT;
-    CREATE UNIQUE INDEX answers_by_command_key ON answers (game_id, command_key) WHERE command_key IS NOT NULL;
-    DROP VIEW answer_commits;
-    CREATE VIEW answer_commits AS SELECT
-        NULL AS game_id, NULL AS expected_version, NULL AS new_version, NULL AS state, NULL AS status,
-        NULL AS house, NULL AS user_id, NULL AS prompt_id, NULL AS answer, NULL AS source, NULL AS at,
-        NULL AS events, NULL AS snapshot, NULL AS ends_run_of, NULL AS command_key
-    WHERE 0;
-    CREATE TRIGGER answer_commits_insert INSTEAD OF INSERT ON answer_commits BEGIN
-        SELECT RAISE(ABORT, 'version-conflict')
-            WHERE NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND version = NEW.expected_version);
-        UPDATE games SET state = NEW.state, version = NEW.new_version, updated_at = NEW.at,
-            status = COALESCE(NEW.status, status)
-            WHERE id = NEW.game_id;
-        INSERT INTO answers (game_id, version, house, user_id, prompt_id, answer, source, at, events, command_key)
-            VALUES (NEW.game_id, NEW.new_version, NEW.house, NEW.user_id, NEW.prompt_id, NEW.answer, NEW.source,
-                NEW.at, NEW.events, NEW.command_key);
-        INSERT OR REPLACE INTO snapshots (game_id, version, state)
-            SELECT NEW.game_id, NEW.new_version, NEW.state WHERE NEW.snapshot;
-        DELETE FROM missed_deadlines WHERE game_id = NEW.game_id AND house = NEW.ends_run_of;
-        INSERT OR REPLACE INTO outbox (game_id, version, created_at) VALUES (NEW.game_id, NEW.new_version, NEW.at);
-    END;
-    """,
-    # 9: every command is idempotent and tells the channel durably. ``commands``: the key of every command that
-    # changed a game's table without logging an entry (a pause, an extension...; a logged entry keeps its key in
-    # ``answers.command_key``): a second command with the same key is refused. ``notices``: channel lines that no
-    # version implies (a moderator's audit line, a deadline's news, a vacation), written in the transaction of the
-    # change they tell and posted after the publication of ``after_version``, then deleted.
-    """
-    CREATE TABLE commands (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        key TEXT NOT NULL,
-        name TEXT NOT NULL,
-        by_user INTEGER,
-        at REAL NOT NULL,
-        PRIMARY KEY (game_id, key)
-    );
-    CREATE TABLE notices (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        after_version INTEGER NOT NULL,
-        payload TEXT NOT NULL,
-        created_at REAL NOT NULL
-    );
-    CREATE INDEX notices_by_game ON notices (game_id, id);
-    """,
-    # 10: the houses players choose in a lobby, one per player and each house once (the start deals the houses nobody
-    # chose). A pick belongs to a lobby seat: a player who leaves the lobby frees his house in the same statement.
-    """
-    CREATE TABLE lobby_picks (
-        game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-        user_id INTEGER NOT NULL,
-        house TEXT NOT NULL,
-        picked_at REAL NOT NULL,
-        PRIMARY KEY (game_id, user_id),
-        UNIQUE (game_id, house),
-        FOREIGN KEY (game_id, user_id) REFERENCES lobby (game_id, user_id) ON DELETE CASCADE
-    );
-    """,
-]
+from app import migrate
+from app.database import Database, IntegrityError, Session, connect
+from app.lru import Bounded, Unkept
 
 
 @dataclass(frozen=True)
@@ -247,6 +41,9 @@ class Notice:
     payload: dict[str, Any]
 
 
+GAME_COLUMNS = "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id"
+DEADLINE_COLUMNS = "game_id, step_key, category, opened_at, due_at, paused_remaining"
+
 SET_SEAT = (
     "INSERT INTO seats (game_id, house, user_id) VALUES (?, ?, ?)"
     " ON CONFLICT (game_id, house) DO UPDATE SET user_id = excluded.user_id"
@@ -257,21 +54,14 @@ CACHED_GAMES = 1024  # rows of the games most recently read or written (ended ga
 CACHED_USERS = 4096  # DM status of the users most recently seen
 
 VERSION_CONFLICT = "version-conflict"  # the message of the answer_commits trigger when the version has moved
-
-
-def statements(script: str) -> list[str]:
-    """The statements of a migration script, each whole (a trigger's body holds semicolons of its own)."""
-    found: list[str] = []
-    pending = ""
-    for piece in script.split(";"):
-        pending += piece + ";"
-        if sqlite3.complete_statement(pending):
-            if pending.strip(" \n;"):
-                found.append(pending.strip())
-            pending = ""
-    if pending.strip(" \n;"):
-        raise ValueError(f"an incomplete statement in a migration: {pending.strip()[:80]}")
-    return found
+OUTBOX_STEP = (
+    "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id, version, kind) DO UPDATE SET sent = '', created_at = excluded.created_at"
+)
+SET_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id, version) DO UPDATE SET state = excluded.state"
+)
 
 
 class GameStatus(StrEnum):
@@ -340,25 +130,29 @@ class AnswerRow:
 
 
 class Store:
-    """One connection for the whole bot. Writes are serialised by one lock: with a shared connection, a
-    statement issued while another coroutine's transaction is open would silently join that transaction.
+    """The bot's tables on one ``Database`` (SQLite or PostgreSQL).
 
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in
-    memory and replaced by every write that changes them, after it commits. That is exact because this
-    store is the only writer of its database: one bot process owns the file (other connections may read).
+    memory and replaced by every write that changes them, after it commits. That is exact when this store is
+    its database's only writer: one bot process owns it (other connections may read). A ``shared`` store (one of
+    several processes on one PostgreSQL database) keeps nothing and reads the database every time.
     Every cache is bounded (the most recently used games and users), and an ended game leaves them.
     """
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+    def __init__(self, db: Database, *, shared: bool = False) -> None:
         self.db = db
-        self.write_lock = asyncio.Lock()
-        self._games: Bounded[int, GameRow] = Bounded(CACHED_GAMES)
-        self._seats: Bounded[int, dict[str, int | None]] = Bounded(CACHED_GAMES)
-        self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
-        self._locales: Bounded[int, str | None] = Bounded(CACHED_USERS)
-        self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
+        self.shared = shared
+
+        def cache(limit: int) -> Any:
+            return Unkept() if shared else Bounded(limit)
+
+        self._games: Bounded[int, GameRow] = cache(CACHED_GAMES)
+        self._seats: Bounded[int, dict[str, int | None]] = cache(CACHED_GAMES)
+        self._dm_closed: Bounded[int, bool] = cache(CACHED_USERS)
+        self._locales: Bounded[int, str | None] = cache(CACHED_USERS)
+        self.deadline_cache: Bounded[int, DeadlineRow | None] = cache(CACHED_GAMES)
         # Houses of a game with a run of missed deadlines: most answers end none, and need no DELETE.
-        self._missed: Bounded[int, set[str]] = Bounded(CACHED_GAMES)
+        self._missed: Bounded[int, set[str]] = cache(CACHED_GAMES)
 
     def cached_games(self) -> int:
         """How many games have something cached here (for tests and the benchmark)."""
@@ -373,10 +167,9 @@ class Store:
 
     async def missed_in_a_row(self, game_id: int, house: str) -> int:
         """How many deadlines in a row the house's player has missed (0 once he answers)."""
-        async with self.db.execute(
+        row = await self.db.fetchone(
             "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return int(row[0]) if row else 0
 
     async def missed_houses(self, game_id: int) -> set[str]:
@@ -384,56 +177,32 @@ class Store:
         (a missed deadline adds its house, the player's own answer removes it)."""
         cached = self._missed.get(game_id)
         if cached is None:
-            async with self.db.execute("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,)) as cur:
-                cached = self._missed[game_id] = {str(r[0]) for r in await cur.fetchall()}
+            rows = await self.db.fetchall("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,))
+            cached = self._missed[game_id] = {str(r[0]) for r in rows}
         return cached
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
-        async with self.write_lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.db
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
+    def transaction(self) -> Any:
+        """``async with store.transaction() as session``: statements that commit together or not at all."""
+        return self.db.transaction()
 
     async def write(self, sql: str, params: tuple[Any, ...] = ()) -> int:
         """One statement on its own (autocommit), never inside another coroutine's transaction; returns rowcount."""
-        async with self.write_lock:
-            cur = await self.db.execute(sql, params)
-            return cur.rowcount
+        return await self.db.execute(sql, params)
 
     @staticmethod
-    async def open(path: Path | str) -> Store:
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA busy_timeout=5000")
-        store = Store(db)
-        await store.migrate()
-        return store
+    async def open(target: Path | str, *, shared: bool = False) -> Store:
+        """The store of a SQLite file (a path or ``sqlite:///``) or a PostgreSQL database (``postgresql://``),
+        migrated to the newest schema first. ``shared``: other processes write the same database (no cache)."""
+        await asyncio.to_thread(migrate.upgrade, target)
+        return Store(await connect(target), shared=shared)
 
     async def close(self) -> None:
         await self.db.close()
 
-    async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
-
-    async def migrate(self) -> None:
-        current = await self.schema_version()
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
-                continue
-            async with self.transaction() as db:
-                for statement in statements(script):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version={number}")
+    async def schema_revision(self) -> str | None:
+        """The Alembic revision the database stands at."""
+        row = await self.db.fetchone("SELECT version_num FROM alembic_version")
+        return str(row[0]) if row else None
 
     # ----- games -----
 
@@ -442,20 +211,19 @@ class Store:
     ) -> int:
         now = time.time()
         async with self.transaction() as db:
-            cur = await db.execute(
+            row = await db.fetchone(
                 "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
                 (guild_id, channel_id, name, created_by, now, json.dumps(settings), now),
             )
-            assert cur.lastrowid is not None
-            return cur.lastrowid
+        assert row is not None
+        return int(row[0])
 
     async def game(self, game_id: int) -> GameRow | None:
         cached = self._games.get(game_id)
         if cached is not None:
             return cached
-        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
         game = _game_row(row)
@@ -470,22 +238,20 @@ class Store:
             self._games[game_id] = replace(cached, **fields)
 
     async def games_in_channel(self, channel_id: int, *, active_only: bool = True) -> list[GameRow]:
-        sql = "SELECT * FROM games WHERE channel_id = ?"
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?"
         if active_only:
             sql += " AND status != 'ended'"
-        async with self.db.execute(sql + " ORDER BY id", (channel_id,)) as cur:
-            rows = await cur.fetchall()
-        return [_game_row(r) for r in rows]
+        return [_game_row(r) for r in await self.db.fetchall(sql + " ORDER BY id", (channel_id,))]
 
     async def count_active(self) -> int:
         """Games running or paused, counted by the database (no state is read)."""
-        async with self.db.execute("SELECT COUNT(*) FROM games WHERE status IN ('running', 'paused')") as cur:
-            row = await cur.fetchone()
+        row = await self.db.fetchone("SELECT COUNT(*) FROM games WHERE status IN ('running', 'paused')")
         return int(row[0]) if row else 0
 
     async def active_games(self) -> list[GameRow]:
-        async with self.db.execute("SELECT * FROM games WHERE status IN ('running', 'paused') ORDER BY id") as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('running', 'paused') ORDER BY id"
+        )
         return [_game_row(r) for r in rows]
 
     def status_write(self, game_id: int, status: GameStatus) -> Write:
@@ -544,7 +310,7 @@ class Store:
                     await db.execute(write.sql, write.params)
                 if notices and game_id is not None:
                     await self._add_notices(db, game_id, notices)
-        except sqlite3.IntegrityError as err:
+        except IntegrityError as err:
             if "commands" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
@@ -553,7 +319,7 @@ class Store:
                 write.after()
 
     @staticmethod
-    async def _add_notices(db: aiosqlite.Connection, game_id: int, notices: list[dict[str, Any]]) -> None:
+    async def _add_notices(db: Session, game_id: int, notices: list[dict[str, Any]]) -> None:
         now = time.time()
         await db.executemany(
             "INSERT INTO notices (game_id, after_version, payload, created_at)"
@@ -573,8 +339,7 @@ class Store:
         if game_id is not None:
             sql += " WHERE game_id = ?"
             params = (game_id,)
-        async with self.db.execute(sql + " ORDER BY game_id, id", params) as cur:
-            rows = await cur.fetchall()
+        rows = await self.db.fetchall(sql + " ORDER BY game_id, id", params)
         return [Notice(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3])) for r in rows]
 
     async def notice_posted(self, notice_id: int) -> None:
@@ -592,7 +357,7 @@ class Store:
 
     async def join_lobby(self, game_id: int, user_id: int) -> bool:
         changed = await self.write(
-            "INSERT OR IGNORE INTO lobby (game_id, user_id, joined_at) VALUES (?, ?, ?)",
+            "INSERT INTO lobby (game_id, user_id, joined_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
             (game_id, user_id, time.time()),
         )
         return changed == 1
@@ -601,10 +366,10 @@ class Store:
         return await self.write("DELETE FROM lobby WHERE game_id = ? AND user_id = ?", (game_id, user_id)) == 1
 
     async def lobby(self, game_id: int) -> list[int]:
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id FROM lobby WHERE game_id = ? ORDER BY joined_at, user_id", (game_id,)
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        )
+        return [int(r[0]) for r in rows]
 
     async def pick_house(self, game_id: int, user_id: int, house: str) -> None:
         """The house a lobby player chooses, replacing his earlier pick (``HouseTaken``: another player holds it;
@@ -615,10 +380,12 @@ class Store:
                 " ON CONFLICT (game_id, user_id) DO UPDATE SET house = excluded.house, picked_at = excluded.picked_at",
                 (game_id, user_id, house, time.time()),
             )
-        except sqlite3.IntegrityError as err:
-            if "lobby_picks.house" in str(err):
+        except IntegrityError as err:
+            # SQLite names the columns of the broken key (a file from before Alembic names no constraint);
+            # PostgreSQL names the constraint.
+            if "lobby_picks.house" in str(err) or "lobby_picks_house_taken" in str(err):
                 raise HouseTaken(f"game {game_id}: {house} is taken") from err
-            if "FOREIGN KEY" in str(err):
+            if "FOREIGN KEY" in str(err) or "lobby_picks_seat" in str(err):
                 raise NotInLobby(f"game {game_id}: {user_id} is not in the lobby") from err
             raise
 
@@ -629,17 +396,16 @@ class Store:
     async def lobby_picks(self, game_id: int) -> dict[int, str]:
         """user -> the house he chose in the lobby, in the order the picks were made (a player who left the lobby
         has none: his pick left with him)."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT user_id, house FROM lobby_picks WHERE game_id = ? ORDER BY picked_at, user_id", (game_id,)
-        ) as cur:
-            return {int(r[0]): str(r[1]) for r in await cur.fetchall()}
+        )
+        return {int(r[0]): str(r[1]) for r in rows}
 
     async def seats(self, game_id: int) -> dict[str, int | None]:
         """house -> user (a copy: callers may change it)."""
         cached = self._seats.get(game_id)
         if cached is None:
-            async with self.db.execute("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,)) as cur:
-                rows = await cur.fetchall()
+            rows = await self.db.fetchall("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,))
             cached = self._seats[game_id] = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
         return dict(cached)
 
@@ -653,8 +419,7 @@ class Store:
         if channel_id is not None:
             sql += " AND g.channel_id = ?"
             params = (user_id, channel_id)
-        async with self.db.execute(sql + " ORDER BY s.game_id", params) as cur:
-            return [(int(r[0]), str(r[1])) for r in await cur.fetchall()]
+        return [(int(r[0]), str(r[1])) for r in await self.db.fetchall(sql + " ORDER BY s.game_id", params)]
 
     # ----- state, answers, snapshots -----
 
@@ -668,13 +433,8 @@ class Store:
                 " WHERE id = ? AND status = 'lobby'",
                 (state, version, time.time(), game_id),
             )
-            await db.execute(
-                "INSERT OR REPLACE INTO snapshots (game_id, version, state) VALUES (?, ?, ?)", (game_id, version, state)
-            )
-            await db.execute(
-                "INSERT OR REPLACE INTO outbox (game_id, version, created_at) VALUES (?, ?, ?)",
-                (game_id, version, time.time()),
-            )
+            await db.execute(SET_SNAPSHOT, (game_id, version, state))
+            await db.execute(OUTBOX_STEP, (game_id, version, "step", time.time()))
         self.forget(game_id)
 
     async def commit_answer(
@@ -743,9 +503,9 @@ class Store:
         except BaseException as err:
             self._seats.pop(game_id, None)
             self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one
-            if isinstance(err, sqlite3.IntegrityError) and str(err) == VERSION_CONFLICT:
+            if isinstance(err, IntegrityError) and str(err).startswith(VERSION_CONFLICT):
                 raise VersionConflict(f"game {game_id} is no longer at version {expected_version}") from err
-            if isinstance(err, sqlite3.IntegrityError) and "command_key" in str(err):
+            if isinstance(err, IntegrityError) and "command_key" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
         if status == GameStatus.ENDED:
@@ -759,24 +519,22 @@ class Store:
         self._changed_game(game_id, **changed)
 
     async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT version, house, user_id, prompt_id, answer, source, at FROM answers"
             " WHERE game_id = ? AND version > ? ORDER BY version",
             (game_id, after_version),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6])) for r in rows
         ]
 
     async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
         """The entry that made ``version`` and the public events it caused (None: no entry made it, as a start)."""
-        async with self.db.execute(
+        r = await self.db.fetchone(
             "SELECT version, house, user_id, prompt_id, answer, source, at, events FROM answers"
             " WHERE game_id = ? AND version = ?",
             (game_id, version),
-        ) as cur:
-            r = await cur.fetchone()
+        )
         if r is None:
             return None
         row = AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6]))
@@ -787,10 +545,9 @@ class Store:
     async def unpublished(self) -> list[tuple[int, int, str, frozenset[str]]]:
         """(game, version, kind, parts already sent) of every version whose consequences are not all published,
         each game's in the order they were committed."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT game_id, version, kind, sent FROM outbox ORDER BY game_id, created_at, version"
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p)) for r in rows]
 
     async def published_part(self, game_id: int, version: int, part: str, kind: str = "step") -> None:
@@ -811,35 +568,30 @@ class Store:
 
     async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
         """The most recent public events of a game, oldest first."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT events FROM answers WHERE game_id = ? ORDER BY version DESC LIMIT ?", (game_id, limit)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         out: list[dict[str, Any]] = []
-        for row in reversed(list(rows)):
+        for row in reversed(rows):
             out.extend(json.loads(row[0]))
         return out
 
     async def events_by_version(self, game_id: int) -> dict[int, list[dict[str, Any]]]:
         """The public events of every logged entry of a game, by version."""
-        async with self.db.execute(
+        rows = await self.db.fetchall(
             "SELECT version, events FROM answers WHERE game_id = ? ORDER BY version", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return {int(r[0]): json.loads(r[1]) for r in rows}
 
     async def snapshot_versions(self, game_id: int) -> list[int]:
-        async with self.db.execute(
-            "SELECT version FROM snapshots WHERE game_id = ? ORDER BY version", (game_id,)
-        ) as cur:
-            return [int(r[0]) for r in await cur.fetchall()]
+        rows = await self.db.fetchall("SELECT version FROM snapshots WHERE game_id = ? ORDER BY version", (game_id,))
+        return [int(r[0]) for r in rows]
 
     async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
-        async with self.db.execute(
+        row = await self.db.fetchone(
             "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? ORDER BY version DESC LIMIT 1",
             (game_id, at_most),
-        ) as cur:
-            row = await cur.fetchone()
+        )
         return (int(row[0]), str(row[1])) if row else None
 
     async def truncate_after(
@@ -866,10 +618,7 @@ class Store:
             ),
             *(Write(SET_SEAT, (game_id, h, u)) for h, u in (seats or {}).items()),
             Write("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version)),
-            Write(
-                "INSERT OR REPLACE INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, 'reset', ?)",
-                (game_id, version, now),
-            ),
+            Write(OUTBOX_STEP, (game_id, version, "reset", now)),
         ]
         try:
             await self.apply(writes, game_id=game_id, key=key, name="undo", by=by, notices=notices)
@@ -888,9 +637,9 @@ class Store:
 
     async def dm_closed(self, user_id: int) -> bool:
         if user_id not in self._dm_closed:
-            async with self.db.execute("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,)) as cur:
-                row = await cur.fetchone()
-            self._dm_closed[user_id] = bool(row[0]) if row else False
+            row = await self.db.fetchone("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,))
+            closed = self._dm_closed[user_id] = bool(row[0]) if row else False
+            return closed
         return self._dm_closed[user_id]
 
     # ----- locales -----
@@ -909,9 +658,9 @@ class Store:
     async def locale(self, user_id: int) -> str | None:
         """The user's Discord locale at their last interaction, or None if they never used the bot."""
         if user_id not in self._locales:
-            async with self.db.execute("SELECT locale FROM user_locales WHERE user_id = ?", (user_id,)) as cur:
-                row = await cur.fetchone()
-            self._locales[user_id] = str(row[0]) if row else None
+            row = await self.db.fetchone("SELECT locale FROM user_locales WHERE user_id = ?", (user_id,))
+            locale = self._locales[user_id] = str(row[0]) if row else None
+            return locale
         return self._locales[user_id]
 
 
@@ -935,15 +684,49 @@ class DeadlineStore:
     async def get(self, game_id: int) -> DeadlineRow | None:
         cache = self.store.deadline_cache
         if game_id not in cache:
-            async with self.db.execute("SELECT * FROM deadlines WHERE game_id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            cache[game_id] = _deadline_row(row) if row else None
+            row = await self.db.fetchone(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id = ?", (game_id,))
+            found = cache[game_id] = _deadline_row(row) if row else None
+            return found
         return cache[game_id]
+
+    async def claim(self, game_id: int, key: str, *, now: float, lease: float) -> bool:
+        """Take the firing of the game's deadline for step ``key`` until ``now + lease``: False if it is paused, its
+        step moved on, or another process holds it (a holder that died lets go when its lease runs out)."""
+        taken = await self.store.write(
+            "UPDATE deadlines SET claimed_until = ? WHERE game_id = ? AND step_key = ? AND paused_remaining IS NULL"
+            " AND (claimed_until IS NULL OR claimed_until < ?)",
+            (now + lease, game_id, key, now),
+        )
+        return taken == 1
+
+    async def release(self, game_id: int, key: str) -> None:
+        await self.store.write(
+            "UPDATE deadlines SET claimed_until = NULL WHERE game_id = ? AND step_key = ?", (game_id, key)
+        )
+
+    async def overdue(self, now: float) -> list[tuple[int, str]]:
+        """(game, step key) of every running deadline past its time that no process holds."""
+        rows = await self.db.fetchall(
+            "SELECT game_id, step_key FROM deadlines WHERE paused_remaining IS NULL AND due_at <= ?"
+            " AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at",
+            (now, now),
+        )
+        return [(int(r[0]), str(r[1])) for r in rows]
+
+    async def first_to_remind(self, game_id: int, key: str, which: str) -> bool:
+        """Note that the reminder ``which`` of step ``key`` goes out: True for the one process that notes it first."""
+        noted = await self.store.write(
+            "UPDATE deadlines SET reminded = reminded || ? WHERE game_id = ? AND step_key = ? AND reminded NOT LIKE ?",
+            (f",{which}", game_id, key, f"%,{which}%"),
+        )
+        return noted == 1
 
     async def all(self) -> list[DeadlineRow]:
         """Every stored deadline, read from the database (start-up); refreshes the cache."""
-        async with self.db.execute("SELECT * FROM deadlines ORDER BY due_at") as cur:
-            rows = [_deadline_row(r) for r in await cur.fetchall()]
+        rows = [
+            _deadline_row(r)
+            for r in await self.db.fetchall(f"SELECT {DEADLINE_COLUMNS} FROM deadlines ORDER BY due_at")
+        ]
         self.store.deadline_cache.clear()
         self.store.deadline_cache.update((row.game_id, row) for row in rows)
         return rows
@@ -953,8 +736,12 @@ class DeadlineStore:
             self.store.deadline_cache[row.game_id] = row
 
         return Write(
-            "INSERT OR REPLACE INTO deadlines (game_id, step_key, category, opened_at, due_at, paused_remaining)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO deadlines (game_id, step_key, category, opened_at, due_at, paused_remaining)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO UPDATE SET step_key = excluded.step_key,"
+            " category = excluded.category, opened_at = excluded.opened_at, due_at = excluded.due_at,"
+            " paused_remaining = excluded.paused_remaining, claimed_until = NULL,"
+            " reminded = CASE WHEN deadlines.step_key = excluded.step_key AND deadlines.due_at = excluded.due_at"
+            " THEN deadlines.reminded ELSE '' END",
             (row.game_id, row.step_key, row.category, row.opened_at, row.due_at, row.paused_remaining),
             after,
         )
@@ -970,22 +757,19 @@ class DeadlineStore:
         async with self.store.transaction() as db:
             await db.execute(
                 "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
-                " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = in_a_row + 1",
+                " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = missed_deadlines.in_a_row + 1",
                 (game_id, house),
             )
-            async with db.execute(
+            row = await db.fetchone(
                 "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
-            ) as cur:
-                row = await cur.fetchone()
+            )
         (await self.store.missed_houses(game_id)).add(house)
         return int(row[0]) if row else 0
 
     async def vacations(self, game_id: int) -> dict[str, tuple[float, float]]:
         """house -> (until, days used so far in this game)."""
-        async with self.db.execute(
-            "SELECT house, until, days_used FROM vacations WHERE game_id = ?", (game_id,)
-        ) as cur:
-            return {str(r[0]): (float(r[1]), float(r[2])) for r in await cur.fetchall()}
+        rows = await self.db.fetchall("SELECT house, until, days_used FROM vacations WHERE game_id = ?", (game_id,))
+        return {str(r[0]): (float(r[1]), float(r[2])) for r in rows}
 
     def vacation_write(self, game_id: int, house: str, until: float, days_used: float) -> Write:
         return Write(
@@ -995,27 +779,31 @@ class DeadlineStore:
         )
 
 
-def _deadline_row(row: Any) -> DeadlineRow:
+def _deadline_row(row: tuple[Any, ...]) -> DeadlineRow:
+    """A row of ``DEADLINE_COLUMNS``."""
+    game_id, step_key, category, opened_at, due_at, paused_remaining = row
     return DeadlineRow(
-        game_id=int(row["game_id"]),
-        step_key=str(row["step_key"]),
-        category=str(row["category"]),
-        opened_at=float(row["opened_at"]),
-        due_at=float(row["due_at"]),
-        paused_remaining=row["paused_remaining"],
+        game_id=int(game_id),
+        step_key=str(step_key),
+        category=str(category),
+        opened_at=float(opened_at),
+        due_at=float(due_at),
+        paused_remaining=float(paused_remaining) if paused_remaining is not None else None,
     )
 
 
-def _game_row(row: Any) -> GameRow:
+def _game_row(row: tuple[Any, ...]) -> GameRow:
+    """A row of ``GAME_COLUMNS``."""
+    game_id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id = row
     return GameRow(
-        id=int(row["id"]),
-        guild_id=int(row["guild_id"]),
-        channel_id=int(row["channel_id"]),
-        name=str(row["name"]),
-        created_by=int(row["created_by"]),
-        status=GameStatus(row["status"]),
-        settings=json.loads(row["settings"]),
-        state=row["state"],
-        version=int(row["version"]),
-        status_message_id=int(row["status_message_id"]) if row["status_message_id"] is not None else None,
+        id=int(game_id),
+        guild_id=int(guild_id),
+        channel_id=int(channel_id),
+        name=str(name),
+        created_by=int(created_by),
+        status=GameStatus(status),
+        settings=json.loads(settings),
+        state=state,
+        version=int(version),
+        status_message_id=int(status_message_id) if status_message_id is not None else None,
     )

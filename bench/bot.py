@@ -123,13 +123,12 @@ async def end_games(fake: Any, guild: Any, moderator: Any, count: int) -> None:
 
 async def intermediate_snapshots_of_ended_games(store: Store) -> int:
     """Snapshots of ended games other than each game's first and last (the start, and the final state)."""
-    async with store.db.execute(
+    row = await store.db.fetchone(
         "SELECT COUNT(*) FROM snapshots s JOIN games g ON g.id = s.game_id WHERE g.status = 'ended'"
         " AND s.version > (SELECT MIN(version) FROM snapshots WHERE game_id = s.game_id)"
         " AND s.version < g.version"
         " AND s.version NOT IN (SELECT version FROM answers a WHERE a.game_id = s.game_id AND a.prompt_id = 'repair')"
-    ) as cur:
-        row = await cur.fetchone()
+    )
     return int(row[0]) if row else 0
 
 

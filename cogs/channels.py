@@ -33,7 +33,8 @@ class Channels:
         return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
 
     async def channel(self, channel_id: int) -> discord.abc.Messageable:
-        """A game's channel."""
-        channel = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
+        """A game's channel: from the gateway's cache, or (a worker has none) a partial one, which posts without a
+        request to look the channel up first."""
+        channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         return channel

@@ -18,8 +18,8 @@ from tests.app.test_deadlines import new_running_game
 
 
 @pytest.fixture
-async def table(tmp_path: Path):  # type: ignore[no-untyped-def]
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def table(database: Path | str):  # type: ignore[no-untyped-def]
+    store = await Store.open(database)
     scheduler = AsyncIOScheduler()
     scheduler.start()
     service = GameService(store)

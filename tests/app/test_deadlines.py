@@ -55,8 +55,8 @@ class Recorder:
 
 
 @pytest.fixture
-async def env(tmp_path: Path):  # type: ignore[no-untyped-def]
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def env(database: Path | str):  # type: ignore[no-untyped-def]
+    store = await Store.open(database)
     scheduler = AsyncIOScheduler()
     scheduler.start()
     yield store, scheduler
@@ -64,9 +64,9 @@ async def env(tmp_path: Path):  # type: ignore[no-untyped-def]
     await store.close()
 
 
-async def new_running_game(service: GameService, players: int = 3, **settings: Any) -> int:
+async def new_running_game(service: GameService, players: int = 3, channel: int = 1, **settings: Any) -> int:
     game_id = await service.create(
-        guild_id=1, channel_id=1, creator=1, name="g", settings=GameSettings(players=players, seed=3, **settings)
+        guild_id=1, channel_id=channel, creator=1, name="g", settings=GameSettings(players=players, seed=3, **settings)
     )
     for user in range(1, players + 1):
         await service.execute(Join(game_id=game_id, by=user))
@@ -103,7 +103,7 @@ async def test_deadline_applies_defaults_and_advances(env) -> None:  # type: ign
     assert sorted((await notes.all())[0][2]["houses"]) == sorted((await service.load(game_id)).state.players)
 
 
-async def test_restart_rearms_and_fires_overdue_deadlines(env, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+async def test_restart_rearms_and_fires_overdue_deadlines(env) -> None:  # type: ignore[no-untyped-def]
     store, scheduler = env
     service = GameService(store)
     deadlines = Deadlines(service, scheduler)
@@ -112,7 +112,7 @@ async def test_restart_rearms_and_fires_overdue_deadlines(env, tmp_path: Path) -
     assert row is not None and row.due_at > time.time() + DAY - 60
     # The bot goes down; while it is down the deadline passes.
     scheduler.remove_all_jobs()
-    await store.db.execute("UPDATE deadlines SET due_at = ? WHERE game_id = ?", (time.time() - 60, game_id))
+    await store.write("UPDATE deadlines SET due_at = ? WHERE game_id = ?", (time.time() - 60, game_id))
     # A new process: new scheduler, new Deadlines, same database.
     fresh = AsyncIOScheduler()
     fresh.start()
@@ -304,3 +304,75 @@ def test_a_house_card_ability_waits_as_long_as_the_battle_and_a_tie_as_long_as_t
     for p in [p for p in tie.prompts() if p.kind == "bid"]:
         tie.act(p.house, 0)
     assert {p.kind for p in tie.prompts()} == {"tie-order"} and category(tie) == DeadlineCategory.BIDS
+
+
+async def test_two_processes_sweeping_fire_each_deadline_once(database: Path | str) -> None:
+    """Two bots on one database (each its own store, service, scheduler and deadlines) sweep the same overdue
+    deadlines at once: every awaited house is answered once, each game's news is written once, the runs of
+    missed deadlines count one miss."""
+    first, second = await Store.open(database, shared=True), await Store.open(database, shared=True)
+    schedulers = [AsyncIOScheduler(), AsyncIOScheduler()]
+    try:
+        services = [GameService(first), GameService(second)]
+        bots = [Deadlines(service, scheduler) for service, scheduler in zip(services, schedulers, strict=True)]
+        games = [await new_running_game(services[0], channel=c) for c in range(4)]
+        for game_id in games:
+            await bots[0].arm(game_id)
+        await first.write("UPDATE deadlines SET due_at = ?", (time.time() - 60,))
+        fired = await asyncio.gather(bots[0].sweep(), bots[1].sweep(), bots[0].sweep(), bots[1].sweep())
+        assert sum(fired) == len(games)  # each deadline fired by exactly one of the sweeps
+        for game_id in games:
+            houses = (await services[1].load(game_id)).state.players
+            log = await first.answers(game_id)
+            assert sorted(a.house for a in log) == sorted(houses)  # each house answered once, by the deadline
+            assert {a.source for a in log} == {"deadline"}
+            news = [n for n in await first.notices(game_id) if n.payload["type"] == "deadline-passed"]
+            assert len(news) == 1
+            for house in houses:
+                assert await first.missed_in_a_row(game_id, house) == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_deadline_held_by_a_process_that_died_is_fired_by_another_after_its_lease(
+    database: Path | str,
+) -> None:
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        dead = Deadlines(service, AsyncIOScheduler(), lease=0.5)
+        alive = Deadlines(GameService(store), AsyncIOScheduler(), lease=0.5)
+        game_id = await new_running_game(service)
+        row = await dead.arm(game_id)
+        assert row is not None
+        await store.write("UPDATE deadlines SET due_at = ? WHERE game_id = ?", (time.time() - 1, game_id))
+        # The first process claims the deadline and dies before answering anything.
+        assert await dead.table.claim(game_id, row.step_key, now=time.time(), lease=0.5)
+        assert await alive.sweep() == 0  # held: nobody else fires it
+        assert await store.answers(game_id) == []
+        await asyncio.sleep(0.6)
+        assert await alive.sweep() == 1  # the lease ran out
+        assert len(await store.answers(game_id)) == 3
+        assert await alive.sweep() == 0  # and it fires once
+    finally:
+        await store.close()
+
+
+async def test_a_reminder_goes_out_once_whichever_process_sends_it(database: Path | str) -> None:
+    store = await Store.open(database, shared=True)
+    try:
+        services = [GameService(store), GameService(store)]
+        notes = [Recorder(store), Recorder(store)]
+        bots = [Deadlines(s, AsyncIOScheduler(), notify=n) for s, n in zip(services, notes, strict=True)]
+        game_id = await new_running_game(services[0])
+        row = await bots[0].arm(game_id)
+        assert row is not None
+        await asyncio.gather(*(bot.remind(game_id, row.step_key, "half") for bot in bots for _ in range(2)))
+        assert sum(len(n.reminders) for n in notes) == 1
+        # An extension moves the deadline: its reminders are due again.
+        await services[1].execute(Extend(game_id=game_id, by=9, seconds=3600))
+        await bots[1].remind(game_id, row.step_key, "half")
+        assert sum(len(n.reminders) for n in notes) == 2
+    finally:
+        await store.close()

@@ -12,8 +12,9 @@ import pytest
 
 from app.commands import Join, LeaveLobby, PickHouse, Start
 from app.messages import error_text
+from app.migrate import head
 from app.service import GameService, GameSettings, ServiceError
-from app.store import MIGRATIONS, Store
+from app.store import HouseTaken, NotInLobby, Store
 from engine import new_game, rules, rulesets
 from i18n import t
 
@@ -22,8 +23,8 @@ WESTEROS = ["baratheon", "lannister", "stark", "martell", "greyjoy", "tyrell", "
 
 
 @pytest.fixture
-async def service(tmp_path: Path) -> AsyncIterator[GameService]:
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def service(database: Path | str) -> AsyncIterator[GameService]:
+    store = await Store.open(database)
     yield GameService(store)
     await store.close()
 
@@ -48,16 +49,21 @@ async def refused(service: GameService, command: PickHouse) -> str:
     return err.value.code
 
 
-async def test_migration_10_stores_the_picks(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
-    assert await store.schema_version() == len(MIGRATIONS) >= 10
-    async with store.db.execute("SELECT sql FROM sqlite_master WHERE name = 'lobby_picks'") as cur:
-        row = await cur.fetchone()
-    assert row is not None and "UNIQUE (game_id, house)" in row[0]
+async def test_revision_0010_stores_the_picks_each_house_once(database: Path | str) -> None:
+    store = await Store.open(database)
+    assert await store.schema_revision() == head() and int(head()) >= 10
+    game_id = await store.create_game(guild_id=1, channel_id=2, name="g", created_by=1, settings={})
+    for user in (1, 2):
+        await store.join_lobby(game_id, user)
+    await store.pick_house(game_id, 1, "stark")
+    with pytest.raises(HouseTaken):  # the table's own key, not a read before the write
+        await store.pick_house(game_id, 2, "stark")
+    with pytest.raises(NotInLobby):
+        await store.pick_house(game_id, 3, "tyrell")
     await store.close()
 
 
-async def test_pick_change_conflict_and_leave(service: GameService, tmp_path: Path) -> None:
+async def test_pick_change_conflict_and_leave(service: GameService, database: Path | str) -> None:
     game_id = await lobby(service, 4)
     assert await service.execute(PickHouse(game_id=game_id, by=1, house="lannister")) == {1: "lannister"}
     # Choosing again changes the pick; the house left is free again.
@@ -73,7 +79,7 @@ async def test_pick_change_conflict_and_leave(service: GameService, tmp_path: Pa
     assert await service.lobby_picks(game_id) == {}
     assert await service.execute(PickHouse(game_id=game_id, by=3, house="stark")) == {3: "stark"}
     # The picks are durable: another connection to the file reads them.
-    other = await Store.open(tmp_path / "games.sqlite3")
+    other = await Store.open(database)
     assert await other.lobby_picks(game_id) == {3: "stark"}
     await other.close()
 

@@ -22,8 +22,8 @@ from engine import Game
 
 
 @pytest.fixture
-async def service(tmp_path: Path):  # type: ignore[no-untyped-def]
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def service(database: Path | str):  # type: ignore[no-untyped-def]
+    store = await Store.open(database)
     yield GameService(store)
     await store.close()
 
@@ -127,8 +127,8 @@ async def test_parsed_games_are_bounded_and_ended_games_leave_every_cache(servic
     assert games[2] not in service._parsed and games[2] not in service.store._games
 
 
-async def test_store_caches_are_bounded(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def test_store_caches_are_bounded(database: Path | str) -> None:
+    store = await Store.open(database)
     service = GameService(store)
     store._games.limit = store._seats.limit = store.deadline_cache.limit = 4
     store._dm_closed.limit = 4

@@ -16,8 +16,8 @@ from engine import Game, rules
 
 
 @pytest.fixture
-async def service(tmp_path: Path):  # type: ignore[no-untyped-def]
-    store = await Store.open(tmp_path / "games.sqlite3")
+async def service(database: Path | str):  # type: ignore[no-untyped-def]
+    store = await Store.open(database)
     yield GameService(store)
     await store.close()
 

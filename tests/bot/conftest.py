@@ -1,4 +1,5 @@
-"""A running bot against the local fake Discord, with a real SQLite file."""
+"""A running bot against the local fake Discord, with a real database: a SQLite file, or PostgreSQL under
+``WESTEROS_TEST_STORE=postgres`` (tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -32,20 +33,20 @@ class Table:
     moderator: object
 
 
-async def make_bot(fake: FakeDiscord, db: Path) -> tuple[QuickBot, Store]:
+async def make_bot(fake: FakeDiscord, db: Path | str) -> tuple[QuickBot, Store]:
     store = await Store.open(db)
     config = Config(token=fake.token, database=db)
     return QuickBot(config, GameService(store), guild_ready_timeout=0.05), store
 
 
 @pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
+async def table(database: Path | str) -> AsyncIterator[Table]:
     async with FakeDiscord.start() as fake:
         guild = fake.add_guild("Westeros", locale="en-US")
         channel = fake.add_text_channel(guild, "game")
         moderator = fake.add_member(guild, "mod", manage_guild=True)
         players = [fake.add_member(guild, f"p{i}") for i in range(6)]
-        bot, store = await make_bot(fake, tmp_path / "bot.sqlite3")
+        bot, store = await make_bot(fake, database)
         async with fake.run_bot(bot):
             await fake.wait_for_commands("game")
             yield Table(fake, bot, bot.service, guild, channel, players, moderator)

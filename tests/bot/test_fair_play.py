@@ -146,6 +146,8 @@ async def test_a_game_name_pings_no_one_and_shows_no_link(table: Table) -> None:
         await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
     await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_reply(timeout=10)
     await fake.wait_until(lambda: any("DMs are closed" in m.content for m in bot_messages(table)), timeout=10)
+    # The pinned status follows the start's post after a short coalescing window: wait for it, not for a quiet moment.
+    await fake.wait_until(lambda: any("📌" in m.content for m in bot_messages(table)), timeout=10)
     await fake.wait_idle()
     await (await fake.slash(table.moderator, table.channel, "game status")).wait_response()
     texts = [(m, text) for m in bot_messages(table) for text in [m.content, *(h.get("content", "") for h in m.history)]]
@@ -335,14 +337,14 @@ async def test_a_bad_scenario_file_is_refused_with_a_reason_and_stores_nothing(t
 
 
 async def test_every_failure_is_answered_in_the_users_language_and_logged(table: Table, caplog: Any) -> None:
-    """A real storage failure (SQLite refuses every write) under several commands and buttons: each one gets
+    """A real storage failure (the database refuses every write) under several commands and buttons: each one gets
     one sentence, none is left "thinking", and the log has the details."""
     fake = table.fake
     game_id = await start_own_game(table)
     before = await snapshot(table, game_id)
     other = fake.add_text_channel(table.guild, "other")
     russian = fake.add_member(table.guild, "ru-player", locale="ru")
-    await table.service.store.db.execute("PRAGMA query_only = ON")
+    await table.service.store.db.set_read_only(True)
     try:
         made = await (await fake.slash(table.moderator, other, "game new", players=3)).wait_response()
         assert "NOT recorded" in made.content and made.flags & 64
@@ -356,7 +358,7 @@ async def test_every_failure_is_answered_in_the_users_language_and_logged(table:
         submitted = await (await fake.click(player, form, form_control(form, game_id, seats[player.id]))).wait_reply()
         assert any("NOT recorded" in m.content for m in submitted)
     finally:
-        await table.service.store.db.execute("PRAGMA query_only = OFF")
+        await table.service.store.db.set_read_only(False)
     await fake.wait_idle()
     assert await snapshot(table, game_id) == before
     assert await table.service.store.games_in_channel(other.id) == []

@@ -23,12 +23,12 @@ async def test_a_failing_database_records_nothing_and_says_so(table: Table) -> N
     house, user = next(iter(seats.items()))
     player = next(p for p in table.players if p.id == user)
     before = (await table.service.load(game_id)).to_json()
-    # A real SQLite failure: the connection refuses every write ("attempt to write a readonly database").
-    await table.service.store.db.execute("PRAGMA query_only = ON")
+    # A real database failure: every write is refused (SQLite's query_only, PostgreSQL's read-only transactions).
+    await table.service.store.db.set_read_only(True)
     replies = await open_and_submit(table, player, game_id, house)
     assert any("NOT recorded" in r for r in replies), replies
     assert not any("Recorded:" in r for r in replies)
-    await table.service.store.db.execute("PRAGMA query_only = OFF")
+    await table.service.store.db.set_read_only(False)
     assert (await table.service.load(game_id)).to_json() == before
     assert await table.service.store.answers(game_id) == []
     # Once the disk is back, the same button works.

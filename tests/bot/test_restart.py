@@ -16,6 +16,7 @@ from engine import Game
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 from testing.forms import form_control
+from testing.peek import peek
 
 pytestmark = pytest.mark.slow
 
@@ -41,20 +42,20 @@ class Running:
     fake: FakeDiscord
     bot: BotProcess
     store: Store
-    db: Path
+    db: Path | str
     channel: Any
     moderator: Any
     players: list[Any]
 
 
 @asynccontextmanager
-async def running_game(tmp_path: Path, name: str) -> AsyncIterator[Running]:
+async def running_game(database: Path | str, tmp_path: Path, name: str) -> AsyncIterator[Running]:
     """A bot process with a started 3-player game, the store open beside it; stopped at the end, and no interaction
     may have failed."""
-    db = tmp_path / "bot.sqlite3"
+    db = database
     async with FakeDiscord.start(point_discord_py=False) as fake:
         channel, moderator, players = members(fake, 3)
-        bot = BotProcess(fake, db)
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
         await bot.sync_commands()
         await bot.start()
         store = await Store.open(db)
@@ -67,11 +68,11 @@ async def running_game(tmp_path: Path, name: str) -> AsyncIterator[Running]:
         assert fake.failed_interactions == [], bot.output()[-3000:]
 
 
-async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
-    db = tmp_path / "bot.sqlite3"
+async def test_kill_and_restart_mid_game(database: Path | str, tmp_path: Path) -> None:
+    db = database
     async with FakeDiscord.start(point_discord_py=False) as fake:
         channel, moderator, players = members(fake, 3)
-        bot = BotProcess(fake, db)
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
         await bot.sync_commands()
         await bot.start()
         try:
@@ -111,16 +112,16 @@ async def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
         assert fake.failed_interactions == [], bot.output()[-3000:]
 
 
-async def test_kill_at_random_moments_while_answers_arrive(tmp_path: Path) -> None:
+async def test_kill_at_random_moments_while_answers_arrive(database: Path | str, tmp_path: Path) -> None:
     """Three crashes at random moments during bursts of answers: every answer that got a receipt is kept."""
     import asyncio
     import random
 
     rnd = random.Random(7)
-    db = tmp_path / "bot.sqlite3"
+    db = database
     async with FakeDiscord.start(point_discord_py=False) as fake:
         channel, moderator, players = members(fake, 6)
-        bot = BotProcess(fake, db)
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
         await bot.sync_commands()
         await bot.start()
         store = await Store.open(db)
@@ -164,13 +165,15 @@ def invariants_hold(game: Game) -> bool:
     return True
 
 
-async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_none_twice(tmp_path: Path) -> None:
+async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_none_twice(
+    database: Path | str, tmp_path: Path
+) -> None:
     """P 5: the last orders are committed (the player has his receipt), then the bot is killed while Discord holds
     back its channel post. On restart the outbox publishes what that commit implied: the reveal's lines and the next
     decision's DM, each once, and nothing an earlier version had already sent."""
     import asyncio
 
-    async with running_game(tmp_path, "Outbox") as run:
+    async with running_game(database, tmp_path, "Outbox") as run:
         fake, bot, store, db = run.fake, run.bot, run.store, run.db
         channel, moderator, players = run.channel, run.moderator, run.players
         seats = {u: h for h, u in (await store.seats(1)).items()}
@@ -218,21 +221,20 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
         await fake.wait_until(lambda: _deadline_key(db) == step_key(game), timeout=10)
 
 
-def _deadline_key(db: Path) -> str | None:
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        row = conn.execute("SELECT step_key FROM deadlines WHERE game_id = 1").fetchone()
-    return str(row[0]) if row else None
+def _deadline_key(db: Path | str) -> str | None:
+    rows = peek(db, "SELECT step_key FROM deadlines WHERE game_id = 1")
+    return str(rows[0][0]) if rows else None
 
 
-async def test_a_kill_before_a_moderators_audit_line_is_posted_loses_it_not(tmp_path: Path) -> None:
+async def test_a_kill_before_a_moderators_audit_line_is_posted_loses_it_not(
+    database: Path | str, tmp_path: Path
+) -> None:
     """P 5 for what no version implies: ``/mod pause`` is committed with its audit line in one transaction (the
     moderator has his answer), then the bot is killed while Discord holds back the channel's post. On restart the
     outbox posts the line, once."""
     import asyncio
 
-    async with running_game(tmp_path, "Audit") as run:
+    async with running_game(database, tmp_path, "Audit") as run:
         fake, bot, store, db = run.fake, run.bot, run.store, run.db
         channel, moderator, players = run.channel, run.moderator, run.players
         for p in players:
@@ -257,8 +259,5 @@ async def test_a_kill_before_a_moderators_audit_line_is_posted_loses_it_not(tmp_
         assert audits() == 1
 
 
-def _count(db: Path, table: str) -> int:
-    import sqlite3
-
-    with sqlite3.connect(db) as conn:
-        return int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+def _count(db: Path | str, table: str) -> int:
+    return int(peek(db, f"SELECT COUNT(*) FROM {table}")[0][0])

@@ -1,0 +1,281 @@
+"""The two databases the store runs on, behind one small interface: SQLite (aiosqlite, the default: one file, one
+process) and PostgreSQL (psycopg with its connection pool, for a bot of several processes).
+
+The store writes its SQL once, with ``?`` placeholders and the syntax both accept (``ON CONFLICT``, ``RETURNING``);
+the PostgreSQL side turns the placeholders into psycopg's. Rows come back as plain tuples. An integrity failure of
+either raises ``IntegrityError`` with the database's own message, so the store tells its cases apart in one place.
+The schema is not made here: ``app.migrate`` brings either database to the current revision first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import psycopg
+import psycopg_pool
+
+Row = tuple[Any, ...]
+Params = Sequence[Any]
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+POOL_SIZE = (2, 8)  # PostgreSQL connections of one process: kept open, at most
+
+
+class IntegrityError(Exception):
+    """A statement broke a key, a reference or a check (or the store's commit found the game moved on). Its text is
+    the database's first line (SQLite names the columns of the broken key, PostgreSQL the constraint), never the
+    statement's context, which names other columns."""
+
+    @staticmethod
+    def of_postgres(err: psycopg.errors.IntegrityError) -> IntegrityError:
+        return IntegrityError(err.diag.message_primary or str(err).splitlines()[0])
+
+
+# Every failure a database may raise: what a command answers with "nothing was changed, try again".
+DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error, IntegrityError)
+
+
+def is_postgres(target: str | Path) -> bool:
+    return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(target: str | Path) -> Path:
+    """The file of a SQLite target: a path, or a ``sqlite:///relative`` or ``sqlite:////absolute`` address."""
+    text = str(target)
+    return Path(text.removeprefix("sqlite:///")) if text.startswith("sqlite:///") else Path(text)
+
+
+class Session(ABC):
+    """Statements inside one transaction."""
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Params = ()) -> int: ...
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None: ...
+
+    @abstractmethod
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None: ...
+
+    @abstractmethod
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]: ...
+
+
+class Database(Session):
+    """A database: statements on their own (each commits by itself) and transactions."""
+
+    dialect: str
+
+    @abstractmethod
+    def transaction(self) -> Any:
+        """``async with db.transaction() as session``: all or nothing."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+    @abstractmethod
+    async def set_read_only(self, read_only: bool) -> None:
+        """Refuse every write from now on (True) or allow them again: a fault the tests inject."""
+
+
+class SQLiteDatabase(Database):
+    """One aiosqlite connection, in WAL mode. Writes are serialised by one lock: on a shared connection, a statement
+    issued while another coroutine's transaction is open would silently join that transaction."""
+
+    dialect = "sqlite"
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self.connection = connection
+        self.write_lock = asyncio.Lock()
+
+    @staticmethod
+    async def open(path: Path) -> SQLiteDatabase:
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+            await connection.execute(f"PRAGMA {pragma}")
+        return SQLiteDatabase(connection)
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        async with self.write_lock:
+            return await self._execute(sql, params)
+
+    async def _execute(self, sql: str, params: Params) -> int:
+        try:
+            cursor = await self.connection.execute(sql, params)
+        except sqlite3.IntegrityError as err:
+            raise IntegrityError(str(err)) from err
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        async with self.write_lock:
+            await self._executemany(sql, rows)
+
+    async def _executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        try:
+            await self.connection.executemany(sql, rows)
+        except sqlite3.IntegrityError as err:
+            raise IntegrityError(str(err)) from err
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        try:
+            async with self.connection.execute(sql, params) as cursor:
+                row = await cursor.fetchone()
+        except sqlite3.IntegrityError as err:  # a RETURNING statement
+            raise IntegrityError(str(err)) from err
+        return tuple(row) if row is not None else None
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self.connection.execute(sql, params) as cursor:
+            return [tuple(row) for row in await cursor.fetchall()]
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Session]:
+        async with self.write_lock:
+            await self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SQLiteSession(self)
+            except BaseException:
+                await self.connection.execute("ROLLBACK")
+                raise
+            await self.connection.execute("COMMIT")
+
+    async def close(self) -> None:
+        await self.connection.close()
+
+    async def set_read_only(self, read_only: bool) -> None:
+        await self.connection.execute(f"PRAGMA query_only = {'ON' if read_only else 'OFF'}")
+
+
+class _SQLiteSession(Session):
+    """Statements of the open transaction (the database's write lock is held)."""
+
+    def __init__(self, db: SQLiteDatabase) -> None:
+        self.db = db
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return await self.db._execute(sql, params)
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        await self.db._executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await self.db.fetchone(sql, params)
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await self.db.fetchall(sql, params)
+
+
+@lru_cache(maxsize=512)
+def psycopg_sql(sql: str) -> str:
+    """The store's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled); its SQL has no ``?`` in text."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+class PostgresDatabase(Database):
+    """A pool of psycopg connections in autocommit; each transaction holds one connection of its own, so transactions
+    of one process run side by side as those of several processes do, and the database's locks order them."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: psycopg_pool.AsyncConnectionPool, url: str) -> None:
+        self.pool = pool
+        self.url = url  # for connections of their own (LISTEN)
+        self.read_only = False
+
+    @staticmethod
+    async def open(url: str, *, pool_size: tuple[int, int] = POOL_SIZE) -> PostgresDatabase:
+
+        async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
+            await connection.set_autocommit(True)
+
+        pool = psycopg_pool.AsyncConnectionPool(
+            url, min_size=pool_size[0], max_size=pool_size[1], configure=configure, open=False
+        )
+        db = PostgresDatabase(pool, url)
+        await pool.open(wait=True, timeout=30)
+        return db
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        async with self._connection() as connection:
+            cursor = await _run(connection, sql, params)
+            return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        async with self.transaction() as session:
+            await session.executemany(sql, rows)
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        async with self._connection() as connection:
+            cursor = await _run(connection, sql, params)
+            return await cursor.fetchone()
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._connection() as connection:
+            cursor = await _run(connection, sql, params)
+            return await cursor.fetchall()
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        async with self.pool.connection() as connection:
+            if self.read_only:
+                await connection.execute("SET default_transaction_read_only = on")
+                try:
+                    yield connection
+                finally:
+                    await connection.execute("SET default_transaction_read_only = off")
+            else:
+                yield connection
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Session]:
+        async with self._connection() as connection, connection.transaction():
+            yield _PostgresSession(connection)
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    async def set_read_only(self, read_only: bool) -> None:
+        self.read_only = read_only
+
+
+async def _run(connection: psycopg.AsyncConnection[Any], sql: str, params: Params) -> psycopg.AsyncCursor[Any]:
+    try:
+        return await connection.execute(psycopg_sql(sql), params)
+    except psycopg.errors.IntegrityError as err:
+        raise IntegrityError.of_postgres(err) from err
+
+
+class _PostgresSession(Session):
+    def __init__(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        self.connection = connection
+
+    async def execute(self, sql: str, params: Params = ()) -> int:
+        return (await _run(self.connection, sql, params)).rowcount
+
+    async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        try:
+            async with self.connection.cursor() as cursor:
+                await cursor.executemany(psycopg_sql(sql), list(rows))
+        except psycopg.errors.IntegrityError as err:
+            raise IntegrityError.of_postgres(err) from err
+
+    async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
+        return await (await _run(self.connection, sql, params)).fetchone()
+
+    async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
+        return await (await _run(self.connection, sql, params)).fetchall()
+
+
+async def connect(target: str | Path) -> Database:
+    """The database a target names: a ``postgresql://`` address, or a SQLite file (a path or ``sqlite:///``)."""
+    if is_postgres(target):
+        return await PostgresDatabase.open(str(target))
+    return await SQLiteDatabase.open(sqlite_path(target))
