@@ -281,6 +281,8 @@ class FormController:
         draft = self.drafts.get((game_id, house))
         prompt = (await self.service.load(game_id)).prompt_for(house)
         void = interaction.message is not None and interaction.message.id in self.void_forms.get(game_id, ())
+        if draft is None and not void and prompt is not None and version is not None:
+            draft = await self._drawn_again(interaction, game_id, house, version, prompt)
         if (
             draft is None
             or void
@@ -291,6 +293,32 @@ class FormController:
         ):
             await self.open_decision(interaction, game_id, house, t("decision.expired", str(interaction.locale)))
             return None
+        return draft
+
+    async def _drawn_again(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int, prompt: Prompt
+    ) -> Draft | None:
+        """The draft of a form this process never drew: a decision DM another process sent (a worker of several), or
+        one sent before a restart. A form never edited shows what it was sent with, the defaults of the form drawn at
+        its version: that draft is drawn again when the decision asked then is the one asked now. Else None (the form
+        is out of date): an edited form may show picks that no process remembers, and nothing is guessed."""
+        if interaction.message is None or interaction.message.edited_at is not None:
+            return None
+        try:
+            then = await self.service.game_at(game_id, version)
+        except ServiceError:
+            return None
+        asked = then.prompt_for(house)
+        if asked is None or (asked.id, asked.choices, asked.default, asked.info) != (
+            prompt.id,
+            prompt.choices,
+            prompt.default,
+            prompt.info,
+        ):
+            return None
+        lang = await self.service.language_for(interaction.user.id, game_id)
+        draft = self.new_draft(game_id, then, asked, build_form(asked, then.view(house), lang), interaction.user.id)
+        draft.messages.add(interaction.message.id)
         return draft
 
     async def on_pick(

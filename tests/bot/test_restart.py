@@ -80,25 +80,34 @@ async def test_kill_and_restart_mid_game(database: Path | str, tmp_path: Path) -
             store = await Store.open(db)
             seats = {u: h for h, u in (await store.seats(1)).items()}
             dms = {p.id: await fake.wait_for_dm(p, timeout=10) for p in players}
-            # Two players answer; their receipts are the acknowledgement.
-            for p in players[:2]:
-                receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
-                    timeout=10
-                )
-                assert "Recorded" in receipt.content
+            # One player answers; his receipt is the acknowledgement. Another picks on his form, without submitting.
+            first, picker, last = players
+            receipt = await (
+                await fake.click(first, dms[first.id], form_control(dms[first.id], 1, seats[first.id]))
+            ).wait_response(timeout=10)
+            assert "Recorded" in receipt.content
+            select = next(c for row in dms[picker.id].components for c in row["components"] if c.get("type") == 3)
+            choice = next(o["value"] for o in select["options"] if not o.get("default"))
+            await (await fake.select(picker, dms[picker.id], select["custom_id"], [choice])).wait_response(timeout=10)
             await bot.kill()
             acknowledged = {a.house for a in await store.answers(1)}
-            assert acknowledged == {seats[p.id] for p in players[:2]}
+            assert acknowledged == {seats[first.id]}
             await bot.start()
-            # The third player's DM form from before the crash still answers: its draft died with the process,
-            # so the click brings the current form (nothing is guessed from a form the bot no longer knows).
-            last = players[2]
-            clicked = await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
+            # A DM form from before the crash that was never touched still answers with one click: its draft died
+            # with the process, and is drawn again from the game at the form's version, which asks the same.
+            receipt = await (
+                await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
+            ).wait_response(timeout=10)
+            assert "Recorded" in receipt.content
+            # A form picked on before the crash shows picks no process remembers: nothing is guessed, the click
+            # brings the current form.
+            clicked = await fake.click(picker, dms[picker.id], form_control(dms[picker.id], 1, seats[picker.id]))
             await clicked.wait_reply(timeout=10)
             await fake.wait_until(lambda: bool(clicked.followups), timeout=10)
             form = clicked.followups[0]
             assert "out of date" in form.content
-            receipt = await (await fake.click(last, form, form_control(form, 1, seats[last.id]))).wait_response(
+            assert {a.house for a in await store.answers(1)} == {seats[first.id], seats[last.id]}
+            receipt = await (await fake.click(picker, form, form_control(form, 1, seats[picker.id]))).wait_response(
                 timeout=10
             )
             assert "Recorded" in receipt.content
