@@ -63,7 +63,18 @@ from app.queries import (
     reveals_something,
     seats_held,
 )
-from app.store import ACTIVE, DuplicateCommand, GameRow, GameStatus, HouseTaken, Notice, NotInLobby, Source, Store
+from app.store import (
+    ACTIVE,
+    DuplicateCommand,
+    GameRow,
+    GameStatus,
+    HouseTaken,
+    Notice,
+    NotInLobby,
+    Source,
+    Store,
+    VersionConflict,
+)
 from engine import Game, RuleError, new_game, rules, rulesets
 from engine.rulesets.mother_of_dragons import TARGARYEN_CARD_SETS
 from i18n import LANGUAGES
@@ -99,6 +110,7 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
     "targaryen_cards": TARGARYEN_CARD_SETS,
 }
 SNAPSHOT_EVERY = 25  # answers between state snapshots of a running game (undo replays at most this many)
+VERSION_RETRIES = 3  # how often a command is applied again when another process committed to its game first
 
 Listener = Callable[[Applied], Awaitable[None]]
 EndListener = Callable[[int], None]
@@ -197,7 +209,19 @@ class GameService(GameQueries):
     async def execute(self, command: Command) -> Applied | list[int] | dict[int, str] | Done:
         """Apply one command: who may, validate, apply, commit (with its key and notices), publish. Raises
         ``RuleError`` when the rules refuse it and ``ServiceError`` when the table does (``already-done``: a command
-        with this key was applied already); either way nothing changed."""
+        with this key was applied already); either way nothing changed. Another process may commit to the same game
+        between the read and the commit (several processes on one database): the command is then applied again to the
+        game as it now stands, a few times at most."""
+        for attempt in range(1, VERSION_RETRIES + 1):
+            try:
+                return await self._execute(command)
+            except VersionConflict:
+                if attempt == VERSION_RETRIES:
+                    raise
+                log.info("game %s moved on under %s; applying it again", command.game_id, command.name)
+        raise AssertionError("unreachable")
+
+    async def _execute(self, command: Command) -> Applied | list[int] | dict[int, str] | Done:
         try:
             if isinstance(command, Answer | Gift | SetSeat | Vassalize):
                 return await self._logged(command)

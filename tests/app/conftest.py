@@ -1,4 +1,6 @@
-"""Every test here that opens a store runs once on SQLite and once on PostgreSQL."""
+"""Every test here that opens a store runs once on SQLite and once on PostgreSQL; a test of several processes writing
+one database (``@pytest.mark.several_processes``) runs on PostgreSQL only, the one store that set-up supports
+(``bot.py --role`` refuses SQLite)."""
 
 from __future__ import annotations
 
@@ -9,4 +11,5 @@ from tests.conftest import STORES
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "database" in metafunc.fixturenames:
-        metafunc.parametrize("database", STORES, indirect=True)
+        several = metafunc.definition.get_closest_marker("several_processes") is not None
+        metafunc.parametrize("database", ("postgres",) if several else STORES, indirect=True)

@@ -306,6 +306,7 @@ def test_a_house_card_ability_waits_as_long_as_the_battle_and_a_tie_as_long_as_t
     assert {p.kind for p in tie.prompts()} == {"tie-order"} and category(tie) == DeadlineCategory.BIDS
 
 
+@pytest.mark.several_processes
 async def test_two_processes_sweeping_fire_each_deadline_once(database: Path | str) -> None:
     """Two bots on one database (each its own store, service, scheduler and deadlines) sweep the same overdue
     deadlines at once: every awaited house is answered once, each game's news is written once, the runs of

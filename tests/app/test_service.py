@@ -371,3 +371,43 @@ async def test_a_raid_with_a_target_or_a_second_raid_is_still_asked(service: Gam
     await service.execute(Import(game_id=game_id, by=1, spec=spec))
     prompt = (await service.load(game_id)).prompt_for("stark")
     assert prompt is not None and prompt.kind == "raid" and set(prompt.choices) == {"winterfell", "white-harbor"}
+
+
+@pytest.mark.several_processes
+async def test_two_processes_answering_one_game_at_once_both_land(database: Path | str) -> None:
+    """Two bots on one database answer for two houses of the same game at the same moment: neither waits for the
+    other's lock, so one commits first and the other finds the version moved on; it is applied again to the game as
+    it now stands, and both answers land once."""
+    first, second = await Store.open(database, shared=True), await Store.open(database, shared=True)
+    try:
+        services = [GameService(first), GameService(second)]
+        for round_ in range(5):
+            game_id = await started(services[0]) if round_ == 0 else await another(services[0], round_)
+            game = await services[0].load(game_id)
+            seats = await first.seats(game_id)
+            prompts = game.prompts()[:2]
+            await asyncio.gather(
+                *(
+                    service.execute(
+                        Answer(game_id=game_id, house=p.house, answer=p.default, by=seats[p.house], prompt_id=p.id)
+                    )
+                    for service, p in zip(services, prompts, strict=True)
+                )
+            )
+            log = await first.answers(game_id)
+            assert sorted(a.house for a in log) == sorted(p.house for p in prompts)
+            assert [a.version for a in log] == [game.version + 1, game.version + 2]
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def another(service: GameService, channel: int) -> int:
+    """One more started 3-player game, in its own channel."""
+    game_id = await service.create(
+        guild_id=1, channel_id=10 + channel, creator=100, name="test", settings=GameSettings(players=3, seed=5)
+    )
+    for user in range(100, 103):
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
+    return game_id
