@@ -36,10 +36,10 @@ check: lint
 test: lint
 	$(BIN)/python -m pytest -n $(WORKERS)
 
-# The suites that run a store (the bot against the fake Discord, the application layer) on PostgreSQL: each test in a
-# schema of its own on WESTEROS_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test)
+# The bot's suite (the real bot against the fake Discord) on PostgreSQL, each test in a schema of its own on
+# WESTEROS_TEST_POSTGRES (default postgresql://postgres@127.0.0.1:5432/test); tests/app runs on both stores in `make test`
 test-postgres: $(STAMP)
-	WESTEROS_TEST_STORE=postgres $(BIN)/python -m pytest -n $(WORKERS) tests/bot tests/app
+	WESTEROS_TEST_STORE=postgres $(BIN)/python -m pytest -n $(WORKERS) tests/bot
 
 # `make demo RULESET=mother-of-dragons PLAYERS=7 LANG=ru` for the expansion, in Russian
 RULESET ?= base

@@ -15,15 +15,25 @@ EX_CONFIG = 78  # sysexits.h: the configuration is incomplete (``make run`` prin
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="A Game of Thrones: The Board Game on Discord.")
     parser.add_argument("--sync-commands", action="store_true", help="register slash commands with Discord, then exit")
+    parser.add_argument(
+        "--role",
+        choices=("all", "gateway", "worker"),
+        default="all",
+        help="all: one process does everything (default); gateway and worker: one gateway and any number of workers"
+        " sharing a PostgreSQL database (docs/deploy.md)",
+    )
     args = parser.parse_args(argv)
     config = load_config(Path(__file__).resolve().parent)
     if not config.token:
         print(TOKEN_HELP, file=sys.stderr)
         return EX_CONFIG
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # Every run of every job, and every migration plugin, at INFO would bury what the bot itself says.
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from cogs.client import run_bot
 
-    return run_bot(config, sync_commands=args.sync_commands)
+    return run_bot(config, sync_commands=args.sync_commands, role=args.role)
 
 
 if __name__ == "__main__":

@@ -91,6 +91,14 @@ def tree_cpu_seconds(pid: int) -> dict[int, float]:
     return out
 
 
+def all_cpu_seconds(pids: list[int]) -> dict[int, float]:
+    """``tree_cpu_seconds`` of several processes at once."""
+    out: dict[int, float] = {}
+    for pid in pids:
+        out.update(tree_cpu_seconds(pid))
+    return out
+
+
 def rss_of(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -137,10 +145,32 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def postgres_cpu_seconds() -> float:
+    """CPU time so far of every PostgreSQL server process on this machine (the database's share of the work)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/comm"):
+        with contextlib.suppress(OSError, ValueError):
+            if stat.read_text().strip() == "postgres":
+                total += cpu_seconds(int(stat.parent.name))
+    return total
+
+
 async def run(
-    games: int, profile: Path | None = None, games_ended: int = 0, spy: Path | None = None, flow: str = "dm"
+    games: int,
+    profile: Path | None = None,
+    games_ended: int = 0,
+    spy: Path | None = None,
+    flow: str = "dm",
+    *,
+    database: Path | str | None = None,
+    workers: int = 0,
 ) -> dict[str, Any]:
-    db = Path(tempfile.mkdtemp()) / "bench.sqlite3"
+    """``database``: a PostgreSQL address (default: a new SQLite file); ``workers``: run ``bot.py`` as a gateway and
+    this many workers instead of one process (PostgreSQL only). CPU is counted over every process of the bot, their
+    image workers, and, on PostgreSQL, the database server's processes (``db_cpu_s``)."""
+    folder = Path(tempfile.mkdtemp())
+    db = database or folder / "bench.sqlite3"
+    on_postgres = isinstance(db, str)
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Bench", locale="en-US")
         moderator = fake.add_member(guild, "mod", manage_guild=True)
@@ -149,10 +179,15 @@ async def run(
             channel = fake.add_text_channel(guild, f"game-{g}")
             players = [fake.add_member(guild, f"g{g}p{i}") for i in range(PLAYERS)]
             tables.append((channel, players))
-        bot = BotProcess(fake, db, profile=profile)  # the real bot.py in its own process, as in production
+        # The real bot.py in its own processes, as in production.
+        role = "gateway" if workers else "all"
+        bot = BotProcess(fake, db, profile=profile, role=role, log_path=folder / "bot.log")
+        helpers = [BotProcess(fake, db, role="worker", log_path=folder / f"worker{i}.log") for i in range(workers)]
         await bot.sync_commands()
         await bot.start()
-        store = await Store.open(db)
+        for helper in helpers:
+            await helper.start()
+        store = await Store.open(db, shared=bool(workers))
         ended: dict[str, Any] = {}
         try:
             if games_ended:
@@ -226,7 +261,9 @@ async def run(
                 return True
 
             assert bot.proc is not None
-            cpu_before, own_before = tree_cpu_seconds(bot.proc.pid), time.process_time()
+            pids = [p.proc.pid for p in (bot, *helpers) if p.proc is not None]
+            cpu_before, own_before = all_cpu_seconds(pids), time.process_time()
+            db_before = postgres_cpu_seconds() if on_postgres else 0.0
             requests_before = len(fake.requests.records)
             sampler = None
             if spy is not None:  # py-spy samples the bot's event loop over the burst only (pip install py-spy)
@@ -249,7 +286,8 @@ async def run(
             acks = acks_by_kind["open"] + acks_by_kind["submit"]
             # Let the burst's own after-work (channel posts, images) finish: it is the answers' CPU too.
             await fake.wait_idle(quiet=2.5, timeout=60)
-            cpu_after = tree_cpu_seconds(bot.proc.pid)
+            cpu_after = all_cpu_seconds(pids)
+            db_cpu = (postgres_cpu_seconds() - db_before) if on_postgres else 0.0
             if sampler is not None:
                 sampler.send_signal(signal.SIGINT)
                 await sampler.wait()
@@ -273,7 +311,8 @@ async def run(
             rss_children = children_rss_mb(bot)
         finally:
             await store.close()
-            await bot.stop()
+            for process in (bot, *helpers):
+                await process.stop()
     return {
         "games": games,
         "players": games * PLAYERS,
@@ -291,7 +330,9 @@ async def run(
         "burst_s": round(elapsed, 2),
         "bot_cpu_s": round(bot_cpu, 2),
         "bot_main_cpu_s": round(loop_cpu, 2),
-        "cpu_ms_per_answer": round(bot_cpu * 1000 / max(1, acknowledged), 2),
+        "cpu_ms_per_answer": round((bot_cpu + db_cpu) * 1000 / max(1, acknowledged), 2),
+        "db_cpu_s": round(db_cpu, 2),
+        "processes": 1 + workers,
         "harness_cpu_s": round(harness_cpu, 2),
         "lost": lost,
         "duplicated": duplicated,

@@ -16,10 +16,14 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 from discord.ext import commands
 
 from app.background import ImagePool
+from app.commands import Answer
 from app.config import Config
+from app.database import PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
+from app.queue import CommandQueue, GatewayService, Outcomes, Workers
 from app.service import GameService
 from app.store import Store
+from cogs.pump import OutboxPump
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger("westeros.bot")
@@ -45,7 +49,11 @@ def warm_renderer() -> None:
 
 
 class WesterosBot(commands.Bot):
-    def __init__(self, config: Config, service: GameService, **options: Any) -> None:
+    """``role``: ``all`` (one process does everything), ``gateway`` (holds Discord's gateway, answers interactions,
+    queues players' answers) or ``worker`` (no gateway: applies queued answers and, holding the publish lock,
+    publishes the outbox). See docs/deploy.md."""
+
+    def __init__(self, config: Config, service: GameService, *, role: str = "all", **options: Any) -> None:
         # Only what the bot uses: guilds and channels. Everything else arrives as interactions, which need no
         # intent. Message intents would send every message the bot itself posts (maps, narration, DMs) back
         # to it over the gateway, to be parsed and thrown away: a third of its work in a burst of answers.
@@ -66,6 +74,7 @@ class WesterosBot(commands.Bot):
         )
         self.config = config
         self.service = service
+        self.role = role
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
         # Images are drawn in worker processes at a lower CPU priority, each warmed up as it starts: the event
@@ -78,6 +87,7 @@ class WesterosBot(commands.Bot):
             preload=("render",) if renderer else (),
         )
         self._warming: asyncio.Future[list[int]] | None = None
+        self.pump: OutboxPump | None = None
 
     async def setup_hook(self) -> None:
         from cogs.forms import DecideButton, FormButton, FormSelect
@@ -91,10 +101,12 @@ class WesterosBot(commands.Bot):
         self.tree.error(answer_failure)  # every slash command's failure: one localised sentence, and the log
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
-        self.deadlines = Deadlines(self.service, self.scheduler, notify=self._deadline_notice)
+        self.deadlines = Deadlines(
+            self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s
+        )
         # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
-        self.play = Play(self, self.service, self.renderer)
+        self.play = Play(self, self.service, self.renderer, publishing=self.role == "all")
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)
@@ -103,11 +115,16 @@ class WesterosBot(commands.Bot):
         self.add_dynamic_items(
             LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel, HandoverConsent
         )
-        restored = await self.deadlines.restore()
+        restored = await self.deadlines.restore(sweep_every=self.config.deadline_sweep_s)
         log.info("re-armed %s deadlines", restored)
-        # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
-        for game_id in await self.play.publisher.drain():
-            await self.deadlines.arm(game_id)
+        if self.role == "all":
+            # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
+            for game_id in await self.play.publisher.drain():
+                await self.deadlines.arm(game_id)
+        elif self.role == "worker":
+            assert isinstance(self.service.store.db, PostgresDatabase)
+            self.pump = OutboxPump(self.play.publisher, self.service, self.service.store.db.url)
+            self.pump.start()
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
         gc.collect()
@@ -126,6 +143,8 @@ class WesterosBot(commands.Bot):
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
+        if self.pump is not None:
+            await self.pump.stop()
         play = getattr(self, "play", None)
         if play is not None:  # the posts of answers already committed go out first, if they can in time
             with contextlib.suppress(TimeoutError):
@@ -144,10 +163,25 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-async def start(config: Config, *, sync_commands: bool = False) -> int:
+ROLES = ("all", "gateway", "worker")
+
+
+async def start(config: Config, *, sync_commands: bool = False, role: str = "all") -> int:
     point_at(config.api_base, config.gateway_url)
-    store = await Store.open(config.database)
-    bot = WesterosBot(config, GameService(store))
+    if role != "all" and not is_postgres(config.database):
+        log.error("--role %s needs a PostgreSQL database shared by every process (DATABASE_URL=postgresql://...)", role)
+        return 2
+    store = await Store.open(config.database, shared=role != "all")
+    if role == "worker":
+        return await run_worker(config, store)
+    outcomes: Outcomes | None = None
+    service: GameService = GameService(store)
+    if role == "gateway":
+        assert isinstance(store.db, PostgresDatabase)
+        outcomes = Outcomes(CommandQueue(store.db))
+        outcomes.start()
+        service = GatewayService(store, outcomes)
+    bot = WesterosBot(config, service, role=role)
     try:
         if sync_commands:
             await bot.login(config.token or "")  # login() runs setup_hook(), which adds the cogs
@@ -165,8 +199,40 @@ async def start(config: Config, *, sync_commands: bool = False) -> int:
         return 2
     finally:
         await bot.close()
+        if outcomes is not None:
+            await outcomes.stop()
         await store.close()
 
 
-def run_bot(config: Config, *, sync_commands: bool = False) -> Any:
-    return asyncio.run(start(config, sync_commands=sync_commands))
+async def run_worker(config: Config, store: Store) -> int:
+    """A worker: logged in to Discord's HTTP API only (no gateway), it applies queued answers in ``config.worker_slots``
+    loops and competes for the publish lock; it stops on SIGTERM."""
+    assert isinstance(store.db, PostgresDatabase)
+    service = GameService(store)
+    bot = WesterosBot(config, service, role="worker")
+
+    async def apply(command: Answer) -> None:
+        await service.execute(command)
+
+    workers = Workers(CommandQueue(store.db), apply, slots=config.worker_slots)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
+    try:
+        await bot.login(config.token or "")  # runs setup_hook: the cogs, the deadlines, the publish lock's pump
+        workers.start()
+        log.info("worker ready: %s slots", config.worker_slots)
+        await stopping.wait()
+        return 0
+    except discord.LoginFailure:
+        log.error("Discord refused the token (DISCORD_TOKEN): check it in the developer portal")
+        return 2
+    finally:
+        await workers.stop()
+        await bot.close()
+        await store.close()
+
+
+def run_bot(config: Config, *, sync_commands: bool = False, role: str = "all") -> Any:
+    return asyncio.run(start(config, sync_commands=sync_commands, role=role))

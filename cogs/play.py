@@ -40,7 +40,11 @@ MAX_DECIDE_BUTTONS = 20  # a message holds 25 components; a member owes rarely m
 
 
 class Play(commands.Cog):
-    def __init__(self, bot: commands.Bot, service: GameService, renderer: Any = None) -> None:
+    def __init__(
+        self, bot: commands.Bot, service: GameService, renderer: Any = None, *, publishing: bool = True
+    ) -> None:
+        """``publishing``: this process publishes each version as it commits it (one process); a gateway or a worker
+        of several leaves it to the worker that holds the publish lock (``cogs/pump.py``)."""
         self.bot = bot
         self.service = service
         self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
@@ -57,9 +61,10 @@ class Play(commands.Cog):
             renderer=renderer,
             background=getattr(bot, "background", None),
         )
-        service.subscribe(self.publisher.on_applied)
-        service.subscribe_end(self.publisher.forget_game)
-        service.subscribe_notices(self.publisher.on_notices)
+        if publishing:
+            service.subscribe(self.publisher.on_applied)
+            service.subscribe_end(self.publisher.forget_game)
+            service.subscribe_notices(self.publisher.on_notices)
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:

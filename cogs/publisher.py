@@ -77,7 +77,7 @@ class Publisher:
         # next decisions' DMs. They run after it, one step after another for each game.
         self.after_answer(applied.game_id, lambda: self.publish(applied))
 
-    def after_answer(self, game_id: int, work: Callable[[], Awaitable[None]]) -> None:
+    def after_answer(self, game_id: int, work: Callable[[], Awaitable[object]]) -> None:
         """Run ``work()`` once the game's earlier posts are done (posts of one game keep their order)."""
         previous = self.posting.get(game_id)
 
@@ -112,12 +112,12 @@ class Publisher:
             self.on_notices(game_id)
         return sorted({applied.game_id for applied, _ in pending})
 
-    async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> None:
+    async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> bool:
         """Send what a committed version implies: the channel's lines and images, the DMs of the decisions it opened,
         the status. Each part sent (the channel post, each house's DM) is noted in the outbox. A version that sent
         something takes its game's published rows out with its own; a quiet one (most answers: a secret step, nothing
         to tell) costs no write and goes with the next, since publishing it again sends nothing. A failure keeps its
-        row for the next start-up (``last_try``: that was it, the row goes anyway)."""
+        row for the next start-up (``last_try``: that was it, the row goes anyway); False then."""
         game_id, version = applied.game_id, applied.game.version
         told = False
         try:
@@ -141,9 +141,10 @@ class Publisher:
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
                 await self.service.published_part(applied, RETRY)
-                return
+                return False
         if told or last_try or applied.game.finished:
             await self.service.published(applied)
+        return True
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images

@@ -18,12 +18,25 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, database: Path, *, profile: Path | None = None) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        database: Path | str,
+        *,
+        profile: Path | None = None,
+        log_path: Path | None = None,
+        role: str = "all",
+        env: dict[str, str] | None = None,
+    ) -> None:
+        """``role``: ``bot.py --role`` (a worker holds no gateway session: it is ready when its log says so);
+        ``env``: more settings, as an operator would give them."""
+        self.role = role
+        self.extra_env = env or {}
         self.profile = profile
         self.fake = fake
         self.database = database
         self.proc: asyncio.subprocess.Process | None = None
-        self.log_path = database.with_suffix(".log")
+        self.log_path = log_path or Path(str(database)).with_suffix(".log")
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
@@ -31,9 +44,10 @@ class BotProcess:
             DISCORD_TOKEN=self.fake.token,
             DISCORD_API_BASE=f"{self.fake.base_url}/api/v10",
             DISCORD_GATEWAY_URL=self.fake.gateway_url,
-            DATABASE_PATH=str(self.database),
+            DATABASE_URL=str(self.database),
             PYTHONUNBUFFERED="1",
         )
+        env.update(self.extra_env)
         return env
 
     async def sync_commands(self) -> None:
@@ -46,12 +60,19 @@ class BotProcess:
 
     async def start(self, timeout: float = 30.0) -> None:
         before = self.fake.gateway.identify_count
+        before_ready = self.output().count("worker ready")
         log = self.log_path.open("ab")
         profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
         self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *profiling, str(ROOT / "bot.py"), cwd=ROOT, env=self.env(), stdout=log, stderr=log
-        )
+            sys.executable, *profiling, str(ROOT / "bot.py"), "--role", self.role, cwd=ROOT, env=self.env(),
+            stdout=log, stderr=log,
+        )  # fmt: skip
         log.close()
+        if self.role == "worker":
+            await self.fake.world.wait_until(
+                lambda: self.output().count("worker ready") > before_ready, timeout, "the worker to be ready", poll=0.05
+            )
+            return
         await self.fake.world.wait_until(
             lambda: self.fake.gateway.identify_count > before and bool(self.fake.gateway.connected_sessions),
             timeout,
@@ -65,7 +86,10 @@ class BotProcess:
         if self.proc is not None and self.proc.returncode is None:
             self.proc.send_signal(signal.SIGKILL)
             await self.proc.wait()
-        await self.fake.world.wait_until(lambda: not self.fake.gateway.connected_sessions, 10, "the session to drop")
+        if self.role != "worker":
+            await self.fake.world.wait_until(
+                lambda: not self.fake.gateway.connected_sessions, 10, "the session to drop"
+            )
 
     async def stop(self) -> None:
         if self.proc is not None and self.proc.returncode is None:
