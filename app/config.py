@@ -30,7 +30,7 @@ class Config:
     gateway_url: str | None = None
     moderator_role: str | None = None
     image_workers: int = 2  # processes drawing images (IMAGE_WORKERS)
-    worker_slots: int = 4  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
+    worker_slots: int = 8  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
     extra: dict[str, str] = field(default_factory=dict)
@@ -69,11 +69,14 @@ def _workers(raw: str | None) -> int:
         return default_image_workers()
 
 
+WORKER_SLOTS = 8  # answers one worker applies side by side: each mostly waits for the database
+
+
 def _slots(raw: str | None) -> int:
     try:
-        return max(1, min(16, int(raw))) if raw else 4
+        return max(1, min(32, int(raw))) if raw else WORKER_SLOTS
     except ValueError:
-        return 4
+        return WORKER_SLOTS
 
 
 def _seconds(raw: str | None, default: float) -> float:

@@ -10,9 +10,11 @@ The schema is not made here: ``app.migrate`` brings either database to the curre
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import sqlite3
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -21,6 +23,8 @@ from typing import Any
 import aiosqlite
 import psycopg
 import psycopg_pool
+
+log = logging.getLogger("westeros.database")
 
 Row = tuple[Any, ...]
 Params = Sequence[Any]
@@ -274,8 +278,49 @@ class _PostgresSession(Session):
         return await (await _run(self.connection, sql, params)).fetchall()
 
 
-async def connect(target: str | Path) -> Database:
-    """The database a target names: a ``postgresql://`` address, or a SQLite file (a path or ``sqlite:///``)."""
+class Listener:
+    """One PostgreSQL connection LISTENing on a channel, calling ``on_notify(payload)`` for each notification, and
+    ``on_connect()`` each time it (re)connects: what was announced while it was away is lost."""
+
+    def __init__(
+        self,
+        url: str,
+        channel: str,
+        on_notify: Callable[[str], None],
+        on_connect: Callable[[], None] | None = None,
+    ) -> None:
+        self.url = url
+        self.channel = channel
+        self.on_notify = on_notify
+        self.on_connect = on_connect
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._listen())
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
+                    await connection.execute(f"LISTEN {self.channel}")
+                    if self.on_connect is not None:
+                        self.on_connect()
+                    async for notice in connection.notifies():
+                        self.on_notify(notice.payload)
+            except psycopg.Error:
+                log.warning("lost the LISTEN connection on %s; connecting again", self.channel)
+                await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+async def connect(target: str | Path, *, connections: int = POOL_SIZE[1]) -> Database:
+    """The database a target names: a ``postgresql://`` address (a pool of at most ``connections``), or a SQLite file
+    (a path or ``sqlite:///``)."""
     if is_postgres(target):
-        return await PostgresDatabase.open(str(target))
+        return await PostgresDatabase.open(str(target), pool_size=(POOL_SIZE[0], connections))
     return await SQLiteDatabase.open(sqlite_path(target))

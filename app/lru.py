@@ -33,17 +33,6 @@ class Bounded(OrderedDict[K, V]):
             self.popitem(last=False)
 
 
-class Unkept(Bounded[K, V]):
-    """A cache that keeps nothing: for a store that is not its database's only writer (several processes), where a
-    kept row could be stale."""
-
-    def __init__(self) -> None:
-        super().__init__(1)
-
-    def __setitem__(self, key: K, value: V) -> None:
-        return None
-
-
 class KeyedLocks:
     """One lock per key, alive only while someone holds or awaits it (an idle game costs nothing here)."""
 

@@ -19,10 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
-import psycopg
-
 from app.commands import Answer
-from app.database import PostgresDatabase
+from app.database import Listener, PostgresDatabase
 from app.lru import Bounded
 from app.queries import Applied, ServiceError
 from app.service import GameService
@@ -32,9 +30,12 @@ from engine import RuleError
 log = logging.getLogger("westeros.queue")
 
 QUEUED = "westeros_queue"  # NOTIFY channel: a command was enqueued
+OUTBOX = "westeros_outbox"  # NOTIFY channel: a process committed something to publish
 DONE = "westeros_done"  # NOTIFY channel: a command's outcome, as JSON {"id": ..., "outcome": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
+KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its gateway read the outcome long before)
+PRUNE_EVERY_S = 300.0
 
 CLAIM = (
     "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL AND NOT EXISTS ("
@@ -133,36 +134,6 @@ class CommandQueue:
         )
 
 
-class Listener:
-    """One connection LISTENing on a channel, calling ``on_notify(payload)`` for each notification."""
-
-    def __init__(self, url: str, channel: str, on_notify: Callable[[str], None]) -> None:
-        self.url = url
-        self.channel = channel
-        self.on_notify = on_notify
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._listen())
-
-    async def _listen(self) -> None:
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
-                    await connection.execute(f"LISTEN {self.channel}")
-                    async for notice in connection.notifies():
-                        self.on_notify(notice.payload)
-            except psycopg.Error:
-                log.warning("lost the LISTEN connection on %s; connecting again", self.channel)
-                await asyncio.sleep(1.0)
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
-
-
 class Outcomes:
     """The gateway's side: the outcome of each command it enqueued, from ``NOTIFY`` or, if that was missed, from the
     table."""
@@ -213,24 +184,36 @@ class Outcomes:
             self.waiting.pop(queue_id, None)
 
 
+async def tell_publisher(db: PostgresDatabase) -> None:
+    """Wake the worker that publishes: something was committed to the outbox (delivered once the caller's commit is)."""
+    await db.execute("SELECT pg_notify(?, '')", (OUTBOX,))
+
+
 class Workers:
-    """A worker's side: ``slots`` loops applying commands, woken by ``NOTIFY`` and looking anyway every ``POLL_S``."""
+    """A worker's side: ``slots`` loops applying commands, woken by ``NOTIFY``; one of them also looks every ``POLL_S``
+    in case a notification was missed (an idle worker asks the database twice a second, not once per slot)."""
 
     def __init__(self, queue: CommandQueue, apply: Callable[[Answer], Awaitable[None]], *, slots: int = 4) -> None:
         self.queue = queue
         self.apply = apply
         self.slots = slots
-        self.wake = asyncio.Event()
-        self.listener = Listener(queue.db.url, QUEUED, lambda _: self.wake.set())
+        # One wake-up per command enqueued, taken by one idle slot (waking them all would make every slot ask).
+        self.wakes: asyncio.Queue[None] = asyncio.Queue(maxsize=slots)
+        self.listener = Listener(queue.db.url, QUEUED, lambda _: self._wake_one())
         self.tasks: list[asyncio.Task[None]] = []
         self.applied = 0
+        self.pruned_at = time.monotonic()
 
     def start(self) -> None:
         self.listener.start()
         loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._run()) for _ in range(self.slots)]
+        self.tasks = [loop.create_task(self._run(polling=slot == 0)) for slot in range(self.slots)]
 
-    async def _run(self) -> None:
+    def _wake_one(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # every slot has a wake-up waiting already
+            self.wakes.put_nowait(None)
+
+    async def _run(self, *, polling: bool) -> None:
         while True:
             try:
                 while await self.queue.apply_next(self.apply):
@@ -238,9 +221,21 @@ class Workers:
             except Exception:
                 log.exception("the command queue failed; trying again")
                 await asyncio.sleep(POLL_S)
-            self.wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+            if polling:
+                await self._prune_now_and_then()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.wakes.get(), timeout=POLL_S)
+            else:
+                await self.wakes.get()
+
+    async def _prune_now_and_then(self) -> None:
+        if time.monotonic() - self.pruned_at < PRUNE_EVERY_S:
+            return
+        self.pruned_at = time.monotonic()
+        try:
+            await self.queue.prune(time.time() - KEEP_OUTCOMES_S)
+        except Exception:
+            log.exception("could not prune the command queue")
 
     async def stop(self) -> None:
         for task in self.tasks:

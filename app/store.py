@@ -17,8 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from app import migrate
-from app.database import Database, IntegrityError, Session, connect
-from app.lru import Bounded, Unkept
+from app.database import (
+    POOL_SIZE,
+    Database,
+    IntegrityError,
+    Listener,
+    PostgresDatabase,
+    Session,
+    connect,
+    is_postgres,
+)
+from app.lru import Bounded
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,7 @@ SET_SEAT = (
 CACHED_GAMES = 1024  # rows of the games most recently read or written (ended games leave at once)
 CACHED_USERS = 4096  # DM status of the users most recently seen
 
+CHANGED = "westeros_changed"  # the database's announcements of changed rows (revision 0012)
 VERSION_CONFLICT = "version-conflict"  # the message of the answer_commits trigger when the version has moved
 OUTBOX_STEP = (
     "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)"
@@ -135,28 +145,59 @@ class Store:
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in
     memory and replaced by every write that changes them, after it commits. That is exact when this store is
     its database's only writer: one bot process owns it (other connections may read). A ``shared`` store (one of
-    several processes on one PostgreSQL database) keeps nothing and reads the database every time.
+    several processes on one PostgreSQL database) also drops what it kept of a game or a user when the database
+    announces a change to it (``watch``, revision 0012); a row read while a change was announced is not kept. A
+    decision taken on a row another process changed a moment before is caught by the version's compare-and-set,
+    since every change of a game's state or seats moves its version (``GameService.execute`` applies it again).
     Every cache is bounded (the most recently used games and users), and an ended game leaves them.
     """
 
     def __init__(self, db: Database, *, shared: bool = False) -> None:
         self.db = db
         self.shared = shared
-
-        def cache(limit: int) -> Any:
-            return Unkept() if shared else Bounded(limit)
-
-        self._games: Bounded[int, GameRow] = cache(CACHED_GAMES)
-        self._seats: Bounded[int, dict[str, int | None]] = cache(CACHED_GAMES)
-        self._dm_closed: Bounded[int, bool] = cache(CACHED_USERS)
-        self._locales: Bounded[int, str | None] = cache(CACHED_USERS)
-        self.deadline_cache: Bounded[int, DeadlineRow | None] = cache(CACHED_GAMES)
+        # How many changes were announced per game and per user: a read kept only if none came while it ran.
+        self.changes: Bounded[int, int] = Bounded(CACHED_GAMES * 4)
+        self.user_changes: Bounded[int, int] = Bounded(CACHED_USERS * 4)
+        self.listener: Listener | None = None
+        self._games: Bounded[int, GameRow] = Bounded(CACHED_GAMES)
+        self._seats: Bounded[int, dict[str, int | None]] = Bounded(CACHED_GAMES)
+        self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
+        self._locales: Bounded[int, str | None] = Bounded(CACHED_USERS)
+        self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
         # Houses of a game with a run of missed deadlines: most answers end none, and need no DELETE.
-        self._missed: Bounded[int, set[str]] = cache(CACHED_GAMES)
+        self._missed: Bounded[int, set[str]] = Bounded(CACHED_GAMES)
 
     def cached_games(self) -> int:
         """How many games have something cached here (for tests and the benchmark)."""
         return len(set(self._games) | set(self._seats) | set(self.deadline_cache) | set(self._missed))
+
+    def changed(self, payload: str) -> None:
+        """A change another process (or this one) made, as the database announced it: ``g:<game>`` or ``u:<user>``."""
+        kind, _, raw = payload.partition(":")
+        key = int(raw)
+        if kind == "g":
+            self.changes[key] = self.changes.get(key, 0) + 1
+            self.forget(key)
+        else:
+            self.user_changes[key] = self.user_changes.get(key, 0) + 1
+            self._dm_closed.pop(key, None)
+            self._locales.pop(key, None)
+
+    def lost_track(self) -> None:
+        """The announcements were interrupted (the listening connection dropped): nothing kept can be trusted."""
+        for cache in (self._games, self._seats, self.deadline_cache, self._missed, self._dm_closed, self._locales):
+            cache.clear()
+        for key in list(self.changes):
+            self.changes[key] += 1
+        for key in list(self.user_changes):
+            self.user_changes[key] += 1
+
+    def watch(self) -> None:
+        """Listen to the database's announcements of changes (PostgreSQL; several processes): a shared store's caches
+        follow them."""
+        assert isinstance(self.db, PostgresDatabase)
+        self.listener = Listener(self.db.url, CHANGED, self.changed, self.lost_track)
+        self.listener.start()
 
     def forget(self, game_id: int) -> None:
         """Drop what is cached of a game (after a write whose outcome is not known here)."""
@@ -177,8 +218,11 @@ class Store:
         (a missed deadline adds its house, the player's own answer removes it)."""
         cached = self._missed.get(game_id)
         if cached is None:
+            seen = self.changes.get(game_id, 0)
             rows = await self.db.fetchall("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,))
-            cached = self._missed[game_id] = {str(r[0]) for r in rows}
+            cached = {str(r[0]) for r in rows}
+            if self.changes.get(game_id, 0) == seen:
+                self._missed[game_id] = cached
         return cached
 
     def transaction(self) -> Any:
@@ -190,13 +234,21 @@ class Store:
         return await self.db.execute(sql, params)
 
     @staticmethod
-    async def open(target: Path | str, *, shared: bool = False) -> Store:
+    async def open(target: Path | str, *, shared: bool = False, connections: int = POOL_SIZE[1]) -> Store:
         """The store of a SQLite file (a path or ``sqlite:///``) or a PostgreSQL database (``postgresql://``),
-        migrated to the newest schema first. ``shared``: other processes write the same database (no cache)."""
+        migrated to the newest schema first. ``shared``: other processes write the same database (PostgreSQL): the
+        store follows the changes the database announces."""
+        if shared and not is_postgres(target):
+            raise ValueError("several processes share a PostgreSQL database only; SQLite has one process")
         await asyncio.to_thread(migrate.upgrade, target)
-        return Store(await connect(target), shared=shared)
+        store = Store(await connect(target, connections=connections), shared=shared)
+        if shared:
+            store.watch()
+        return store
 
     async def close(self) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
         await self.db.close()
 
     async def schema_revision(self) -> str | None:
@@ -223,11 +275,13 @@ class Store:
         cached = self._games.get(game_id)
         if cached is not None:
             return cached
+        seen = self.changes.get(game_id, 0)
         row = await self.db.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
         game = _game_row(row)
-        if game.status != GameStatus.ENDED:  # an ended game is read rarely: it does not take a place in memory
+        # An ended game is read rarely: it does not take a place in memory.
+        if game.status != GameStatus.ENDED and self.changes.get(game_id, 0) == seen:
             self._games[game_id] = game
         return game
 
@@ -405,8 +459,11 @@ class Store:
         """house -> user (a copy: callers may change it)."""
         cached = self._seats.get(game_id)
         if cached is None:
+            seen = self.changes.get(game_id, 0)
             rows = await self.db.fetchall("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,))
-            cached = self._seats[game_id] = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
+            cached = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
+            if self.changes.get(game_id, 0) == seen:
+                self._seats[game_id] = cached
         return dict(cached)
 
     async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
@@ -637,8 +694,11 @@ class Store:
 
     async def dm_closed(self, user_id: int) -> bool:
         if user_id not in self._dm_closed:
+            seen = self.user_changes.get(user_id, 0)
             row = await self.db.fetchone("SELECT closed FROM dm_status WHERE user_id = ?", (user_id,))
-            closed = self._dm_closed[user_id] = bool(row[0]) if row else False
+            closed = bool(row[0]) if row else False
+            if self.user_changes.get(user_id, 0) == seen:
+                self._dm_closed[user_id] = closed
             return closed
         return self._dm_closed[user_id]
 
@@ -658,8 +718,11 @@ class Store:
     async def locale(self, user_id: int) -> str | None:
         """The user's Discord locale at their last interaction, or None if they never used the bot."""
         if user_id not in self._locales:
+            seen = self.user_changes.get(user_id, 0)
             row = await self.db.fetchone("SELECT locale FROM user_locales WHERE user_id = ?", (user_id,))
-            locale = self._locales[user_id] = str(row[0]) if row else None
+            locale = str(row[0]) if row else None
+            if self.user_changes.get(user_id, 0) == seen:
+                self._locales[user_id] = locale
             return locale
         return self._locales[user_id]
 
@@ -684,8 +747,11 @@ class DeadlineStore:
     async def get(self, game_id: int) -> DeadlineRow | None:
         cache = self.store.deadline_cache
         if game_id not in cache:
+            seen = self.store.changes.get(game_id, 0)
             row = await self.db.fetchone(f"SELECT {DEADLINE_COLUMNS} FROM deadlines WHERE game_id = ?", (game_id,))
-            found = cache[game_id] = _deadline_row(row) if row else None
+            found = _deadline_row(row) if row else None
+            if self.store.changes.get(game_id, 0) == seen:
+                cache[game_id] = found
             return found
         return cache[game_id]
 

@@ -292,6 +292,14 @@ async def run(
                 sampler.send_signal(signal.SIGINT)
                 await sampler.wait()
             bot_cpu = sum(cpu_after.values()) - sum(cpu_before.get(pid, 0.0) for pid in cpu_after)
+            by_process = {
+                name: round(
+                    sum(tree_cpu_seconds(pid).values())
+                    - sum(cpu_before.get(child, 0.0) for child in tree_cpu_seconds(pid)),
+                    2,
+                )
+                for name, pid in zip(["bot", *(f"worker{i}" for i in range(workers))], pids, strict=True)
+            }
             loop_cpu = cpu_after[bot.proc.pid] - cpu_before[bot.proc.pid]
             routes: dict[str, int] = {}
             for record in fake.requests.records[requests_before:]:
@@ -332,6 +340,7 @@ async def run(
         "bot_main_cpu_s": round(loop_cpu, 2),
         "cpu_ms_per_answer": round((bot_cpu + db_cpu) * 1000 / max(1, acknowledged), 2),
         "db_cpu_s": round(db_cpu, 2),
+        "cpu_s_by_process": by_process,  # each process with its image workers
         "processes": 1 + workers,
         "harness_cpu_s": round(harness_cpu, 2),
         "lost": lost,

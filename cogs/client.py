@@ -18,9 +18,9 @@ from discord.ext import commands
 from app.background import ImagePool
 from app.commands import Answer
 from app.config import Config
-from app.database import PostgresDatabase, is_postgres
+from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
-from app.queue import CommandQueue, GatewayService, Outcomes, Workers
+from app.queue import CommandQueue, GatewayService, Outcomes, Workers, tell_publisher
 from app.service import GameService
 from app.store import Store
 from cogs.pump import OutboxPump
@@ -94,7 +94,7 @@ class WesterosBot(commands.Bot):
         from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import HandoverConsent, Moderation, UndoConfirm
-        from cogs.play import Play
+        from cogs.play import GATEWAY_WORK_SLOTS, WORK_SLOTS, Play
         from cogs.replies import answer_failure
 
         await self.tree.set_translator(CatalogTranslator())
@@ -106,7 +106,8 @@ class WesterosBot(commands.Bot):
         )
         # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
-        self.play = Play(self, self.service, self.renderer, publishing=self.role == "all")
+        slots = GATEWAY_WORK_SLOTS if self.role == "gateway" else WORK_SLOTS
+        self.play = Play(self, self.service, self.renderer, publishing=self.role == "all", work_slots=slots)
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)
@@ -171,7 +172,9 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
     if role != "all" and not is_postgres(config.database):
         log.error("--role %s needs a PostgreSQL database shared by every process (DATABASE_URL=postgresql://...)", role)
         return 2
-    store = await Store.open(config.database, shared=role != "all")
+    # A worker's slot holds one connection for its claim and uses another to apply the command.
+    connections = 2 * config.worker_slots + 4 if role == "worker" else POOL_SIZE[1]
+    store = await Store.open(config.database, shared=role != "all", connections=connections)
     if role == "worker":
         return await run_worker(config, store)
     outcomes: Outcomes | None = None
@@ -181,6 +184,7 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
         outcomes = Outcomes(CommandQueue(store.db))
         outcomes.start()
         service = GatewayService(store, outcomes)
+        announce_commits(service, store.db)
     bot = WesterosBot(config, service, role=role)
     try:
         if sync_commands:
@@ -209,6 +213,7 @@ async def run_worker(config: Config, store: Store) -> int:
     loops and competes for the publish lock; it stops on SIGTERM."""
     assert isinstance(store.db, PostgresDatabase)
     service = GameService(store)
+    announce_commits(service, store.db)
     bot = WesterosBot(config, service, role="worker")
 
     async def apply(command: Answer) -> None:
@@ -232,6 +237,24 @@ async def run_worker(config: Config, store: Store) -> int:
         await workers.stop()
         await bot.close()
         await store.close()
+
+
+def announce_commits(service: GameService, db: PostgresDatabase) -> None:
+    """Every version and notice this process commits wakes the worker that publishes."""
+
+    async def committed(_: Any) -> None:
+        await tell_publisher(db)
+
+    def noticed(_: int) -> None:
+        task = asyncio.get_running_loop().create_task(tell_publisher(db))
+        background_tasks.add(task)
+        task.add_done_callback(background_tasks.discard)
+
+    service.subscribe(committed)
+    service.subscribe_notices(noticed)
+
+
+background_tasks: set[asyncio.Task[None]] = set()
 
 
 def run_bot(config: Config, *, sync_commands: bool = False, role: str = "all") -> Any:

@@ -149,6 +149,8 @@ class FormController:
         self.drafts: dict[tuple[int, str], Draft] = Bounded(MEMORY_GAMES * 7)
         self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
         self.void_forms: dict[int, set[int]] = Bounded(MEMORY_GAMES)  # per game, form messages an undo made void
+        # Games at the versions forms were drawn at, for drawing a form again (a step's DMs share one version).
+        self.games_then: dict[tuple[int, int], Game] = Bounded(MEMORY_GAMES)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
         """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
@@ -304,10 +306,12 @@ class FormController:
         is out of date): an edited form may show picks that no process remembers, and nothing is guessed."""
         if interaction.message is None or interaction.message.edited_at is not None:
             return None
-        try:
-            then = await self.service.game_at(game_id, version)
-        except ServiceError:
-            return None
+        then = self.games_then.get((game_id, version))
+        if then is None:
+            try:
+                then = self.games_then[(game_id, version)] = await self.service.game_at(game_id, version)
+            except ServiceError:
+                return None
         asked = then.prompt_for(house)
         if asked is None or (asked.id, asked.choices, asked.default, asked.info) != (
             prompt.id,

@@ -36,18 +36,27 @@ from i18n import t, tn
 
 log = logging.getLogger("westeros.play")
 
+WORK_SLOTS = 4  # clicks whose work runs at once in one process (cogs/acks.py)
+GATEWAY_WORK_SLOTS = 64  # a gateway's: each waits for a worker's outcome, and the workers bound the load
 MAX_DECIDE_BUTTONS = 20  # a message holds 25 components; a member owes rarely more than a few decisions
 
 
 class Play(commands.Cog):
     def __init__(
-        self, bot: commands.Bot, service: GameService, renderer: Any = None, *, publishing: bool = True
+        self,
+        bot: commands.Bot,
+        service: GameService,
+        renderer: Any = None,
+        *,
+        publishing: bool = True,
+        work_slots: int = WORK_SLOTS,
     ) -> None:
         """``publishing``: this process publishes each version as it commits it (one process); a gateway or a worker
-        of several leaves it to the worker that holds the publish lock (``cogs/pump.py``)."""
+        of several leaves it to the worker that holds the publish lock (``cogs/pump.py``). ``work_slots``: how many
+        clicks' work runs at once after their acknowledgements (a gateway's work is mostly waiting for a worker)."""
         self.bot = bot
         self.service = service
-        self.order = AckFirst()  # acknowledgements of a burst of clicks go before the work behind them
+        self.order = AckFirst(slots=work_slots)  # acknowledgements of a burst of clicks go before the work behind them
         self.channels = Channels(bot)
         self.forms = FormController(service, self.order, self.channels)
         self.dms = DecisionDMs(service, self.channels, self.forms)

@@ -17,7 +17,9 @@ from typing import Any
 
 import psycopg
 
+from app.database import Listener
 from app.lru import Bounded
+from app.queue import OUTBOX
 from app.service import GameService
 from cogs.forms import MEMORY_GAMES
 from cogs.publisher import RETRY, Publisher
@@ -26,12 +28,14 @@ from engine import Game
 log = logging.getLogger("westeros.pump")
 
 PUBLISH_LOCK = 0x57E57E06  # the advisory lock of the one publishing worker
-IDLE_S = 0.05  # how often the holder looks at the outbox when nothing is under way
+POLL_S = 1.0  # how often the holder looks at the outbox unasked (commits announce themselves: ``tell_publisher``)
 TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
 
 
 class OutboxPump:
     def __init__(self, publisher: Publisher, service: GameService, url: str) -> None:
+        self.wake = asyncio.Event()
+        self.listener = Listener(url, OUTBOX, lambda _: self.wake.set())
         self.publisher = publisher
         self.service = service
         self.url = url
@@ -45,9 +49,11 @@ class OutboxPump:
         self.published = 0
 
     def start(self) -> None:
+        self.listener.start()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
+        await self.listener.stop()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -62,8 +68,10 @@ class OutboxPump:
                     self.holding = True
                     log.info("this worker publishes the outbox")
                     while True:
+                        self.wake.clear()
                         await self.pump()
-                        await asyncio.sleep(IDLE_S)
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
                         await lock.execute("SELECT 1")  # the lock lives as long as this connection
             except psycopg.Error:
                 log.warning("lost the publish lock's connection; trying again")

@@ -339,7 +339,7 @@ async def test_two_processes_sweeping_fire_each_deadline_once(database: Path | s
 async def test_a_deadline_held_by_a_process_that_died_is_fired_by_another_after_its_lease(
     database: Path | str,
 ) -> None:
-    store = await Store.open(database, shared=True)
+    store = await Store.open(database)
     try:
         service = GameService(store)
         dead = Deadlines(service, AsyncIOScheduler(), lease=0.5)
@@ -361,7 +361,7 @@ async def test_a_deadline_held_by_a_process_that_died_is_fired_by_another_after_
 
 
 async def test_a_reminder_goes_out_once_whichever_process_sends_it(database: Path | str) -> None:
-    store = await Store.open(database, shared=True)
+    store = await Store.open(database)
     try:
         services = [GameService(store), GameService(store)]
         notes = [Recorder(store), Recorder(store)]

@@ -15,7 +15,7 @@ from app.database import IntegrityError
 from app.decisions import Form, build_form
 from app.migrate import head
 from app.service import GameService, GameSettings, ServiceError
-from app.store import Source, Store, VersionConflict
+from app.store import SET_SEAT, GameStatus, Source, Store, VersionConflict, Write
 from engine import Game, Prompt, RuleError
 from engine.flow import STEPS, Step, prompt_id, register
 
@@ -411,3 +411,37 @@ async def another(service: GameService, channel: int) -> int:
         await service.execute(Join(game_id=game_id, by=user))
     await service.execute(Start(game_id=game_id))
     return game_id
+
+
+@pytest.mark.several_processes
+async def test_a_shared_store_drops_what_another_process_changed(database: Path | str) -> None:
+    """Two processes' stores keep the rows they read; a change one makes (a pause, a seat, a locale) is announced by
+    the database, and the other reads it afresh instead of what it kept."""
+    first, second = await Store.open(database, shared=True), await Store.open(database, shared=True)
+    try:
+        game_id = await started(GameService(first))
+        assert (await second.game(game_id)).status == "running"  # type: ignore[union-attr]
+        seats = await second.seats(game_id)
+        await second.locale(100)
+        await first.set_status(game_id, GameStatus.PAUSED)
+        house = next(iter(seats))
+        await first.apply([Write(SET_SEAT, (game_id, house, 999))])
+        await first.set_locale(100, "ru")
+
+        async def caught_up() -> bool:
+            row = await second.game(game_id)
+            return (
+                row is not None
+                and row.status == "paused"
+                and (await second.seats(game_id))[house] == 999
+                and await second.locale(100) == "ru"
+            )
+
+        for _ in range(100):
+            if await caught_up():
+                break
+            await asyncio.sleep(0.02)
+        assert await caught_up()
+    finally:
+        await first.close()
+        await second.close()

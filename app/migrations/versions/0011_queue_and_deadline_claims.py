@@ -32,6 +32,14 @@ def upgrade() -> None:
         sqlite_where=sa.text("done_at IS NULL"),
         postgresql_where=sa.text("done_at IS NULL"),
     )
+    # The next command to claim, in order, without walking the commands already done.
+    op.create_index(
+        "command_queue_next",
+        "command_queue",
+        ["id"],
+        sqlite_where=sa.text("done_at IS NULL"),
+        postgresql_where=sa.text("done_at IS NULL"),
+    )
     op.add_column("deadlines", sa.Column("claimed_until", sa.Double))
     op.add_column("deadlines", sa.Column("reminded", sa.Text, nullable=False, server_default=""))
 
@@ -40,5 +48,6 @@ def downgrade() -> None:
     with op.batch_alter_table("deadlines") as batch:
         batch.drop_column("reminded")
         batch.drop_column("claimed_until")
+    op.drop_index("command_queue_next", "command_queue")
     op.drop_index("command_queue_pending", "command_queue")
     op.drop_table("command_queue")
