@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 import psycopg
 
+from app.config import shown_database
+
 DEFAULT_URL = "postgresql://postgres@127.0.0.1:5432/test"
 
 
@@ -30,7 +32,7 @@ def unreachable() -> str | None:
         with psycopg.connect(server_url(), connect_timeout=3) as connection:
             connection.execute("SELECT 1")
     except psycopg.Error as err:
-        return f"PostgreSQL is not reachable at {server_url()}: {str(err).strip().splitlines()[0]}"
+        return f"PostgreSQL is not reachable at {shown_database(server_url())}: {str(err).strip().splitlines()[0]}"
     return None
 
 

@@ -200,7 +200,7 @@ async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead
     game_id = await start_game(table, 3)
     player = table.players[0]
     house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
-    await fake.wait_for_dm(player)
+    await fake.wait_for_dm(player, timeout=15)  # the start draws the whole map first: seconds under load
     await fake.wait_idle()
     game = await table.service.load(game_id)
     prompt = game.prompt_for(house)
