@@ -13,16 +13,19 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import sys
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import aiosqlite
-import psycopg
-import psycopg_pool
+
+if TYPE_CHECKING:  # imported when a PostgreSQL database is opened: the SQLite default never loads them
+    import psycopg
+    import psycopg_pool
 
 log = logging.getLogger("westeros.database")
 
@@ -43,8 +46,12 @@ class IntegrityError(Exception):
         return IntegrityError(err.diag.message_primary or str(err).splitlines()[0])
 
 
-# Every failure a database may raise: what a command answers with "nothing was changed, try again".
-DATABASE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.Error, psycopg.Error, IntegrityError)
+def is_database_error(error: BaseException) -> bool:
+    """A failure of a database: what a command answers with "nothing was recorded, try again"."""
+    if isinstance(error, sqlite3.Error | IntegrityError):
+        return True
+    postgres = sys.modules.get("psycopg")
+    return postgres is not None and isinstance(error, postgres.Error)
 
 
 def is_postgres(target: str | Path) -> bool:
@@ -196,6 +203,7 @@ class PostgresDatabase(Database):
 
     @staticmethod
     async def open(url: str, *, pool_size: tuple[int, int] = POOL_SIZE) -> PostgresDatabase:
+        import psycopg_pool
 
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             await connection.set_autocommit(True)
@@ -251,6 +259,8 @@ class PostgresDatabase(Database):
 
 
 async def _run(connection: psycopg.AsyncConnection[Any], sql: str, params: Params) -> psycopg.AsyncCursor[Any]:
+    import psycopg
+
     try:
         return await connection.execute(psycopg_sql(sql), params)
     except psycopg.errors.IntegrityError as err:
@@ -265,6 +275,8 @@ class _PostgresSession(Session):
         return (await _run(self.connection, sql, params)).rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        import psycopg
+
         try:
             async with self.connection.cursor() as cursor:
                 await cursor.executemany(psycopg_sql(sql), list(rows))
@@ -299,6 +311,8 @@ class Listener:
         self.task = asyncio.get_running_loop().create_task(self._listen())
 
     async def _listen(self) -> None:
+        import psycopg
+
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:

@@ -5,22 +5,26 @@ Every process of the bot calls ``upgrade`` as it starts. On PostgreSQL the whole
 advisory lock, so processes starting together migrate once and the others find the work done. A SQLite file made
 before Alembic kept its schema's number in ``PRAGMA user_version`` (1 to 10, the same steps as revisions 0001 to 0010):
 it is stamped with that revision first, then upgraded like any other.
+
+A database already at ``HEAD`` (nearly every start) is told by one query, without loading Alembic or SQLAlchemy:
+the one-process bot on SQLite stays as small as it was.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
-
-import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
-from alembic.runtime.migration import MigrationContext
-from alembic.script import ScriptDirectory
+from typing import TYPE_CHECKING
 
 from app.database import is_postgres, sqlite_path
 
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+    from alembic.config import Config
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x57E57E05  # the advisory lock every process takes to migrate a PostgreSQL database
+HEAD = "0012"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
 
 
 def sqlalchemy_url(target: str | Path) -> str:
@@ -32,24 +36,51 @@ def sqlalchemy_url(target: str | Path) -> str:
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS))
     return config
 
 
 def head() -> str:
-    """The newest revision."""
+    """The newest revision, as Alembic reads it from the revisions."""
+    from alembic.script import ScriptDirectory
+
     revision = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert revision is not None
     return revision
 
 
-def current(connection: sa.Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+def current_revision(target: str | Path) -> str | None:
+    """The revision the database stands at, read without Alembic (None: none yet, or no such table)."""
+    query = "SELECT version_num FROM alembic_version"
+    if is_postgres(target):
+        import psycopg
+
+        try:
+            with psycopg.connect(str(target), autocommit=True) as connection:
+                row = connection.execute(query).fetchone()
+        except psycopg.errors.UndefinedTable:
+            return None
+        return str(row[0]) if row else None
+    path = sqlite_path(target)
+    if not path.exists():
+        return None
+    file = sqlite3.connect(path)
+    try:
+        found = file.execute(query).fetchone()
+    except sqlite3.OperationalError:  # no such table: a new file, or one from before Alembic
+        return None
+    finally:
+        file.close()
+    return str(found[0]) if found else None
 
 
 def legacy_revision(connection: sa.Connection) -> str | None:
     """The revision a SQLite file from before Alembic stands at (None: Alembic keeps it, or it is new)."""
+    import sqlalchemy as sa
+
     if connection.dialect.name != "sqlite" or sa.inspect(connection).has_table("alembic_version"):
         return None
     number = int(connection.exec_driver_sql("PRAGMA user_version").scalar() or 0)
@@ -58,6 +89,11 @@ def legacy_revision(connection: sa.Connection) -> str | None:
 
 def upgrade(target: str | Path, revision: str = "head") -> None:
     """Migrate the database ``target`` names to ``revision`` (blocking: run it in a thread from async code)."""
+    if revision == "head" and current_revision(target) == HEAD:
+        return
+    import sqlalchemy as sa
+    from alembic import command
+
     engine = sa.create_engine(sqlalchemy_url(target), poolclass=sa.NullPool)
     try:
         with engine.begin() as connection:

@@ -15,8 +15,6 @@ import functools
 import logging
 from typing import Any
 
-import psycopg
-
 from app.database import Listener
 from app.lru import Bounded
 from app.queue import OUTBOX
@@ -60,6 +58,8 @@ class OutboxPump:
                 await self.task
 
     async def _run(self) -> None:
+        import psycopg
+
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as lock:
@@ -80,7 +80,7 @@ class OutboxPump:
             await asyncio.sleep(TAKE_OVER_S)
 
     @staticmethod
-    async def _take(lock: psycopg.AsyncConnection[Any]) -> bool:
+    async def _take(lock: Any) -> bool:
         row = await (await lock.execute("SELECT pg_try_advisory_lock(%s)", (PUBLISH_LOCK,))).fetchone()
         return bool(row and row[0])
 

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from app.database import DATABASE_ERRORS
+from app.database import is_database_error
 from app.decisions import FormError
 from app.messages import error_text
 from app.service import ServiceError
@@ -43,7 +43,7 @@ async def say(interaction: discord.Interaction[Any], content: str, **options: An
 def failure_text(error: BaseException, lang: str) -> str:
     if isinstance(error, REFUSALS):
         return error_text(error, lang, literal=lambda text: shown(text, 300))
-    if isinstance(error, DATABASE_ERRORS):  # the database refused or failed: the transaction was rolled back
+    if is_database_error(error):  # the database refused or failed: the transaction was rolled back
         return t("error.not-recorded", lang)
     return t("error.unexpected", lang)
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +15,7 @@ from app import queries as queries_module
 from app.commands import Answer, Import, Join, Start, Undo
 from app.database import IntegrityError
 from app.decisions import Form, build_form
-from app.migrate import head
+from app.migrate import HEAD, head, upgrade
 from app.service import GameService, GameSettings, ServiceError
 from app.store import SET_SEAT, GameStatus, Source, Store, VersionConflict, Write
 from engine import Game, Prompt, RuleError
@@ -445,3 +447,31 @@ async def test_a_shared_store_drops_what_another_process_changed(database: Path 
     finally:
         await first.close()
         await second.close()
+
+
+def test_the_head_the_bot_knows_is_alembics() -> None:
+    assert head() == HEAD
+
+
+def test_a_store_at_the_newest_revision_opens_without_loading_alembic_or_postgresql(tmp_path: Path) -> None:
+    """Nearly every start finds the schema up to date: one query says so, and the one-process bot on SQLite loads
+    neither Alembic and SQLAlchemy nor psycopg (about 50 MB between them)."""
+    path = tmp_path / "games.sqlite3"
+    upgrade(path)
+    script = (
+        "import asyncio, sys\n"
+        "from app.store import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({str(path)!r})\n"
+        "    await store.close()\n"
+        "asyncio.run(main())\n"
+        "print(sorted(m for m in ('alembic', 'sqlalchemy', 'psycopg') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert done.stdout.strip() == "[]", done.stderr
