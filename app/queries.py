@@ -316,6 +316,9 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
         game.act(house, answer)
 
 
+OutboxKey = tuple[int, int, str]  # (game, version, kind) of a row of the outbox
+
+
 class GameQueries:
     """What the application and the Discord layer read of games; the cogs read nothing else (never the store,
     never ``game.state``)."""
@@ -475,14 +478,23 @@ class GameQueries:
             raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
         return game
 
-    async def unpublished(self) -> list[tuple[Applied, frozenset[str]]]:
-        """Every committed version whose consequences were not all published (a crash came between), rebuilt as
-        it was applied, with the parts already sent: what the publisher drains at start-up."""
-        out: list[tuple[Applied, frozenset[str]]] = []
+    async def unpublished(
+        self,
+        *,
+        skip: Callable[[OutboxKey], bool] = lambda _: False,
+        known: Callable[[int, int], Game | None] | None = None,
+    ) -> list[tuple[OutboxKey, Applied, frozenset[str]]]:
+        """Every committed version whose consequences were not all published (a crash came between, or another
+        process committed it), rebuilt as it was applied, with the parts already sent: what the publisher drains.
+        ``skip(key)``: versions the caller has under way, not rebuilt; ``known``: as for ``rebuilt``."""
+        out: list[tuple[OutboxKey, Applied, frozenset[str]]] = []
         for game_id, version, kind, sent in await self.store.unpublished():
-            applied = await self.rebuilt(game_id, version, kind)
+            key = (game_id, version, kind)
+            if skip(key):
+                continue
+            applied = await self.rebuilt(game_id, version, kind, known)
             if applied is not None:
-                out.append((applied, sent))
+                out.append((key, applied, sent))
         return out
 
     async def rebuilt(

@@ -22,7 +22,7 @@ from typing import Any
 from app.commands import Answer
 from app.database import Listener, PostgresDatabase
 from app.lru import Bounded
-from app.queries import Applied, ServiceError
+from app.queries import ServiceError
 from app.service import GameService
 from app.store import Source, Store
 from engine import RuleError
@@ -119,12 +119,12 @@ class CommandQueue:
             except Exception as err:  # the database, a bug: nothing was recorded, and the gateway says so
                 log.exception("command %s of game %s failed", queue_id, row[1])
                 error = err
-            outcome = json.dumps({"id": queue_id, "outcome": outcome_of(error)})
+            outcome = outcome_of(error)
             await session.execute(
                 "UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ?",
-                (time.time(), json.dumps(outcome_of(error)), queue_id),
+                (time.time(), json.dumps(outcome), queue_id),
             )
-            await session.execute("SELECT pg_notify(?, ?)", (DONE, outcome))
+            await session.execute("SELECT pg_notify(?, ?)", (DONE, json.dumps({"id": queue_id, "outcome": outcome})))
         return True
 
     async def prune(self, older_than: float) -> int:
@@ -255,9 +255,5 @@ class GatewayService(GameService):
         super().__init__(store)
         self.outcomes = outcomes
 
-    async def execute(self, command: Any) -> Any:
-        if isinstance(command, Answer) and command.source == Source.PLAYER and command.key is not None:
-            await self.outcomes.submit(command)
-            game = await self.load(command.game_id)
-            return Applied(command.game_id, command.house, command.source, game, [])
-        return await super().execute(command)
+    async def answer(self, command: Answer) -> None:
+        await self.outcomes.submit(command)

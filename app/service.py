@@ -241,6 +241,11 @@ class GameService(GameQueries):
             raise ServiceError("already-done", "That was already done.") from err
         raise TypeError(f"no path for {type(command).__name__}")
 
+    async def answer(self, command: Answer) -> None:
+        """A player's answer, for a caller that needs only to know it was recorded (a form's Submit): applied like
+        any command here; a gateway of several processes hands it to its workers instead (``app/queue.py``)."""
+        await self.execute(command)
+
     def _audit(self, command: Command, params: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         """A moderator's command is told in the channel, after what it changed (its notice, in the outbox)."""
         if not isinstance(command, ModeratorCommand) or command.by is None:

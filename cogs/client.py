@@ -16,7 +16,6 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 from discord.ext import commands
 
 from app.background import ImagePool
-from app.commands import Answer
 from app.config import Config
 from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
@@ -123,8 +122,7 @@ class WesterosBot(commands.Bot):
             for game_id in await self.play.publisher.drain():
                 await self.deadlines.arm(game_id)
         elif self.role == "worker":
-            assert isinstance(self.service.store.db, PostgresDatabase)
-            self.pump = OutboxPump(self.play.publisher, self.service, self.service.store.db.url)
+            self.pump = OutboxPump(self.play.publisher, str(self.config.database))
             self.pump.start()
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
@@ -162,9 +160,6 @@ def point_at(api_base: str | None, gateway_url: str | None) -> None:
         discord.http.Route.BASE = api_base.rstrip("/")
     if gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
-
-
-ROLES = ("all", "gateway", "worker")
 
 
 async def start(config: Config, *, sync_commands: bool = False, role: str = "all") -> int:
@@ -216,10 +211,7 @@ async def run_worker(config: Config, store: Store) -> int:
     announce_commits(service, store.db)
     bot = WesterosBot(config, service, role="worker")
 
-    async def apply(command: Answer) -> None:
-        await service.execute(command)
-
-    workers = Workers(CommandQueue(store.db), apply, slots=config.worker_slots)
+    workers = Workers(CommandQueue(store.db), service.answer, slots=config.worker_slots)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

@@ -404,7 +404,7 @@ class FormController:
         async with self.order.working():
             command = Answer(game_id=game_id, by=interaction.user.id, key=command_key(interaction), house=house,
                              answer=answer, prompt_id=prompt.id)  # fmt: skip
-            await self.service.execute(command)
+            await self.service.answer(command)
         summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
         change: discord.ui.View | None = None

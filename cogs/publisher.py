@@ -22,6 +22,7 @@ from app.labels import awaited_text, house_mark
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.notices import from_payload, notice_text
+from app.queries import OutboxKey
 from app.service import Applied, GameService, ServiceError, opened_by
 from cogs.acks import AckFirst
 from cogs.channels import Channels
@@ -66,6 +67,11 @@ class Publisher:
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.status_tasks: set[asyncio.Task[None]] = set()
+        # What ``drain`` has under way or done, so that draining again starts nothing twice.
+        self.under_way: set[OutboxKey] = set()
+        self.done_quietly: Bounded[OutboxKey, bool] = Bounded(MEMORY_GAMES * 4)
+        self.noticing: set[int] = set()  # games whose notices are being posted
+        self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
 
     # ----- after every accepted answer -----
 
@@ -101,16 +107,45 @@ class Publisher:
         while self.posting:
             await asyncio.wait(list(self.posting.values()))
 
-    async def drain(self) -> list[int]:
-        """At start-up: publish, each game in order, what versions committed before a crash implied and never sent
-        (the outbox); returns the games concerned (their deadlines are re-armed by the caller)."""
-        pending = await self.service.unpublished()
-        for applied, sent in pending:
-            self.after_answer(applied.game_id, functools.partial(self.publish, applied, sent, last_try=True))
-        noticed = {notice.game_id for notice in await self.service.pending_notices()}
+    async def drain(self, *, at_start: bool = True) -> list[int]:
+        """Publish, each game in order, what the outbox holds and is not under way here; returns the games concerned.
+        At start-up, what versions committed before a crash implied and never sent, one try each (their deadlines
+        are re-armed by the caller). In the worker holding the publish lock (``cogs/pump.py``), again and again,
+        whoever committed it: a publication that failed is tried once more (its row notes a retry)."""
+        pending = await self.service.unpublished(
+            skip=lambda key: key in self.under_way or key in self.done_quietly, known=self._known
+        )
+        for key, applied, sent in pending:
+            self.under_way.add(key)
+            self.dms.position_changed(applied)
+            self.forms.position_changed(applied)
+            self.last_game[applied.game_id] = applied.game
+            last_try = at_start or RETRY in sent
+            self.after_answer(applied.game_id, functools.partial(self._drained, key, applied, sent, last_try))
+        noticed = {notice.game_id for notice in await self.service.pending_notices()} - self.noticing
         for game_id in sorted(noticed):
-            self.on_notices(game_id)
-        return sorted({applied.game_id for applied, _ in pending})
+            self.noticing.add(game_id)
+            self.after_answer(game_id, functools.partial(self._noticed, game_id))
+        return sorted({applied.game_id for _, applied, _ in pending})
+
+    def _known(self, game_id: int, version: int) -> Game | None:
+        """The game at ``version`` if this publisher's latest drained version of it left it there (no replay)."""
+        game = self.last_game.get(game_id)
+        return game if game is not None and game.version == version else None
+
+    async def _drained(self, key: OutboxKey, applied: Applied, sent: frozenset[str], last_try: bool) -> None:
+        try:
+            if await self.publish(applied, sent, last_try=last_try):
+                # Done, though a quiet version (nothing to tell) stays in the outbox until its game's next goes.
+                self.done_quietly[key] = True
+        finally:
+            self.under_way.discard(key)
+
+    async def _noticed(self, game_id: int) -> None:
+        try:
+            await self.post_notices(game_id)
+        finally:
+            self.noticing.discard(game_id)
 
     async def publish(self, applied: Applied, sent: frozenset[str] = frozenset(), *, last_try: bool = False) -> bool:
         """Send what a committed version implies: the channel's lines and images, the DMs of the decisions it opened,
