@@ -127,6 +127,15 @@ class CommandQueue:
             await session.execute("SELECT pg_notify(?, ?)", (DONE, json.dumps({"id": queue_id, "outcome": outcome})))
         return True
 
+    async def abandon(self, queue_id: int) -> dict[str, Any] | None:
+        """Give up a command no worker has applied: it will never be (None). If a worker is applying it, this waits
+        for that worker's transaction, and returns the outcome it recorded."""
+        gave_up = await self.db.execute(
+            "UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ? AND done_at IS NULL",
+            (time.time(), json.dumps({"failed": "abandoned"}), queue_id),
+        )
+        return None if gave_up == 1 else await self.outcome(queue_id)
+
     async def prune(self, older_than: float) -> int:
         """Forget the outcomes of commands done before ``older_than`` (their gateways have long had them)."""
         return await self.db.execute(
@@ -179,6 +188,10 @@ class Outcomes:
                     if stored is not None:
                         return stored
                     if time.monotonic() > deadline:
+                        # Never applied later behind the player's back: he is told it was not recorded.
+                        applied_meanwhile = await self.queue.abandon(queue_id)
+                        if applied_meanwhile is not None:
+                            return applied_meanwhile
                         raise CommandFailed(f"no worker applied command {queue_id} in time") from None
         finally:
             self.waiting.pop(queue_id, None)

@@ -20,6 +20,7 @@ from discord import app_commands
 from app.database import is_database_error
 from app.decisions import FormError
 from app.messages import error_text
+from app.queue import CommandFailed
 from app.service import ServiceError
 from cogs.text import fit, shown
 from engine import RuleError
@@ -43,7 +44,8 @@ async def say(interaction: discord.Interaction[Any], content: str, **options: An
 def failure_text(error: BaseException, lang: str) -> str:
     if isinstance(error, REFUSALS):
         return error_text(error, lang, literal=lambda text: shown(text, 300))
-    if is_database_error(error):  # the database refused or failed: the transaction was rolled back
+    # The database refused or failed (the transaction was rolled back), or no worker could apply the answer.
+    if is_database_error(error) or isinstance(error, CommandFailed):
         return t("error.not-recorded", lang)
     return t("error.unexpected", lang)
 

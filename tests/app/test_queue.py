@@ -1,0 +1,92 @@
+"""The queue between a gateway and its workers (PostgreSQL): outcomes, refusals, a retried command, and an answer
+nobody applied in time, which is given up and never applied behind the player's back."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from app.commands import Answer
+from app.database import PostgresDatabase
+from app.queries import ServiceError
+from app.queue import CommandFailed, CommandQueue, Outcomes
+from app.service import GameService
+from app.store import Store
+from cogs.replies import failure_text
+from engine import RuleError
+from tests.app.test_service import started
+
+pytestmark = pytest.mark.several_processes
+
+
+async def queue_of(store: Store) -> CommandQueue:
+    assert isinstance(store.db, PostgresDatabase)
+    return CommandQueue(store.db)
+
+
+async def test_an_answer_goes_through_the_queue_once_and_a_retry_is_reported_done(database: Path | str) -> None:
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        game_id = await started(service)
+        prompt = (await service.load(game_id)).prompts()[0]
+        seats = await store.seats(game_id)
+        answer = Answer(
+            game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="interaction-1"
+        )
+        queue = await queue_of(store)
+        outcomes = Outcomes(queue)
+        outcomes.start()
+        try:
+            for _ in range(2):  # the second: a worker that died after the commit, before recording the outcome
+                await queue.enqueue(answer)
+                assert await queue.apply_next(service.answer)
+            assert not await queue.apply_next(service.answer)
+            assert [a.house for a in await store.answers(game_id)] == [prompt.house]
+            assert await queue.outcome(1) == {"ok": True} and await queue.outcome(2) == {"ok": True}
+            # A refusal travels back as itself, to be worded in the player's language.
+            wrong = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=12345, key="interaction-2")
+            waiting = asyncio.ensure_future(outcomes.submit(wrong, timeout=30))
+            while not await queue.apply_next(service.answer):  # a worker, once the gateway has enqueued it
+                await asyncio.sleep(0.01)
+            with pytest.raises(ServiceError) as refused:
+                await waiting
+            assert refused.value.code == "not-your-house"
+        finally:
+            await outcomes.stop()
+    finally:
+        await store.close()
+
+
+async def test_an_answer_nobody_applied_in_time_is_given_up_and_never_applied(database: Path | str) -> None:
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        game_id = await started(service)
+        prompt = (await service.load(game_id)).prompts()[0]
+        seats = await store.seats(game_id)
+        answer = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="k")
+        outcomes = Outcomes(await queue_of(store))
+        outcomes.start()
+        try:
+            with pytest.raises(CommandFailed) as failed:
+                await outcomes.submit(answer, timeout=0)  # no worker runs
+            assert "NOT recorded" in failure_text(failed.value, "en")
+            assert not await outcomes.queue.apply_next(service.answer)  # a worker starting later finds nothing
+            assert await store.answers(game_id) == []
+        finally:
+            await outcomes.stop()
+    finally:
+        await store.close()
+
+
+def test_a_rule_refusal_and_a_failure_cross_the_queue() -> None:
+    from app.queue import outcome_of, raise_outcome
+
+    with pytest.raises(RuleError) as rule:
+        raise_outcome(outcome_of(RuleError("not-your-turn", "Nothing is asked.", house="stark")))
+    assert rule.value.params == {"house": "stark"}
+    with pytest.raises(CommandFailed):
+        raise_outcome(outcome_of(OSError("disk")))
