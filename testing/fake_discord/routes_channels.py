@@ -121,7 +121,7 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         channel = lookups.channel(world, request)
         message = own_message(channel, request)
         body = await read_body(request)
-        validate_message(body.payload, file_count=len(body.files), creating=False)
+        validate_message(body.payload, file_count=len(body.files), creating=False, existing_flags=message.flags)
         world.edit_message(message, body)
         ctx.events.message_update(message)
         return json_response(message_payload(world, message))

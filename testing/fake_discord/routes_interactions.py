@@ -90,7 +90,7 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
             message = source_message(it)
             it.original_message_id = message.id
             if ctype == ix.UPDATE_MESSAGE:
-                validate_message(data, file_count=len(body.files), creating=False)
+                validate_message(data, file_count=len(body.files), creating=False, existing_flags=message.flags)
                 world.edit_message(message, body, data)
                 ctx.events.message_update(message)
                 it.response_ready = True
@@ -169,7 +169,7 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         it = webhook_interaction(request)
         message = target(it, request)
         body = await read_body(request)
-        validate_message(body.payload, file_count=len(body.files), creating=False)
+        validate_message(body.payload, file_count=len(body.files), creating=False, existing_flags=message.flags)
         world.edit_message(message, body)
         if message.id == it.original_message_id:
             it.response_ready = True

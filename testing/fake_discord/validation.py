@@ -21,6 +21,7 @@ MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_SELECT_OPTIONS = 25
 MAX_V2_COMPONENTS = 40
+MAX_V2_TEXT = 4000  # characters across all text displays of a components-v2 message
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
 
 
@@ -28,8 +29,11 @@ def _err(path: str, message: str) -> ApiError:
     return invalid_form({path: {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": message}]}})
 
 
-def validate_message(payload: Mapping[str, Any], *, file_count: int = 0, creating: bool = True) -> None:
-    """Raise ApiError like Discord for an invalid create/edit message payload."""
+def validate_message(
+    payload: Mapping[str, Any], *, file_count: int = 0, creating: bool = True, existing_flags: int = 0
+) -> None:
+    """Raise ApiError like Discord for an invalid create/edit message payload. An edit passes the message's flags
+    (``existing_flags``): a message sent with IS_COMPONENTS_V2 keeps it, so its edits follow the v2 rules too."""
     content = payload.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
         raise _err("content", f"Must be {MAX_CONTENT} or fewer in length.")
@@ -42,7 +46,7 @@ def validate_message(payload: Mapping[str, Any], *, file_count: int = 0, creatin
     if total > MAX_EMBED_TOTAL:
         raise _err("embeds", f"Embed size exceeds maximum size of {MAX_EMBED_TOTAL}")
     components = payload.get("components") or []
-    flags = int(payload.get("flags") or 0)
+    flags = int(payload.get("flags") or 0) | (existing_flags & FLAG_COMPONENTS_V2)
     validate_components(components, v2=bool(flags & FLAG_COMPONENTS_V2))
     if flags & FLAG_COMPONENTS_V2 and (content or embeds):
         raise _err("content", "content and embeds cannot be used with the IS_COMPONENTS_V2 flag")
@@ -87,8 +91,11 @@ def validate_components(components: Sequence[Mapping[str, Any]], *, v2: bool = F
                 raise _err(f"components.{i}.components", "An action row holds 1 to 5 components.")
             if any(c.get("type") in comps.SELECT_TYPES for c in children) and len(children) > 1:
                 raise _err(f"components.{i}.components", "A select menu must be alone in its action row.")
-    elif sum(1 for _ in comps.walk(components)) > MAX_V2_COMPONENTS:
-        raise _err("components", f"Must be {MAX_V2_COMPONENTS} or fewer components in total.")
+    else:
+        if sum(1 for _ in comps.walk(components)) > MAX_V2_COMPONENTS:
+            raise _err("components", f"Must be {MAX_V2_COMPONENTS} or fewer components in total.")
+        if sum(len(text) for text in comps.texts(components)) > MAX_V2_TEXT:
+            raise _err("components", f"The text displays hold more than {MAX_V2_TEXT} characters in all.")
     seen: set[str] = set()
     for component in comps.walk(components):
         custom_id = component.get("custom_id")

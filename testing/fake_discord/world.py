@@ -16,6 +16,7 @@ from .errors import FakeTimeoutError, invalid_form
 from .mentions import pings
 from .models import (
     DM,
+    FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     GUILD_TEXT,
@@ -341,7 +342,8 @@ class World:
         if "attachments" in data or body.files:
             message.attachments = self._attachments_from(body, data, message.attachments)
         if data.get("flags") is not None:
-            keep = message.flags & (FLAG_EPHEMERAL | FLAG_LOADING)
+            # IS_COMPONENTS_V2 cannot be taken off a message once it is set (Discord's "Using Message Components").
+            keep = message.flags & (FLAG_EPHEMERAL | FLAG_LOADING | FLAG_COMPONENTS_V2)
             message.flags = (int(data["flags"]) & SETTABLE_FLAGS & ~FLAG_EPHEMERAL) | keep
         message.flags &= ~FLAG_LOADING
         message.edited_at = now_iso()

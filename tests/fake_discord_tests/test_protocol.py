@@ -248,3 +248,25 @@ def test_zstd_stream_encoder_roundtrip() -> None:
     for text in ('{"op":10}', '{"op":11}'):
         frame = encoder.encode(text)
         assert isinstance(frame, bytes) and decompressor.decompress(frame).decode() == text
+
+
+def test_a_components_v2_message_keeps_its_rules_on_every_edit() -> None:
+    """Discord's "Using Message Components": IS_COMPONENTS_V2 cannot be taken off a message, such a message has no
+    content, and its text displays hold 4,000 characters in all."""
+    from testing.fake_discord.errors import ApiError
+    from testing.fake_discord.models import FLAG_COMPONENTS_V2
+    from testing.fake_discord.validation import validate_message
+
+    def refusal(payload: dict[str, Any], **options: Any) -> str:
+        with pytest.raises(ApiError) as refused:
+            validate_message(payload, **options)
+        return json.dumps(refused.value.errors)
+
+    text = {"type": 10, "content": "Winterfell"}
+    validate_message({"flags": FLAG_COMPONENTS_V2, "components": [text]})
+    # An edit that leaves the flag out still has it: no content beside the components.
+    assert "IS_COMPONENTS_V2" in refusal({"content": "Recorded"}, creating=False, existing_flags=FLAG_COMPONENTS_V2)
+    validate_message({"components": [text]}, creating=False, existing_flags=FLAG_COMPONENTS_V2)
+    long = [{"type": 10, "content": "x" * 2000}, {"type": 10, "content": "y" * 2001}]
+    assert "4000" in refusal({"flags": FLAG_COMPONENTS_V2, "components": long})
+    assert "4000" in refusal({"components": long}, creating=False, existing_flags=FLAG_COMPONENTS_V2)
