@@ -663,6 +663,9 @@ class GameService(GameQueries):
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self.store.set_status_message(game_id, message_id)
 
+    async def set_log_thread(self, game_id: int, thread_id: int) -> None:
+        await self.store.set_log_thread(game_id, thread_id)
+
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         await self.store.set_dm_closed(user_id, closed)
 

@@ -50,7 +50,9 @@ class Notice:
     payload: dict[str, Any]
 
 
-GAME_COLUMNS = "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id"
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, log_thread_id"
+)
 DEADLINE_COLUMNS = "game_id, step_key, category, opened_at, due_at, paused_remaining"
 
 SET_SEAT = (
@@ -126,6 +128,7 @@ class GameRow:
     state: str | None
     version: int
     status_message_id: int | None = None
+    log_thread_id: int | None = None  # the thread under the channel holding the step-by-step log
 
 
 @dataclass(frozen=True)
@@ -406,6 +409,10 @@ class Store:
     async def set_status_message(self, game_id: int, message_id: int) -> None:
         await self.write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
         self._changed_game(game_id, status_message_id=message_id)
+
+    async def set_log_thread(self, game_id: int, thread_id: int) -> None:
+        await self.write("UPDATE games SET log_thread_id = ? WHERE id = ?", (thread_id, game_id))
+        self._changed_game(game_id, log_thread_id=thread_id)
 
     # ----- lobby and seats -----
 
@@ -860,7 +867,7 @@ def _deadline_row(row: tuple[Any, ...]) -> DeadlineRow:
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
     """A row of ``GAME_COLUMNS``."""
-    game_id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id = row
+    game_id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, thread = row
     return GameRow(
         id=int(game_id),
         guild_id=int(guild_id),
@@ -872,4 +879,5 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
         state=state,
         version=int(version),
         status_message_id=int(status_message_id) if status_message_id is not None else None,
+        log_thread_id=int(thread) if thread is not None else None,
     )

@@ -38,3 +38,17 @@ class Channels:
         channel = self.bot.get_channel(channel_id) or self.bot.get_partial_messageable(channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         return channel
+
+    def thread(self, thread_id: int) -> discord.PartialMessageable:
+        """A thread the bot opened (a game's log): written to without looking it up."""
+        return self.bot.get_partial_messageable(thread_id, type=discord.ChannelType.public_thread)
+
+    async def text_channel(self, channel_id: int) -> discord.TextChannel:
+        """A game's channel as a text channel, to open a thread in: from the gateway's cache, else (a worker) fetched.
+        TypeError if it is not one (a game is made in a text channel, but a moderator may have changed it)."""
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            raise TypeError(f"channel {channel_id} is not a text channel")
+        return channel

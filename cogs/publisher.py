@@ -18,6 +18,7 @@ from typing import Any
 import discord
 
 from app.background import Background, ImagePool, PoolBusy
+from app.channel_posts import Entry, Post, Table, plan_step
 from app.labels import awaited_text, house_mark
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
@@ -60,9 +61,11 @@ class Publisher:
         self.background: Background | ImagePool = background or Background()
         self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
-        # Per game, its last channel message if it holds text only: (message id, its content). The next text-only step
-        # of the same phase is added to it by an edit, which notifies nobody, instead of a new message (issue U).
-        self.open_text: dict[int, tuple[int, str]] = Bounded(MEMORY_GAMES)
+        # Per game, the last message of its log thread: (message id, its content). The next step's lines are added to
+        # it by an edit while there is room.
+        self.open_text: dict[int, tuple[int, str]] = Bounded(MEMORY_GAMES)  # the log thread's last message
+        self.tables: dict[int, Table] = Bounded(MEMORY_GAMES)  # what each game's channel shows (app/channel_posts.py)
+        self.threads: dict[int, int | None] = Bounded(MEMORY_GAMES)  # each game's log thread (None: none could open)
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
         self.status_delay = 2.0  # seconds during which answers share one status edit
@@ -182,23 +185,23 @@ class Publisher:
         return True
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
-        """What the channel sees of a step (``render.images_for_step``), drawn in the image pool: battle images
-        first, then a crop of what changed or the whole board; [] when nothing visible changed."""
+        """What the channel sees of a step (``render.images_for_step`` without the crops of changes), drawn in the
+        image pool: each battle decided, and the whole board where the table looks at it (the start, the orders
+        revealed, the end of the Action phase, the end); [] for every other step, without working out a view."""
         if self.renderer is None:
             return []
         from render import images_for_step
-        from render.aio import step_may_show_something, step_shows_something
+        from render.aio import ALWAYS_DRAWN
 
         game_id = applied.game_id
         public = [e for e in applied.events if "private_to" not in e]
-        if not step_may_show_something(public):
-            return []  # houses answered a secret step: nothing to draw, and no view to work out
+        if applied.before is not None and not any(e["type"] in ALWAYS_DRAWN for e in public):
+            return []
         view_before, view_after = applied.views()
-        if not step_shows_something(view_before, view_after, public):
-            return []  # most answers change nothing visible: the workers are not asked at all
         lang = (await self.service.row(game_id)).settings.get("language", "en")
         try:
-            return await self.background.run(images_for_step, view_before, view_after, public, lang)
+            table_images = functools.partial(images_for_step, crops=False)  # a partial of a module function pickles
+            return await self.background.run(table_images, view_before, view_after, public, lang)
         except PoolBusy:
             log.warning("the image queue is full: game %s's step is posted without its images", game_id)
         except Exception:
@@ -212,46 +215,118 @@ class Publisher:
         events: list[dict[str, Any]],
         images: list[tuple[str, bytes, str]] | None = None,
     ) -> bool:
-        """The step's narration, with its images attached to the last of its messages (in their order); whether
-        anything was posted."""
+        """What the step shows the table (``app/channel_posts.py``): new messages where the table must look, the
+        messages still growing edited in place, the images attached to the messages they show; then every line in the
+        log thread. Whether anything was posted."""
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self.channels.channel(row.channel_id)
-        phase_before = self.phase_shown.get(game_id)
-        chunks = split(self.narration(game_id, game, events, lang))
-        files = [discord.File(io.BytesIO(png), filename=name) for name, png, _ in images or []]
-        same_phase = phase_before is not None and self.phase_shown.get(game_id) == phase_before
-        if len(chunks) == 1 and not files and same_phase and await self._add_to_open_text(game_id, channel, chunks[0]):
-            return True
-        self.open_text.pop(game_id, None)
-        if files and not chunks:
+        public = [e for e in events if "private_to" not in e]
+        log_lines = self.narration(game_id, game, public, lang)
+        round_ = game.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
+        phase_after = game.view(None)["phase"] if log_lines and not game.finished else None
+        table, posts = plan_step(self.tables.get(game_id) or Table(), public, lang, round_=round_,
+                                 phase_after=phase_after)  # fmt: skip
+        files = self._files_for(posts, images or [])
+        if files.get(None):  # images no message of the step shows (the game's start): one message of their own
             view = game.view(None)
             name = shown(row.name, NAME_LIMIT)
-            chunks = [t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))]
-        for i, chunk in enumerate(chunks):
-            if i < len(chunks) - 1 or not files:
-                message = await channel.send(chunk)
-                self.open_text[game_id] = (message.id, chunk)
-                continue
-            self.open_text.pop(game_id, None)
-            for start in range(0, len(files), FILES_PER_MESSAGE):
-                batch = files[start : start + FILES_PER_MESSAGE]
-                await channel.send(chunk if start == 0 else None, files=batch)
-        return bool(chunks)
+            caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
+            posts.append(Post("board", [Entry(caption)], board=True))
+            files[id(posts[-1])] = files.pop(None)
+        for post in posts:
+            text = post.text(lang)
+            if post.message_id is None:
+                attached = files.get(id(post), [])
+                message = await channel.send(text, files=attached[:FILES_PER_MESSAGE])
+                for start in range(FILES_PER_MESSAGE, len(attached), FILES_PER_MESSAGE):
+                    await channel.send(files=attached[start : start + FILES_PER_MESSAGE])
+                post.message_id = message.id
+            else:
+                try:
+                    await channel.get_partial_message(post.message_id).edit(content=text)  # type: ignore[attr-defined]
+                except discord.NotFound:  # someone deleted it: the lines go out anew
+                    post.message_id = (await channel.send(text)).id
+            post.changed = False
+        self.tables[game_id] = table
+        await self.log_to_thread(game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang)
+        return bool(posts or log_lines)
 
-    async def _add_to_open_text(self, game_id: int, channel: discord.abc.Messageable, text: str) -> bool:
-        """Add a step's lines to the game's last message when it holds text only and there is room; False: post anew
-        (none is open, it is full, or it is gone)."""
+    @staticmethod
+    def _files_for(posts: list[Post], images: list[tuple[str, bytes, str]]) -> dict[int | None, list[discord.File]]:
+        """The step's images by the post that shows them (``id`` of the post; None: no post of the step shows them): a
+        battle's image on its battle's message, the board on the message that says why the table looks at it."""
+        out: dict[int | None, list[discord.File]] = {}
+        battles = {p.area: p for p in posts if p.kind == "battle" and p.message_id is None}
+        board = next((p for p in posts if p.board and p.message_id is None), None)
+        for name, png, kind in images:
+            home: Post | None = None
+            if kind == "battle":
+                home = next((p for area, p in battles.items() if name.startswith(f"battle-{area}-")), None)
+            elif kind == "board":
+                home = board
+            out.setdefault(id(home) if home is not None else None, []).append(
+                discord.File(io.BytesIO(png), filename=name)
+            )
+        return out
+
+    async def log_to_thread(
+        self,
+        game_id: int,
+        thread_id: int | None,
+        channel_id: int,
+        game_name: str,
+        lines: list[str],
+        lang: str,
+    ) -> None:
+        """Every line of the step in the game's log thread, added to its last message while there is room (an edit
+        notifies nobody). The thread is opened with the game's first lines; where it cannot be (no permission), the
+        channel's messages and ``/game log`` remain."""
+        if not lines:
+            return
+        thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang)
+        if thread is None:
+            return
+        for chunk in split(lines):
+            if not await self._add_to_open_text(game_id, thread, chunk):
+                message = await thread.send(chunk)
+                self.open_text[game_id] = (message.id, chunk)
+
+    async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> bool:
+        """Add a step's lines to the log thread's last message when there is room; False: post anew (none is open,
+        it is full, or it is gone)."""
         open_ = self.open_text.get(game_id)
         if open_ is None or len(open_[1]) + 1 + len(text) > MESSAGE_LIMIT:
             return False
         content = f"{open_[1]}\n{text}"
         try:
-            await channel.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
+            await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
         except discord.NotFound:
             return False
         self.open_text[game_id] = (open_[0], content)
         return True
+
+    async def _log_thread(
+        self, game_id: int, thread_id: int | None, channel_id: int, game_name: str, lang: str
+    ) -> discord.abc.Messageable | None:
+        thread_id = self.threads.get(game_id, thread_id)
+        if thread_id is not None:
+            return self.channels.thread(thread_id)
+        if game_id in self.threads:
+            return None  # it could not be opened: not again until a restart
+        try:
+            parent = await self.channels.text_channel(channel_id)
+            name = t("channel.thread-name", lang, game=shown(game_name, NAME_LIMIT))
+            thread = await parent.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+        except (discord.HTTPException, TypeError):
+            log.info("could not open the log thread of game %s (missing permission?)", game_id)
+            self.threads[game_id] = None
+            return None
+        await self.service.set_log_thread(game_id, thread.id)
+        self.threads[game_id] = thread.id
+        return thread
 
     def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
         """The step's lines, a header opening each new phase: the events say when a phase begins, and the
@@ -274,8 +349,14 @@ class Publisher:
         self.dms.forget_game(game_id)
         self.forms.forget_game(game_id)
         self.status_text.pop(game_id, None)
+        self.after_answer(game_id, functools.partial(self._forget_channel, game_id))
+
+    async def _forget_channel(self, game_id: int) -> None:
+        """Once the ended game's last posts are out: what its channel and log thread showed."""
         self.phase_shown.pop(game_id, None)
         self.open_text.pop(game_id, None)
+        self.tables.pop(game_id, None)
+        self.threads.pop(game_id, None)
 
     # ----- the pinned status -----
 
@@ -366,5 +447,4 @@ class Publisher:
             except discord.HTTPException:
                 log.exception("could not post a notice of game %s", game_id)
                 return
-            self.open_text.pop(game_id, None)  # the game's lines go on below the notice
             await self.service.notice_posted(notice.id)

@@ -101,11 +101,17 @@ def _whole_board(board: RenderBoard, view: View, lang: str, version: object) -> 
 
 
 def images_for_step(
-    view_before: View | None, view_after: View, events: list[dict[str, Any]], lang: str = "en"
+    view_before: View | None,
+    view_after: View,
+    events: list[dict[str, Any]],
+    lang: str = "en",
+    *,
+    crops: bool = True,
 ) -> list[Image]:
-    """The images to post in the game channel after one step. ``view_before`` is the public view before the step
-    (None at the start of the game), ``view_after`` the public view after it, ``events`` the public events it
-    produced (private ones are ignored). Private views are refused (:class:`PrivateViewError`)."""
+    """The images of one step. ``view_before`` is the public view before the step (None at the start of the game),
+    ``view_after`` the public view after it, ``events`` the public events it produced (private ones are ignored).
+    Private views are refused (:class:`PrivateViewError`). Without ``crops``, only what the game channel shows
+    (issue U): each battle, and the whole board when the table looks at it (:data:`WHOLE_BOARD_AFTER`, the start)."""
     after = require_public(view_after)
     before = require_public(view_before) if view_before is not None else None
     lang = lang_of(lang)
@@ -116,6 +122,8 @@ def images_for_step(
     kinds = {e.get("type") for e in events}
     if before is None or kinds & WHOLE_BOARD_AFTER:
         return [*out, *_whole_board(board, after, lang, version)]
+    if not crops:
+        return out
     battle_areas = {e.get("area") for e in events if e.get("type") in ("combat-result", "neutral-attack")}
     fight = before.get("battle") if isinstance(before.get("battle"), dict) else None
     if fight and fight.get("area") in battle_areas:  # the battle image already shows its origin and supporters

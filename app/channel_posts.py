@@ -1,0 +1,264 @@
+"""What the game channel shows of each step: a table to read, not a log (issue U).
+
+Each line a step narrates has a home:
+
+- the message of its **phase**, opened by the phase's first line under its header and edited in place as the phase
+  unfolds (an edit notifies nobody);
+- the message of a **battle**, posted with the battle's image when the battle is decided; its lines are gathered from
+  the attack on, and what follows the decision (casualties, retreat) is added to it until the battle ends;
+- the message of a **bidding** (the Clash of Kings' tracks, the wildlings), posted when the bids are revealed, with
+  what the bids decide;
+- a message the table must look at: the orders revealed, with the board (it opens the Action phase's message), and
+  the board at the end of the Action phase (or of the game), under which the next round's Westeros phase is told.
+
+Per-house results in a row (supply, the Game of Thrones' Power, houses mustering nothing) read as one line. The full
+step-by-step log is the publisher's business (a thread); this module only plans the channel, Discord-free: the
+publisher sends the posts it returns as new and edits the ones it returns changed.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.labels import house_name
+from app.narration import PHASE_OF_EVENT, narrate, phase_header
+from i18n import t
+
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+BATTLE_STARTS = frozenset({"combat-started"})
+BATTLE_DECIDED = frozenset({"combat-result", "neutral-attack"})
+BATTLE_ENDS = frozenset({"combat-ended"})
+BIDS_OPEN = frozenset({"bids-revealed"})
+# What a bidding decides, told in the bidding's message while it is the latest one opened.
+BIDS_FOLLOW = frozenset(
+    {
+        "bids-revealed",
+        "track-set",
+        "tie-broken",
+        "bid-handout",
+        "wildlings-result",
+        "wildling-card",
+        "wildling-bidder",
+        "wildling-effect",
+    }
+)
+# Results that belong to no phase: told where the step's other lines go (a bidding's, a battle's, a phase's).
+ANY_PHASE = frozenset({"power-gained", "track-moved", "units-destroyed", "unit-upgraded", "power-lost"})
+REVEAL = "orders-revealed"
+BOARD_AFTER = frozenset({"action-cleanup", "game-over"})
+
+
+@dataclass
+class Entry:
+    """One line, or one item of a line that gathers a per-house result (``group``)."""
+
+    text: str
+    group: str = ""
+
+
+@dataclass
+class Post:
+    """One channel message: new until the publisher gives it its id."""
+
+    kind: str  # "phase", "battle", "bids" or "board"
+    entries: list[Entry] = field(default_factory=list)
+    message_id: int | None = None
+    area: str = ""  # a battle's area: its image is attached to it
+    board: bool = False  # the whole board's image(s) are attached to it
+    changed: bool = True  # its text is not what Discord shows yet
+
+    def text(self, lang: str) -> str:
+        return "\n".join(lines_of(self.entries, lang))
+
+
+def lines_of(entries: list[Entry], lang: str) -> list[str]:
+    """The entries as lines: consecutive items of one group make one line."""
+    lines: list[str] = []
+    items: list[str] = []
+    for i, entry in enumerate(entries):
+        if not entry.group:
+            lines.append(entry.text)
+            continue
+        items.append(entry.text)
+        if i + 1 == len(entries) or entries[i + 1].group != entry.group:
+            lines.append(t(f"channel.group.{entry.group}", lang, items=", ".join(items)))
+            items = []
+    return lines
+
+
+def grouped(event: dict[str, Any], lang: str) -> Entry | None:
+    """A per-house result said as an item of its group's line, or None when the event has a line of its own."""
+    kind = event.get("type")
+    house = house_name(str(event.get("house")), lang) if event.get("house") else ""
+    if kind == "supply-adjusted" and not event.get("reason"):
+        old, new = event.get("old"), event.get("new")
+        if old == new:
+            return Entry(t("channel.item.supply-same", lang, house=house, new=new), "supply")
+        return Entry(t("channel.item.supply-changed", lang, house=house, old=old, new=new), "supply")
+    if kind == "power-gained" and event.get("reason") == "game-of-thrones":
+        return Entry(t("channel.item.power", lang, house=house, count=int(event["gained"])), "game-of-thrones")
+    if kind == "mustered" and not event.get("plan"):
+        return Entry(house, "mustered-nothing")
+    return None
+
+
+@dataclass
+class Table:
+    """What the channel shows of one game now: the messages still growing. Kept in memory by the publishing process:
+    lost on a restart, when the next lines start new messages."""
+
+    phase: str | None = None  # the phase whose header the channel has seen
+    round: int = 0
+    header_due: bool = False  # the next phase line opens a new message under the header
+    phase_post: Post | None = None
+    bids_post: Post | None = None
+    battle: Post | None = None  # from the attack until the battle ends
+    battle_shown: bool = False  # the battle's message is posted (it was decided)
+    board_leads: bool = False  # the phase message is the board that ended a round: the next phase goes on in it
+
+    def copy(self) -> Table:
+        return copy.deepcopy(self)
+
+
+class Planner:
+    """Routes one step's public events into the table's messages."""
+
+    def __init__(self, table: Table, lang: str) -> None:
+        self.table = table
+        self.lang = lang
+        self.touched: list[Post] = []  # in the order they were opened or changed
+        self.phase_hint: str | None = None  # the game's phase after the step, for a table this process never saw
+
+    def _touch(self, post: Post) -> None:
+        post.changed = True
+        if not any(p is post for p in self.touched):
+            self.touched.append(post)
+
+    def _add(self, post: Post, entry: Entry) -> Post:
+        """``entry`` added to ``post``, or to a new post of its kind when ``post`` is full."""
+        candidate = [*post.entries, entry]
+        if post.entries and len("\n".join(lines_of(candidate, self.lang))) > MESSAGE_LIMIT:
+            post = Post(post.kind, area=post.area)
+        post.entries.append(entry)
+        self._touch(post)
+        return post
+
+    def _header(self) -> list[Entry]:
+        """The header of the phase being told; none when this process does not know it (a restart in mid-phase)."""
+        phase = self.table.phase or self.phase_hint
+        return [Entry(phase_header(self.table.round, phase, self.lang))] if phase and self.table.round else []
+
+    def _to_phase(self, entry: Entry) -> None:
+        table = self.table
+        if table.phase_post is None or table.header_due:
+            if table.phase_post is not None and table.board_leads:  # a round opens under the board ending the last
+                for header in self._header():
+                    table.phase_post = self._add(table.phase_post, header)
+            else:
+                table.phase_post = Post("phase", self._header())
+            table.header_due = table.board_leads = False
+        table.phase_post = self._add(table.phase_post, entry)
+
+    def _open_phase(self, phase: str) -> None:
+        # The raven is used after the orders are revealed: its lines belong to the Action phase's message.
+        if self.table.phase == "action" and phase == "planning":
+            return
+        if phase != self.table.phase or self.table.phase_post is None:
+            self.table.phase = phase
+            self.table.header_due = True
+
+    def step(self, events: list[dict[str, Any]], round_: int, phase_after: str | None) -> list[Post]:
+        """Route a step's events (public ones; others are skipped) and return the posts it opened or changed."""
+        table = self.table
+        table.round = table.round or round_
+        self.phase_hint = phase_after
+        for event in events:
+            if "private_to" in event:
+                continue
+            self._event(event)
+        if phase_after is not None and phase_after != table.phase and table.phase is not None:
+            self._open_phase(phase_after)  # a phase that starts without an event of its own (planning)
+        return self.touched
+
+    def _event(self, event: dict[str, Any]) -> None:
+        table = self.table
+        kind = str(event.get("type"))
+        if kind == "round-started":
+            table.round = int(event["round"])
+            table.phase = None
+        event_phase = PHASE_OF_EVENT.get(kind)
+        if event_phase is not None:
+            self._open_phase(event_phase)
+        entry = self._entry(event)
+        if kind == REVEAL:
+            table.phase, table.header_due, table.bids_post = "action", False, None
+            table.phase_post = Post("phase", self._header(), board=True)
+            if entry is not None:
+                table.phase_post.entries.append(entry)
+            self._touch(table.phase_post)
+            return
+        if kind in BOARD_AFTER:
+            self._board(entry)
+            return
+        if kind in BATTLE_STARTS:
+            table.battle, table.battle_shown = Post("battle", area=str(event.get("area", ""))), False
+        if table.battle is not None or kind in BATTLE_DECIDED:
+            self._battle(event, kind, entry)
+            return
+        if kind in BIDS_OPEN and table.bids_post is None:
+            table.bids_post = Post("bids")
+        if table.bids_post is not None and kind in BIDS_FOLLOW | ANY_PHASE:
+            if entry is not None:
+                table.bids_post = self._add(table.bids_post, entry)
+            return
+        if entry is not None:
+            table.bids_post = None  # a line of another kind: the bidding is told
+            self._to_phase(entry)
+
+    def _entry(self, event: dict[str, Any]) -> Entry | None:
+        group = grouped(event, self.lang)
+        if group is not None:
+            return group
+        line = narrate(event, self.lang)
+        return Entry(line) if line else None
+
+    def _battle(self, event: dict[str, Any], kind: str, entry: Entry | None) -> None:
+        table = self.table
+        if table.battle is None:  # a neutral force attacked: a battle of one step
+            table.battle, table.battle_shown = Post("battle", area=str(event.get("area", ""))), False
+        battle = table.battle
+        if kind in BATTLE_STARTS and entry is not None:
+            self._to_phase(entry)  # the phase's message tells the attack; the battle's tells the rest
+        if entry is not None:
+            battle.entries.append(entry)
+        if kind in BATTLE_DECIDED:
+            battle.area = str(event.get("area", battle.area))
+            table.battle_shown = True
+        if table.battle_shown:
+            self._touch(battle)
+        if kind in BATTLE_ENDS or kind == "neutral-attack":
+            table.battle = None
+
+    def _board(self, entry: Entry | None) -> None:
+        """The end of the Action phase (or of the game): a message with the whole board."""
+        table = self.table
+        post = next((p for p in self.touched if p.kind == "board" and p.message_id is None), None)
+        if post is None:
+            post = Post("board", [Entry(t("channel.round-ends", self.lang, round=table.round))], board=True)
+            table.bids_post = None
+        if entry is not None:
+            post.entries.append(entry)
+        self._touch(post)
+        table.phase_post, table.board_leads = post, True
+
+
+def plan_step(
+    table: Table, events: list[dict[str, Any]], lang: str, *, round_: int, phase_after: str | None
+) -> tuple[Table, list[Post]]:
+    """The table after a step and the posts the step opened or changed (new ones have no message id), in order. The
+    table given is left as it was, so a step whose posting failed can be planned again."""
+    after = table.copy()
+    return after, Planner(after, lang).step(events, round_, phase_after)
