@@ -18,10 +18,10 @@ where answers are minutes apart.
 What is counted, from the fake's transcript (the bot's own messages only; ephemeral replies to a player's clicks are
 neither channel messages nor DMs):
 
-- ``channel_messages_per_round``: new non-ephemeral messages in the game channel from the Start click on (the lobby
-  before it is set-up, not counted), mean and max over rounds; ``channel_images_per_round``: their image attachments;
-  ``channel_edits``: edits of channel messages (the pinned status, text added to the last message, the lobby's
-  Start), the whole game;
+- ``channel_messages_per_round``: new non-ephemeral messages in the game channel after the Start click's (the lobby
+  before it, not counted; the Start's own, ``setup_messages``), mean and max over rounds; ``channel_images_per_round``:
+  their image attachments; ``channel_edits``: edits of channel messages (the pinned status, the messages of a phase,
+  a battle or a bidding as they grow, the lobby's Start), the whole game; the log thread's messages are not counted;
 - ``battles``: battles decided, from the engine's public events as stored for ``/game log`` (one ``combat-result`` or
   ``neutral-attack`` each, neutral forces included); ``*_less_battles``: a round's messages (images) minus its
   battles, the figure issue U's target ("at most 6 messages and 2 images per round, plus one of each per battle")
@@ -36,9 +36,10 @@ neither channel messages nor DMs):
 - ``seconds``: wall time of the game, set-up included (of all the games with ``--games N``).
 
 Rounds: after every answer, once the bot is idle, what appeared since the previous answer is counted in the round
-the game is in then (read from the service): a step that ends a round counts what it posts (its last lines, the new
-round's Westeros phase) in the new round. Battles are counted the same way: in the round the game is in after the
-version that decided them. Figures, never assertions.
+the game was in when the answer was given (read from the service): a step that ends a round counts what it posts (the
+round's last battle, the board that ends its Action phase) in the round it ends. What the Start click posts (the
+board the game starts on, the first DMs) is ``setup_messages`` and ``setup_images``, not a round's; its DMs count
+in round 1. Battles are counted the same way: in the round in which they were fought. Figures, never assertions.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ import tempfile
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,7 @@ from app.store import Store
 from cogs.publisher import FILES_PER_MESSAGE
 from i18n import t
 from testing.fake_discord import FakeChannel, FakeDiscord, FakeInteraction, FakeMember, StoredMessage
+from testing.fake_discord.components import STRING_SELECT, walk
 from testing.forms import form_controls
 from testing.quick_bot import QuickBot
 
@@ -107,6 +109,7 @@ class Meter:
         self.edits: dict[int, int] = {}  # tracked message id -> edits counted
         self.tracked: list[StoredMessage] = []
         self.rounds: dict[int, Round] = {}
+        self.round_of: dict[int, int] = {}  # channel message id -> the round it was counted in
 
     def _counts(self, message: StoredMessage) -> bool:
         return (
@@ -134,6 +137,7 @@ class Meter:
             self.tracked.append(message)
             self.edits[message.id] = 0
             if message.channel_id == self.channel_id:
+                self.round_of[message.id] = round_
                 now.channel_messages += 1
                 now.channel_images += sum(1 for a in message.attachments if is_image(a.filename, a.content_type))
             else:
@@ -149,12 +153,37 @@ class Meter:
                     now.dm_edits[self.dm_owner[message.channel_id]] += edits
 
 
+def channel_transcript(fake: FakeDiscord, meter: Meter) -> str:
+    """The game channel as it reads at the end, round by round: each bot message's final text and its images; then
+    the threads under the channel (the step-by-step log), message by message."""
+    lines: list[str] = []
+    shown_round = 0
+    for message in meter.tracked:
+        if message.channel_id != meter.channel_id:
+            continue
+        round_ = meter.round_of.get(message.id, shown_round)
+        if round_ != shown_round:
+            lines.append(f"\n======== round {round_} ========")
+            shown_round = round_
+        images = [a.filename for a in message.attachments if is_image(a.filename, a.content_type)]
+        lines.append(f"--- message {message.id}" + (f" [images: {', '.join(images)}]" if images else ""))
+        lines.append(message.text())
+    threads = {c.id: c for c in fake.world.channels.values() if c.parent_id == meter.channel_id}
+    for thread in threads.values():
+        lines.append(f"\n======== thread {thread.name} ========")
+        for message in fake.world.transcript:
+            if message.channel_id == thread.id and not message.deleted:
+                lines.append(message.text())
+    return "\n".join(lines) + "\n"
+
+
 def is_image(filename: str, content_type: str | None) -> bool:
     return bool(content_type and content_type.startswith("image/")) or filename.lower().endswith(".png")
 
 
 def selects(message: StoredMessage) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+    """The message's menus in the order shown, in action rows at the top or inside a layout (components v2)."""
+    return [dict(c) for c in walk(message.components) if c.get("type") == STRING_SELECT]
 
 
 def shown_values(select: dict[str, Any]) -> list[str]:
@@ -214,7 +243,7 @@ class Players:
             form = await self.open_with_decide(player, house)
             outcome, form = await self.fill_and_submit(player, house, form, pick=False)
             if outcome != "ok":
-                raise AssertionError(f"the preselected answer of {house} was refused: {form.content!r}")
+                raise AssertionError(f"the preselected answer of {house} was refused: {form.text()!r}")
         self.answered[kind] += 1
 
     async def dm_form(self, player: FakeMember, house: str) -> StoredMessage | None:
@@ -252,7 +281,7 @@ class Players:
             fresh = await self.pick_page(player, house, form)
             if fresh is not None:
                 return "expired", fresh
-            page = self.pages.search(form.content)
+            page = self.pages.search(form.text())
             if page is None or int(page[1]) >= int(page[2]):
                 break
             before = len(form.history)
@@ -260,10 +289,13 @@ class Players:
             await self.effect(turned, form, before)
             if turned.followups:
                 return self.after_followup(house, turned, form)
+        submit = form.component(self.control(form, house, "submit"))
+        if submit is not None and submit.get("disabled"):
+            return "refused", form  # the form says why the picks would be refused, and offers no Submit
         before = len(form.history)
         submitted = await self.tap(await self.fake.click(player, form, self.control(form, house, "submit")))
         await self.effect(submitted, form, before)
-        if self.recorded in form.content and len(form.history) > before:
+        if self.recorded in form.text() and len(form.history) > before:
             return "ok", form
         return self.after_followup(house, submitted, form)
 
@@ -312,18 +344,19 @@ async def settle(bot: QuickBot) -> None:
 
 
 async def battles_by_round(store: Store, game_id: int) -> Counter[int]:
-    """Battles decided, by the round the game is in after the version that decided them."""
+    """Battles decided, by the round they were fought in."""
     out: Counter[int] = Counter()
     round_ = 1
     for _, events in sorted((await store.events_by_version(game_id)).items()):
         for e in events:
             if e["type"] == "round-started":
                 round_ = int(e["round"])
-        out[round_] += sum(1 for e in events if e["type"] in BATTLE_EVENTS)
+            elif e["type"] in BATTLE_EVENTS:
+                out[round_] += 1
     return out
 
 
-async def play_game(name: str, seed: int) -> dict[str, Any]:
+async def play_game(name: str, seed: int, transcript: Path | None = None) -> dict[str, Any]:
     """One game of ``name``'s setup with ``seed``, from the lobby to its end: its figures."""
     setup = SETUPS[name]
     started = time.perf_counter()
@@ -340,7 +373,7 @@ async def play_game(name: str, seed: int) -> dict[str, Any]:
             try:
                 async with fake.run_bot(bot):
                     await fake.wait_for_commands("game")
-                    figures = await play(fake, bot, service, channel, moderator, members, setup, seed)
+                    figures = await play(fake, bot, service, channel, moderator, members, setup, seed, transcript)
             finally:
                 await store.close()
     figures["seconds"] = round(time.perf_counter() - started, 1)
@@ -356,6 +389,7 @@ async def play(
     members: list[FakeMember],
     setup: Setup,
     seed: int,
+    transcript: Path | None = None,
 ) -> dict[str, Any]:
     made = await fake.slash(
         moderator, channel, "game new", players=setup.players, ruleset="mother-of-dragons",
@@ -371,8 +405,9 @@ async def play(
     meter = Meter(fake, channel.id, members)
     meter.baseline()
     await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response(timeout=TIMEOUT)
+    await fake.wait_idle(quiet=0.5, timeout=TIMEOUT)  # the start's posts are under way once the click is answered
     await settle(bot)
-    meter.take((await service.load(game_id)).round)
+    meter.take(0)  # the set-up
 
     players = Players(fake, channel, game_id, setup.language, seed)
     for _ in range(MAX_ANSWERS):
@@ -387,7 +422,7 @@ async def play(
                     continue
                 await players.answer(member, house, prompt.kind)
                 await settle(bot)
-                meter.take((await service.load(game_id)).round)
+                meter.take(game.round)
                 progressed = True
                 break
         if not progressed:
@@ -402,6 +437,8 @@ async def play(
         raise AssertionError(f"the fake saw failures: {fake.failed_interactions} {fake.internal_errors}")
     for round_, battles in (await battles_by_round(service.store, game_id)).items():
         meter.rounds.setdefault(round_, Round()).battles += battles
+    if transcript is not None:
+        transcript.write_text(channel_transcript(fake, meter), encoding="utf-8")
     return figures_of(meter, players, len(members), final.round)
 
 
@@ -411,9 +448,18 @@ def mean(values: Sequence[float]) -> float:
 
 def figures_of(meter: Meter, players: Players, seats: int, rounds: int) -> dict[str, Any]:
     per_round = [meter.rounds.get(r, Round()) for r in range(1, rounds + 1)]
-    stray = set(meter.rounds) - set(range(1, rounds + 1))
+    stray = set(meter.rounds) - set(range(0, rounds + 1))
     if stray:
-        raise AssertionError(f"counts outside rounds 1..{rounds}: {sorted(stray)}")
+        raise AssertionError(f"counts outside rounds 1..{rounds} and the set-up: {sorted(stray)}")
+    setup = meter.rounds.get(0, Round())
+    # The set-up's DMs (the first orders) are round 1's; its channel posts are figures of their own.
+    first = per_round[0]
+    per_round[0] = replace(
+        first,
+        dms=first.dms + setup.dms,
+        dm_edits=first.dm_edits + setup.dm_edits,
+        channel_edits=first.channel_edits + setup.channel_edits,
+    )
     messages = [r.channel_messages for r in per_round]
     images = [r.channel_images for r in per_round]
     less_messages = [r.channel_messages - r.battles for r in per_round]
@@ -424,6 +470,8 @@ def figures_of(meter: Meter, players: Players, seats: int, rounds: int) -> dict[
     decisions = sum(players.answered.values())
     return {
         "rounds": rounds,
+        "setup_messages": setup.channel_messages,
+        "setup_images": setup.channel_images,
         "channel_messages": sum(messages),
         "channel_messages_per_round": {"mean": mean(messages), "max": max(messages)},
         "channel_images": sum(images),
@@ -467,9 +515,13 @@ def combine(games: list[dict[str, Any]]) -> dict[str, Any]:
     return out
 
 
-async def run(name: str, games: int = 1, seed: int = 1) -> dict[str, Any]:
-    """``games`` games of the setup ``name`` (seeds ``seed``, ``seed + 1``, ...), combined."""
-    results = [await play_game(name, seed + i) for i in range(games)]
+async def run(name: str, games: int = 1, seed: int = 1, transcripts: Path | None = None) -> dict[str, Any]:
+    """``games`` games of the setup ``name`` (seeds ``seed``, ``seed + 1``, ...), combined; with ``transcripts`` (a
+    folder) each game's channel is written there as ``<setup>-<seed>.txt``."""
+    results = [
+        await play_game(name, seed + i, transcripts / f"{name}-{seed + i}.txt" if transcripts else None)
+        for i in range(games)
+    ]
     figures = combine(results)
     figures.setdefault("games", games)
     figures["seed"] = seed
@@ -478,6 +530,7 @@ async def run(name: str, games: int = 1, seed: int = 1) -> dict[str, Any]:
 
 ROWS: list[tuple[str, str | tuple[str, str]]] = [
     ("rounds", "rounds"),
+    ("set-up msgs, images", ("setup_messages", "setup_images")),
     ("channel msgs/round (mean, max)", "channel_messages_per_round"),
     ("channel images/round (mean, max)", "channel_images_per_round"),
     ("battles", "battles"),
@@ -516,8 +569,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=1, help="games per setup, averaged")
     parser.add_argument("--seed", type=int, default=1, help="the first game's seed (and its players' choices)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--transcripts", type=Path, help="a folder: each game's channel as players read it, as text")
     args = parser.parse_args(argv)
-    results = {name: asyncio.run(run(name, args.games, args.seed)) for name in args.setup or list(SETUPS)}
+    if args.transcripts:
+        args.transcripts.mkdir(parents=True, exist_ok=True)
+    results = {
+        name: asyncio.run(run(name, args.games, args.seed, args.transcripts)) for name in args.setup or list(SETUPS)
+    }
     if args.json:
         print(json.dumps(results))
     else:
