@@ -2,6 +2,8 @@
 areas, orders, units, tracks, house cards, Westeros and wildling cards, and strengths by source.
 
 Every name comes from the data files (the Russian rulebook's names) or the catalogs; an id is never shown.
+Areas and units are ``Declined``: plain strings in the nominative that give a template the case it names
+(``{area:gen}``, ``{units:acc}``, ``{area:in}``; the forms are in ``data/cases.<lang>.json``).
 The card texts are read through ``card_text``/``westeros_text``/``wildling_text`` here, so where the texts
 come from can change in one place.
 """
@@ -13,7 +15,7 @@ from typing import Any
 
 from engine import data
 from engine.orders import ALL_TOKENS
-from i18n import has, language_of, t, tn
+from i18n import Declined, area_forms, has, language_of, t, tn, unit_forms
 
 # A colour mark per house, close to the colour the map draws it in.
 HOUSE_MARKS = {
@@ -73,8 +75,17 @@ def _all_houses() -> dict[str, Any]:
 
 
 def area_label(area_id: str, lang: str) -> str:
+    """An area's name, declinable: ``{area:in}`` in a Russian template reads «в Каменной Септе»."""
     area = data.all_areas().get(area_id)
-    return area.name(language_of(lang)) if area is not None else t("area.unknown", lang)
+    if area is None:
+        return t("area.unknown", lang)
+    return Declined(area.name(language_of(lang)), area_forms(area_id, lang))
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` in any of its forms: a declined name may stand in any case there."""
+    forms = name.forms.values() if isinstance(name, Declined) else ()
+    return any(form in text for form in (str(name), *forms))
 
 
 def token_label(token_id: str, lang: str) -> str:
@@ -92,20 +103,32 @@ def is_star(token_id: str) -> bool:
 
 
 def unit_label(unit_type: str, lang: str) -> str:
-    return t(f"unit.{unit_type}", lang)
+    """A unit type's name, declinable: ``{unit:acc}`` reads «пешего воина»."""
+    return Declined(t(f"unit.{unit_type}", lang), unit_forms(unit_type, lang))
 
 
 def units_count(unit_type: str, n: int, lang: str) -> str:
-    """``2 footmen``, ``1 рыцарь``, ``5 кораблей``: a number of units of one type, in the right plural form."""
-    return tn(f"units.{unit_type}", n, lang)
+    """``2 footmen``, ``1 рыцарь``, ``5 кораблей``: a number of units of one type, in the right plural form, and
+    declinable (``{units:acc}``: «1 рыцаря», «2 рыцарей»)."""
+    return Declined(tn(f"units.{unit_type}", n, lang), unit_forms(unit_type, lang, n))
 
 
 def units_text(types: list[str], lang: str) -> str:
-    """A list of unit types as counted groups: ``2 footmen, 1 knight``."""
+    """A list of unit types as counted groups: ``2 footmen, 1 knight``, declinable as a whole."""
     counts: dict[str, int] = {}
     for u in types:
         counts[u] = counts.get(u, 0) + 1
-    return ", ".join(units_count(u, n, lang) for u, n in counts.items()) or t("units.none", lang)
+    groups = [units_count(u, n, lang) for u, n in counts.items()]
+    return joined(groups, ", ") if groups else t("units.none", lang)
+
+
+def joined(names: list[str], sep: str) -> str:
+    """Names joined with ``sep``, declinable when each of them is: every case is each name's form of it."""
+    text = sep.join(names)
+    if not names or not all(isinstance(n, Declined) for n in names):
+        return text
+    common = set.intersection(*(set(n.forms) for n in names if isinstance(n, Declined)))
+    return Declined(text, {case: sep.join(format(n, case) for n in names) for case in common})
 
 
 def track_label(track: str, lang: str) -> str:

@@ -56,7 +56,7 @@ def test_counts_0_to_25_take_the_right_form_in_both_languages(n: int) -> None:
         for message in catalog(lang):
             if message.id and message.pluralizable:
                 key = message.id[0]
-                params = dict.fromkeys(re.findall(r"\{(\w+)\}", " ".join(message.string)), "x")
+                params = dict.fromkeys(re.findall(r"\{(\w+)(?::\w+)?\}", " ".join(message.string)), "x")
                 params.pop("count", None)
                 assert str(n) in tn(key, n, lang, **params), (lang, key)
 
