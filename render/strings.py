@@ -1,28 +1,52 @@
-"""Words drawn on the images: from the bot's catalogs (``locales/``, keys ``image.*``), and names from ``data/``."""
+"""Words drawn on the images: from the bot's catalogs (``locales/``, keys ``image.*``), and names from ``data/``.
+
+One glossary: a thing the forms and the channel also name (a unit, an order, a track, a phase, a strength source)
+is drawn with their catalog entry, so the legend cannot call a footman anything the forms do not.
+"""
 
 from __future__ import annotations
 
 import i18n
 from render.data import house_cards, houses, loan_cards, westeros_cards, westeros_deck4
 
-# Russian titles of the Westeros cards the data files give only in English.
-WESTEROS_RU: dict[str, str] = {
-    "last-days-of-summer": "Последние дни лета",
-    "a-throne-of-blades": "Трон из клинков",
-    "winter-is-coming": "Зима близко",
-    "dark-wings-dark-words": "Тёмные крылья, тёмные слова",
-    "put-to-the-sword": "Предать мечу",
-    "storm-of-swords": "Буря мечей",
-    "rains-of-autumn": "Осенние дожди",
-    "sea-of-storms": "Море штормов",
-    "web-of-lies": "Паутина лжи",
-    "feast-for-crows": "Пир для воронов",
+# The image's key (or the start of it) → the entry the forms and the narration use for the same thing.
+SHARED_PREFIXES = {"unit.": "unit.", "order.": "order-type.", "track.": "track.", "phase.": "phase."}
+SHARED_KEYS = {
+    "neutral": "strength.neutral",
+    "neutral_side": "strength.neutral",
+    "b.units": "strength.units",
+    "b.support": "strength.support",
+    "b.garrison": "strength.garrison",
 }
+# Drawn in lower case where they stand in a sentence or a list of the legend; everything else is a title or label.
+LOWER_KEYS = frozenset({"neutral"})
+
+
+def shared_key(key: str) -> str | None:
+    """The catalog entry that names what the image's ``key`` names, if the forms and the channel name it too."""
+    if key in SHARED_KEYS:
+        return SHARED_KEYS[key]
+    for prefix, shared in SHARED_PREFIXES.items():
+        if key.startswith(prefix):
+            return shared + key[len(prefix) :]
+    return None
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter capitalised and the rest untouched ("Consolidate Power", «Пеший воин»)."""
+    return text[:1].upper() + text[1:]
 
 
 def t(key: str, lang: str, **kw: object) -> str:
-    """A word of the images, from the same catalogs as the bot's messages (``image.<key>``)."""
-    return i18n.t(f"image.{key}", lang, **kw)
+    """A word of the images, from the same catalogs as the bot's messages (``image.<key>``, or the entry the forms
+    and the channel share for it). An area's name given in the nominative is declined if the template asks
+    (``{area:acc}``)."""
+    params = {k: i18n.declined_name(v, lang) if isinstance(v, str) else v for k, v in kw.items()}
+    shared = shared_key(key)
+    if shared is not None:
+        word = i18n.t(shared, lang, **params)
+        return word if key in LOWER_KEYS else capital(word)
+    return i18n.t(f"image.{key}", lang, **params)
 
 
 def house_name(house: str, lang: str) -> str:
@@ -46,9 +70,7 @@ def westeros_card_name(card: str, lang: str, deck: int | None = None) -> str:
     if c is None:
         return card.replace("-", " ").capitalize()
     names: dict[str, str] = c["names"]
-    if lang == "ru":
-        return names.get("ru") or WESTEROS_RU.get(card) or names["en"]
-    return names["en"]
+    return names.get(lang) or names["en"]
 
 
 def house_card_name(card: str, lang: str) -> str:
