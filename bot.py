@@ -7,7 +7,7 @@ import logging
 import sys
 from pathlib import Path
 
-from app.config import TOKEN_HELP, load_config
+from app.config import TOKEN_HELP, ConfigError, load_config
 
 EX_CONFIG = 78  # sysexits.h: the configuration is incomplete (``make run`` prints the help, not make's error line)
 
@@ -23,7 +23,13 @@ def main(argv: list[str] | None = None) -> int:
         " sharing a PostgreSQL database (docs/deploy.md)",
     )
     args = parser.parse_args(argv)
-    config = load_config(Path(__file__).resolve().parent)
+    try:
+        # Registering commands talks to the HTTP API only: like a worker, it holds no shard, so a gateway's
+        # SHARD_IDS left in the environment does not stop it.
+        config = load_config(Path(__file__).resolve().parent, role="worker" if args.sync_commands else args.role)
+    except ConfigError as err:
+        print(err, file=sys.stderr)
+        return EX_CONFIG
     if not config.token:
         print(TOKEN_HELP, file=sys.stderr)
         return EX_CONFIG

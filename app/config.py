@@ -33,6 +33,10 @@ class Config:
     worker_slots: int = 8  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
+    # The gateway's shards (SHARD_COUNT, SHARD_IDS): None when the process holds one unsharded connection (no
+    # SHARD_COUNT, or a worker, which holds no gateway); else the total and, in order, the ids this process holds.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -86,9 +90,80 @@ def _seconds(raw: str | None, default: float) -> float:
         return default
 
 
-def load_config(root: Path | None = None, environ: dict[str, str] | None = None) -> Config:
+class ConfigError(ValueError):
+    """A setting the bot refuses to start with; its message says which and what to set instead."""
+
+
+MAX_SHARDS = 1024  # Discord asks for a shard per 2,500 guilds at most: this is room for 2.5 million guilds
+
+ROLES = ("all", "gateway", "worker")
+
+
+def _shard_count(raw: str) -> int:
+    try:
+        count = int(raw)
+    except ValueError:
+        count = 0
+    if not 1 <= count <= MAX_SHARDS:
+        raise ConfigError(f"SHARD_COUNT must be a whole number from 1 to {MAX_SHARDS}, not {raw!r}")
+    return count
+
+
+def _shard_id_list(raw: str, count: int) -> tuple[int, ...]:
+    """``0,1`` or ``0-3`` (ranges included), each id once and below ``count``, in ascending order."""
+    ids: list[int] = []
+    for part in (p.strip() for p in raw.split(",")):
+        first, dash, last = part.partition("-")
+        try:
+            span = range(int(first), int(last) + 1) if dash else range(int(first), int(first) + 1)
+        except ValueError:
+            raise ConfigError(
+                f"SHARD_IDS must be shard ids separated by commas, ranges allowed (0,1 or 0-3), not {raw!r}"
+            ) from None
+        if not span:
+            raise ConfigError(f"SHARD_IDS: the range {part!r} holds no shard (write the lower id first)")
+        for shard in span:
+            if not 0 <= shard < count:
+                raise ConfigError(
+                    f"SHARD_IDS names shard {shard}, but SHARD_COUNT={count} numbers the shards 0 to {count - 1}"
+                )
+            if shard in ids:
+                raise ConfigError(f"SHARD_IDS names shard {shard} twice")
+            ids.append(shard)
+    return tuple(sorted(ids))
+
+
+def shard_settings(env: dict[str, str], role: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (the shards of the whole bot) and SHARD_IDS (those this process holds; all when unset) for a
+    process of ``role``. A worker holds no gateway and ignores both; the one-process bot must hold every shard,
+    since no other process serves the rest."""
+    raw_count = env.get("SHARD_COUNT", "").strip()
+    raw_ids = env.get("SHARD_IDS", "").strip()
+    if role == "worker" or not (raw_count or raw_ids):
+        return None, None
+    if not raw_count:
+        raise ConfigError(
+            f"SHARD_IDS={raw_ids} needs SHARD_COUNT, the number of shards over all gateway processes (docs/deploy.md)"
+        )
+    count = _shard_count(raw_count)
+    ids = _shard_id_list(raw_ids, count) if raw_ids else tuple(range(count))
+    if role == "all" and len(ids) < count:
+        missing = [str(s) for s in range(count) if s not in ids]
+        shards = f"shard{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+        raise ConfigError(
+            f"SHARD_IDS={raw_ids} leaves {shards} to no process: `python bot.py` alone holds every shard."
+            " To share the shards between processes, run each as `python bot.py --role gateway` (docs/deploy.md)"
+        )
+    return count, ids
+
+
+def load_config(root: Path | None = None, environ: dict[str, str] | None = None, *, role: str = "all") -> Config:
+    """The settings of a process of ``role`` (``bot.py --role``); a setting it cannot start with raises ConfigError."""
+    if role not in ROLES:
+        raise ValueError(f"unknown role {role!r}")
     root = root or Path.cwd()
     env = {**load_dotenv(root / ".env"), **(environ if environ is not None else os.environ)}
+    shard_count, shard_ids = shard_settings(env, role)
     return Config(
         token=env.get("DISCORD_TOKEN") or None,
         database=database_target(env, root),
@@ -99,6 +174,8 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None)
         worker_slots=_slots(env.get("WORKER_SLOTS")),
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
 
 
