@@ -139,6 +139,11 @@ class WesterosBot(commands.Bot):
     async def on_ready(self) -> None:
         log.info("logged in as %s (%s games running)", self.user, await self.service.count_running())
 
+    async def on_shard_ready(self, shard_id: int) -> None:
+        # Only a sharded bot sends this: which guilds each shard of this process brought (docs/deploy.md).
+        guilds = sum(1 for guild in self.guilds if guild.shard_id == shard_id)
+        log.info("shard %s of %s ready (guilds: %s)", shard_id, self.shard_count, guilds)
+
     async def close(self) -> None:
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
@@ -152,6 +157,21 @@ class WesterosBot(commands.Bot):
         await super().close()
         if self._warming is not None and not self._warming.done():
             self._warming.cancel()
+
+
+class ShardedWesterosBot(WesterosBot, commands.AutoShardedBot):
+    """The same bot holding several of the gateway's shards (``shard_count`` and ``shard_ids`` from SHARD_COUNT and
+    SHARD_IDS): one cache and one event loop for all of them, so a guild's events may arrive on any shard it holds."""
+
+
+def westeros_bot(config: Config, service: GameService, *, role: str) -> WesterosBot:
+    """A plain bot (one gateway connection, or none for a worker), or a sharded one when the configuration gives
+    this process shards (``load_config`` gives a worker none)."""
+    if config.shard_count is None or role == "worker":
+        return WesterosBot(config, service, role=role)
+    return ShardedWesterosBot(
+        config, service, role=role, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ())
+    )
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -180,7 +200,7 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
         outcomes.start()
         service = GatewayService(store, outcomes)
         announce_commits(service, store.db)
-    bot = WesterosBot(config, service, role=role)
+    bot = westeros_bot(config, service, role=role)
     try:
         if sync_commands:
             await bot.login(config.token or "")  # login() runs setup_hook(), which adds the cogs
@@ -209,7 +229,7 @@ async def run_worker(config: Config, store: Store) -> int:
     assert isinstance(store.db, PostgresDatabase)
     service = GameService(store)
     announce_commits(service, store.db)
-    bot = WesterosBot(config, service, role="worker")
+    bot = westeros_bot(config, service, role="worker")
 
     workers = Workers(CommandQueue(store.db), service.answer, slots=config.worker_slots)
     stopping = asyncio.Event()
@@ -249,5 +269,5 @@ def announce_commits(service: GameService, db: PostgresDatabase) -> None:
 background_tasks: set[asyncio.Task[None]] = set()
 
 
-def run_bot(config: Config, *, sync_commands: bool = False, role: str = "all") -> Any:
+def run_bot(config: Config, *, sync_commands: bool = False, role: str = "all") -> int:
     return asyncio.run(start(config, sync_commands=sync_commands, role=role))

@@ -58,7 +58,9 @@ class BotProcess:
         if await asyncio.wait_for(proc.wait(), timeout=60) != 0:
             raise RuntimeError("bot.py --sync-commands failed")
 
-    async def start(self, timeout: float = 30.0) -> None:
+    async def start(self, timeout: float = 30.0, *, sessions: int = 1) -> None:
+        """``sessions``: the gateway sessions the process opens before it counts as connected (one per shard it holds;
+        discord.py opens a process's shards 5 seconds apart)."""
         before = self.fake.gateway.identify_count
         before_ready = self.output().count("worker ready")
         log = self.log_path.open("ab")
@@ -74,7 +76,9 @@ class BotProcess:
             )
             return
         await self.fake.world.wait_until(
-            lambda: self.fake.gateway.identify_count > before and bool(self.fake.gateway.connected_sessions),
+            lambda: (
+                self.fake.gateway.identify_count >= before + sessions and bool(self.fake.gateway.connected_sessions)
+            ),
             timeout,
             "the bot process to connect",
         )
