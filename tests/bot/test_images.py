@@ -1,6 +1,7 @@
-"""What the channel sees of a game, through the fake Discord (issues 15 and 17): the full board at the start, a
-battle image after each battle, a crop of what changed after a step that changed a few areas, each a PNG of the
-expected size attached to its step's narration; drawn in the bot's image pool, never on its event loop."""
+"""What the channel sees of a game, through the fake Discord (issues 15, 17 and U): the full board at the start, with
+the orders revealed and at the end of each Action phase, and a battle image after each battle on a message of its
+own, each a PNG of the expected size attached to its narration; drawn in the bot's image pool, never on its event
+loop. The step-by-step log is in a thread."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 from app.background import ImagePool
 from app.commands import Answer
+from app.narration import narrate_all
 from engine import RuleError
 from engine.agents import HeuristicAgent
 from render import style
@@ -20,7 +22,7 @@ from tests.bot.conftest import Table
 pytestmark = pytest.mark.slow
 
 # The board is as wide as the map; a crop is drawn at a rounded zoom, so it is within a few pixels of OUT_W.
-WIDTH = {"board": (style.MAP_W, style.MAP_W), "battle": (OUT_W - 30, OUT_W + 30), "changes": (OUT_W - 30, OUT_W + 30)}
+WIDTH = {"board": (style.MAP_W, style.MAP_W), "battle": (OUT_W - 30, OUT_W + 30)}
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -70,7 +72,10 @@ async def start_seeded_game(table: Table, players: int, seed: int) -> int:
     return 1
 
 
-async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_of_changes(table: Table) -> None:
+async def test_a_whole_game_posts_the_board_where_the_table_looks_and_an_image_per_battle(table: Table) -> None:
+    """Issue U, fault 3: the images are those the table must look at: the board the game starts on, the board with
+    the orders just revealed (fault 2) and at the end of each Action phase, and each battle on a message of its own.
+    Crops of every march flooded the channel: none is posted."""
     fake, bot = table.fake, table.bot
     game_id = await start_seeded_game(table, 3, GAME_SEED)
     await play_with_agents(table, game_id, seed=5)
@@ -86,6 +91,7 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
     assert posted, "no image was posted"
     for name, message in posted.items():
         kind = name.split("-")[0]
+        assert kind in ("board", "battle"), f"{name}: only boards and battles are posted"
         attachment = message.attachment(name)
         assert attachment is not None
         width, height = png_size(attachment.data)
@@ -98,28 +104,24 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
     final = log[-1].version
     assert "board-0.png" in posted  # the whole board at the start
     assert f"board-{final}.png" in posted  # and at the end
-    # Issue U, fault 2: the most important map of a round, every round: the board with the orders just revealed,
-    # attached to the line that says so.
     reveals = [v for v, evs in events.items() if any(e["type"] == "orders-revealed" for e in evs)]
     assert len(reveals) >= 2
-    for version in reveals:
+    for version in reveals:  # the most important map of a round, every round, on the line that says so
         assert f"board-{version}.png" in posted, f"the reveal at version {version} posted no board"
         assert "Orders are revealed" in posted[f"board-{version}.png"].content
-    battles = [
-        (v, e["area"]) for v, evs in events.items() for e in evs if e["type"] in ("combat-result", "neutral-attack")
-    ]
+    ends = [v for v, evs in events.items() if any(e["type"] == "action-cleanup" for e in evs)]
+    assert ends and all(f"board-{v}.png" in posted for v in ends), "an Action phase ended without its board"
+    battles = [(v, e) for v, evs in events.items() for e in evs if e["type"] in ("combat-result", "neutral-attack")]
     assert battles, "the agents fought no battle: pick another seed"
-    for version, area in battles:
-        assert f"battle-{area}-{version}.png" in posted
-        names = [a.filename for a in posted[f"battle-{area}-{version}.png"].attachments]
-        assert names[0].startswith("battle-")  # battle images come first
-    marches = [v for v, evs in events.items() if any(e["type"] == "march" for e in evs)]
-    crops = [v for v in marches if f"changes-{v}.png" in posted]
-    assert crops, "no step that moved units posted a crop of what changed"
-    for version in marches:
-        assert {f"changes-{version}.png", f"board-{version}.png"} & set(posted) or any(
-            n.startswith("battle-") and n.endswith(f"-{version}.png") for n in posted
-        ), f"the march at version {version} posted no image"
+    for version, result in battles:
+        name = f"battle-{result['area']}-{version}.png"
+        assert name in posted
+        message = posted[name]
+        assert [a.filename for a in message.attachments] == [name]  # one battle, one message
+        if result["type"] == "combat-result":
+            winner = result["winner"].capitalize()
+            assert f"{winner} wins" in message.content or f"{winner} win" in message.content, message.content
+    assert len(posted) == 1 + len(reveals) + len({*ends, final}) + len(battles), sorted(posted)
     # An order given face down shows nothing new: no image.
     submitted = [v for v, evs in events.items() if evs and all(e["type"] == "orders-submitted" for e in evs)]
     assert submitted and not any(n.endswith(f"-{v}.png") for v in submitted for n in posted)
@@ -128,10 +130,10 @@ async def test_a_whole_game_posts_the_board_a_battle_image_per_battle_and_crops_
     assert isinstance(pool, ImagePool) and pool.done >= len({m.id for m in posted.values()})
 
 
-async def test_text_only_steps_of_one_phase_share_a_message_edited_in_place(table: Table) -> None:
-    """Issue U, fault 3: the channel flooded with one message per step (Mustering: one per house). A step that posts
-    only lines, in the phase of the game's last message, adds them to that message by an edit (edits notify nobody);
-    a new phase, an image or a notice starts a new message, so the channel still reads in order."""
+async def test_a_phase_grows_one_message_and_the_log_thread_tells_every_step(table: Table) -> None:
+    """Issue U, fault 3: the channel flooded with one message per step (Mustering: one per house). A phase's lines now
+    grow one message by edits (edits notify nobody); a round posts at most six messages besides its battles; the
+    whole step-by-step log is in a thread under the channel."""
     fake, bot = table.fake, table.bot
     game_id = await start_seeded_game(table, 3, GAME_SEED)
     await play_with_agents(table, game_id, seed=5)
@@ -140,13 +142,20 @@ async def test_text_only_steps_of_one_phase_share_a_message_edited_in_place(tabl
 
     channel = [m for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
     lobby = channel[0]  # the lobby, edited into the start message
-    game_lines = [m for m in channel[1:] if not m.pinned and "📌" not in m.content]
+    game_posts = [m for m in channel[1:] if not m.pinned and "📌" not in m.content]
     assert "The game has started" in lobby.content
-    edited = [m for m in game_lines if m.history and not m.attachments]
-    assert edited, "no step's lines were added to an earlier message"
-    for message in edited:  # an edit only ever adds lines below what the message said
-        for before in message.history:
-            assert message.content.startswith(str(before.get("content", "")))
+    headers = [m for m in game_posts if "**— Round " in m.content]
+    assert headers and all(m.history for m in headers), "a phase's message was never added to"
     events = await table.service.store.events_by_version(game_id)
-    narrated = [v for v, evs in events.items() if evs]
-    assert len(game_lines) < len(narrated)  # fewer messages than steps with something public to tell
+    rounds = max(e["round"] for evs in events.values() for e in evs if e["type"] == "round-started")
+    battles = sum(1 for evs in events.values() for e in evs if e["type"] in ("combat-result", "neutral-attack"))
+    assert len(game_posts) <= 1 + rounds * 6 + battles  # the start's board, then at most six a round and the battles
+    for message in game_posts:
+        assert len(message.content) <= 2000
+
+    (thread,) = [c for c in fake.world.channels.values() if c.parent_id == table.channel.id]
+    assert thread.name.startswith("Test")
+    logged = "\n".join(m.content for m in fake.world.transcript if m.channel_id == thread.id)
+    narrated = narrate_all([e for v in sorted(events) for e in events[v]], "en")
+    assert [line for line in narrated if line not in logged] == []  # every line of every step, headers too
+    assert (await table.service.row(game_id)).log_thread_id == thread.id
