@@ -255,6 +255,28 @@ class Planner:
         table.phase_post, table.board_leads = post, True
 
 
+MAX_OUTCOME_LINES = 6  # under a battle's image: what a phone shows without scrolling past it
+
+
+def battle_outcomes(events: list[dict[str, Any]], lang: str) -> dict[str, list[str]]:
+    """By battle area, what followed each battle decided in the step, in the channel's words (losses, retreats, the
+    cards' effects after the fight), for the battle's image."""
+    out: dict[str, list[str]] = {}
+    lines: list[str] | None = None
+    for event in events:
+        kind = event.get("type")
+        if kind in BATTLE_DECIDED:
+            lines = out.setdefault(str(event.get("area")), [])
+            continue
+        if kind in BATTLE_ENDS or kind in BATTLE_STARTS:
+            lines = None
+        elif lines is not None and "private_to" not in event and len(lines) < MAX_OUTCOME_LINES:
+            line = narrate(event, lang)
+            if line:
+                lines.append(line)
+    return out
+
+
 def plan_step(
     table: Table, events: list[dict[str, Any]], lang: str, *, round_: int, phase_after: str | None
 ) -> tuple[Table, list[Post]]:

@@ -18,7 +18,7 @@ from typing import Any
 import discord
 
 from app.background import Background, ImagePool, PoolBusy
-from app.channel_posts import Entry, Post, Table, plan_step
+from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
 from app.labels import awaited_text, house_mark
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
@@ -199,8 +199,10 @@ class Publisher:
             return []
         view_before, view_after = applied.views()
         lang = (await self.service.row(game_id)).settings.get("language", "en")
+        outcomes = battle_outcomes(public, lang)  # the battles' losses and retreats in the channel's words
         try:
-            table_images = functools.partial(images_for_step, crops=False)  # a partial of a module function pickles
+            # A partial of a module function pickles: the image workers are other processes.
+            table_images = functools.partial(images_for_step, crops=False, outcomes=outcomes)
             return await self.background.run(table_images, view_before, view_after, public, lang)
         except PoolBusy:
             log.warning("the image queue is full: game %s's step is posted without its images", game_id)

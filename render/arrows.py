@@ -119,9 +119,11 @@ def route(
     end_boxes: list[Box],
     obstacles: list[Box],
     width: float,
+    frame: Box | None = None,
 ) -> Arrow:
     """The arrow from ``start`` to ``end`` bending (a quadratic curve) as little as it can while crossing as few
-    ``obstacles`` (names, other pieces) as possible; its ends stop at the pieces at either end."""
+    ``obstacles`` (names, other pieces) as possible; its ends stop at the pieces at either end. Within ``frame``
+    (the crop) where it can: an arrow that leaves the picture and comes back reads as two arrows, or none."""
     best: tuple[int, float, list[Point]] | None = None
     for a in _anchors(start_boxes, start):
         for b in _anchors(end_boxes, end):
@@ -134,6 +136,8 @@ def route(
                 if len(pts) < 2 or math.dist(pts[0], pts[-1]) < width * 3:
                     continue
                 hits = crossings(pts, obstacles, width, best[0] if best is not None else None)
+                if frame is not None and not all(_inside(p, frame, -width) for p in pts):
+                    hits += OFF_FRAME
                 cost = abs(bend) + (0 if (a, b) == (start, end) else 0.5)
                 if best is None or (hits, cost) < best[:2]:
                     best = (hits, cost, pts)
@@ -147,6 +151,7 @@ def route(
 
 
 BENDS = (0.0, 0.2, -0.2, 0.4, -0.4, 0.6, -0.6, 0.85, -0.85, 1.1, -1.1)
+OFF_FRAME = 3  # an arrow leaving the crop costs as much as crossing three names or pieces
 
 
 def draw(d: ImageDraw.ImageDraw, arrow: Arrow) -> None:

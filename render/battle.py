@@ -95,6 +95,18 @@ def _tides_detail(card: Any) -> str | None:
     return str(names.get("en")) if isinstance(names, dict) and names.get("en") else card.replace("-", " ")
 
 
+def _wrapped(text: str, size: int, width: float) -> list[str]:
+    """``text`` broken at spaces into lines no wider than ``width`` at ``size`` (a longer word stands alone)."""
+    lines: list[str] = []
+    for word in text.split():
+        candidate = f"{lines[-1]} {word}" if lines else word
+        if lines and stamps.text(candidate, "regular", size, INK).width <= width:
+            lines[-1] = candidate
+        else:
+            lines.append(word)
+    return lines
+
+
 def components_of(battle: dict[str, Any]) -> dict[str, dict[str, int]]:
     """The strength by source per side: ``components`` when the view has it, else rebuilt from the older fields."""
     got = battle.get("components")
@@ -218,9 +230,15 @@ def _table(
         label = t("b.winner", lang, side=name) + (f" ({t(won, lang).lower()})" if won and winner != won else "")
         _text(d, img, (pad + 16, y + 10), label, 28, "bold", INK, GOLD, max_w=width - 2 * pad - 32)
         y += 66
+        if battle.get("tie_broken"):  # equal totals: say why one side still won
+            _text(d, img, (pad, y), t("b.tie", lang), 24, "regular", INK, max_w=width - 2 * pad)
+            y += 36
     for note in notes:
-        _text(d, img, (pad, y), note, 24, "regular", ALERT if note.startswith("✕") else INK, max_w=width - 2 * pad)
-        y += 36
+        colour = ALERT if note.startswith("✕") else INK
+        for line in _wrapped(note, 24, width - 2 * pad):
+            _text(d, img, (pad, y), line, 24, "regular", colour)
+            y += 34
+        y += 4
     d.rectangle((0, y + 10, width, y + 12), fill=palette.idx(PAPER_DARK))
     return img.crop((0, 0, width, y + 14))
 

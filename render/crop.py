@@ -181,7 +181,7 @@ def compose(
         b = _centre(_reserved(board, mv.to, z, origin))
         obstacles = [p.box for p in everything if p.area not in (mv.origin, mv.to) or p.kind in STILL]
         width = (9 if mv.kind in ("march", "retreat") else 6) * z
-        arrow = arrows.route(mv.house, mv.kind, a, b, start_boxes, end_boxes, obstacles, width)
+        arrow = arrows.route(mv.house, mv.kind, a, b, start_boxes, end_boxes, obstacles, width, (0, 0, *size))
         routed.append(arrow)
     for arrow in routed:
         arrows.draw(d, arrow)

@@ -168,8 +168,8 @@ def houses() -> dict[str, dict[str, Any]]:
 
 @cache
 def house_cards() -> dict[str, dict[str, Any]]:
-    files = ("house_cards.json", "mother-of-dragons/house_cards.json")
-    return {c["id"]: c for name in files for c in _load(name)["cards"]}
+    """Every house card the rules know (Targaryen's and the vassal deck's too): the rules' own list of files."""
+    return {c["id"]: c for name in rules_data.HOUSE_CARD_FILES for c in _load(name)["cards"]}
 
 
 @cache

@@ -41,23 +41,47 @@ def change_crop(
 
 
 def _battle_images(
-    board: RenderBoard, before: View | None, after: View, events: list[dict[str, Any]], lang: str
+    board: RenderBoard,
+    before: View | None,
+    after: View,
+    events: list[dict[str, Any]],
+    lang: str,
+    outcomes: dict[str, list[str]],
 ) -> list[Image]:
     out: list[Image] = []
     seen = (before or {}).get("battle") if isinstance((before or {}).get("battle"), dict) else None
+    for battle, notes in battles_of_step(board, seen, events, lang, outcomes):
+        view = before if before is not None and seen else after
+        png = compose_battle(board, view, lang, battle, notes)
+        out.append((f"battle-{battle['area']}-{after.get('version', 0)}.png", png, "battle"))
+    return out
+
+
+def battles_of_step(
+    board: RenderBoard,
+    seen: dict[str, Any] | None,
+    events: list[dict[str, Any]],
+    lang: str,
+    outcomes: dict[str, list[str]],
+) -> list[tuple[dict[str, Any], list[str]]]:
+    """Each battle the step decided, as its image shows it (``seen``: the battle the view before the step showed),
+    with the lines drawn under it: the cards fought with, whether a tie was broken, the totals by source."""
+    out: list[tuple[dict[str, Any], list[str]]] = []
     for i, ev in enumerate(events):
         kind = ev.get("type")
         if kind not in ("combat-result", "neutral-attack") or ev.get("area") not in board.areas:
             continue
         battle: dict[str, Any] = dict(seen) if seen and seen.get("area") == ev.get("area") else {}
         battle["area"] = ev["area"]
-        notes: list[str] = []
+        notes: list[str] = list(outcomes.get(ev["area"], []))
         if kind == "combat-result":
             battle.update(attacker=ev.get("attacker"), defender=ev.get("defender"), winner=ev.get("winner"))
+            battle["cards"] = _cards_played(battle, events[:i], str(ev["area"]))
+            battle["tie_broken"] = bool(ev.get("tie_broken_by_fiefdoms"))
             strength = ev.get("strength")
             if isinstance(strength, dict):
                 battle["components"] = strength
-            for later in events[i + 1 :]:
+            for later in events[i + 1 :] if ev["area"] not in outcomes else []:
                 if later.get("type") == "combat-ended":
                     break
                 notes += _note(board, later, lang)
@@ -71,10 +95,25 @@ def _battle_images(
                 comp["total"] = total
             battle["components"] = {"attacker": comp, "defender": {"neutral": needed, "total": needed}}
             battle["winner"] = ev.get("house") if ev.get("won") else "neutral"
-        view = before if before is not None and seen else after
-        png = compose_battle(board, view, lang, battle, notes)
-        out.append((f"battle-{ev['area']}-{after.get('version', 0)}.png", png, "battle"))
+        out.append((battle, notes))
     return out
+
+
+def _cards_played(battle: dict[str, Any], earlier: list[dict[str, Any]], area: str) -> dict[str, Any]:
+    """The house card each side fought with: as the view before the step showed them, then as this step's events
+    revealed, cancelled and replaced them (a battle decided in the step its cards are revealed names them too)."""
+    cards = dict(battle.get("cards") or {})
+    sides = {battle.get("attacker"): "attacker", battle.get("defender"): "defender"}
+    for e in earlier:
+        if e.get("area") != area:
+            continue
+        if e.get("type") == "house-cards-revealed":
+            cards.update({side: e[side] for side in ("attacker", "defender") if isinstance(e.get(side), str)})
+        elif e.get("type") == "house-card-revealed" and e.get("side") in ("attacker", "defender"):
+            cards[str(e["side"])] = e.get("card")
+        elif e.get("type") == "house-card-swapped" and e.get("house") in sides:
+            cards[sides[e["house"]]] = e.get("to")
+    return cards
 
 
 def _note(board: RenderBoard, ev: dict[str, Any], lang: str) -> list[str]:
@@ -107,18 +146,21 @@ def images_for_step(
     lang: str = "en",
     *,
     crops: bool = True,
+    outcomes: dict[str, list[str]] | None = None,
 ) -> list[Image]:
     """The images of one step. ``view_before`` is the public view before the step (None at the start of the game),
     ``view_after`` the public view after it, ``events`` the public events it produced (private ones are ignored).
     Private views are refused (:class:`PrivateViewError`). Without ``crops``, only what the game channel shows
-    (issue U): each battle, and the whole board when the table looks at it (:data:`WHOLE_BOARD_AFTER`, the start)."""
+    (issue U): each battle, and the whole board when the table looks at it (:data:`WHOLE_BOARD_AFTER`, the start).
+    ``outcomes``: by battle area, what followed the battle in words (losses, retreats, cards' effects), as the channel
+    tells it, drawn under the battle's table; without them, short notes are drawn."""
     after = require_public(view_after)
     before = require_public(view_before) if view_before is not None else None
     lang = lang_of(lang)
     board = board_of(after)
     events = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
     version = after.get("version", 0)
-    out = _battle_images(board, before, after, events, lang)
+    out = _battle_images(board, before, after, events, lang, outcomes or {})
     kinds = {e.get("type") for e in events}
     if before is None or kinds & WHOLE_BOARD_AFTER:
         return [*out, *_whole_board(board, after, lang, version)]
