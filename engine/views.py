@@ -147,12 +147,21 @@ def build_view(g: Game, viewer: str | None) -> dict[str, Any]:
     if bidding and top is not None:
         # B-HIDDEN-02/03: available power is hidden while a bid is open.
         view["power"] = {h: (s.houses[h].power if h == viewer else None) for h in s.players}
+        # What every house announced before hiding its tokens (B-HIDDEN-02): public, unlike the Power left now.
+        view["power_announced"] = _announced(s)
         # The pool would give the hidden power away (tokens on the board are public).
         view["pool"] = {h: (view["pool"][h] if h == viewer else None) for h in s.players}
     if viewer is not None:
         prompt = g.prompt_for(viewer)
         view["prompt"] = prompt.to_dict() if prompt else None
     return view
+
+
+def _announced(s: GameState) -> dict[str, int | None]:
+    """The totals the open bidding round started from (None for a game saved before they were kept)."""
+    frame = next((f for f in s.stack if f.get("type") in ("clash", "bidding") and "announced" in f), None)
+    announced = frame["announced"] if frame is not None else {}
+    return {h: announced.get(h) for h in s.players}
 
 
 def _step_name(g: Game) -> str:

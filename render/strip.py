@@ -323,6 +323,7 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
     supply = view.get("supply") or {}
     victory = view.get("victory") or {}
     power = view.get("power") or {}
+    announced = view.get("power_announced") or {}
     table = kings_court_stars(len(players(view)))
     houses_seen = view.get("houses") or {}
     # The view says each house's allowance (a ruleset may have its own table); older views did not.
@@ -397,6 +398,8 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
                 rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
             else:
                 pw = power.get(house)
+                if not isinstance(pw, int):  # during a bid: the total announced before the tokens were hidden
+                    pw = announced.get(house)
                 text = "—" if house in vassals else str(pw) if isinstance(pw, int) else "?"  # a vassal has no Power
                 rec.put(img, _label(text, 24, bg=bg), x, y + 3, key, house, 24, text)
         y += ROW_H

@@ -25,7 +25,17 @@ TRACK_NAMES = {"iron_throne": "Iron Throne", "fiefdoms": "Fiefdoms", "kings_cour
 
 
 def push_bidding(g: Game, parent: Frame, houses: list[str], **info: Any) -> None:
-    g.push("bidding", parent=parent["id"], houses=list(houses), bids={}, info=info)
+    g.push("bidding", parent=parent["id"], houses=list(houses), bids={}, info=info, announced=announced_power(g.s))
+
+
+def announced_power(s: GameState) -> dict[str, int]:
+    """Every house's available Power as the bidding round opens: what the players announce before hiding their tokens
+    (B-HIDDEN-02), public while the bids that follow are hidden. A Clash of Kings is one bidding round: its three
+    tracks keep the totals announced before the first."""
+    clash = next((f for f in s.stack if f.get("type") == "clash" and "announced" in f), None)
+    if clash is not None:
+        return dict(clash["announced"])
+    return {h: s.houses[h].power for h in s.players}
 
 
 @register

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from engine import data, rules
 from engine.flow import Frame, Step, expect_choice, prompt_id, register
 from engine.prompts import Prompt, PromptKind
+from engine.steps.bidding import announced_power
 from engine.steps.supply import adjust_supply
 from engine.steps.wildlings import advance_threat, start_attack
 
@@ -99,7 +100,7 @@ def resolve_effect(g: Game, effect: str, card: str) -> None:
         homes = {v: [rules.home(s, v)] for v in s.vassals}
         g.push("muster", houses=rules.turn_order(s), reason=card, **({"areas": homes} if homes else {}))
     elif effect == "clash-of-kings":
-        g.push("clash", stage="start", index=0)
+        g.push("clash", stage="start", index=0, announced=announced_power(g.s))
     elif effect == "game-of-thrones":
         game_of_thrones(g)
     elif effect == "wildlings-attack":

@@ -86,6 +86,38 @@ def test_B_HIDDEN_02_B_HIDDEN_03_available_power_is_public_except_during_a_bid()
     assert None not in power.values() and power["stark"] == 4  # public again, after paying its bid
 
 
+def test_B_HIDDEN_02_the_totals_announced_before_a_bid_stay_public_through_the_whole_clash() -> None:
+    """Issue U, fault 7: the board posted during a bid showed "?" for every house's Power. The players announce their
+    totals before hiding their tokens (B-HIDDEN-02): the view shows those, while the Power left stays hidden
+    (B-HIDDEN-03) until the three tracks of the Clash of Kings are bid and paid."""
+    g = make(
+        {
+            "units": UNITS,
+            "tracks": TRACKS,
+            "start": "westeros",
+            "round": 3,
+            "power": {"stark": 7, "lannister": 2},
+            "westeros_decks": [["last-days-of-summer"], ["clash-of-kings"], ["sea-of-storms"]],
+        }
+    )
+    before = {h: g.s.houses[h].power for h in HOUSES}
+    assert before["stark"] == 7 and before["lannister"] == 2
+    for viewer in (None, "lannister", "stark"):
+        assert g.view(viewer)["power_announced"] == before
+    g.act("stark", 3)
+    tracks_paid = 0
+    for _ in range(60):
+        if not any(f["type"] in ("bidding", "clash") for f in g.s.stack):
+            break
+        assert g.view(None)["power_announced"] == before  # not the Power left after the first track's bids
+        assert g.view(None)["power"] == {h: None for h in HOUSES}
+        p = next(p for p in g.prompts() if not p.answered)
+        tracks_paid += p.kind == "bid"
+        g.act(p.house, 0 if p.kind == "bid" else p.default)
+    assert tracks_paid >= 2
+    assert "power_announced" not in g.view(None)  # the bids are over: the Power itself is public again
+
+
 def combat_game() -> Game:
     g = make(
         {
@@ -157,3 +189,4 @@ def test_B_HIDDEN_07_simultaneous_secret_choices_are_collected_privately() -> No
     g2 = combat_game()
     assert all(p.secret for p in g2.prompts() if p.kind == "house-card")
     assert g2.act("lannister", "the-hound") == [{"type": "house-card-chosen", "house": "lannister"}]
+

@@ -1,0 +1,28 @@
+"""Issue U, fault 7, as the table sees it: a board drawn while a bid is open reads each house's Power as announced
+before the bid (B-HIDDEN-02), not "?"; the Power left stays hidden (tests/engine_action/test_hidden.py)."""
+
+from __future__ import annotations
+
+from render.data import board_of
+from render.strip import items
+from tests.engine_action.helpers import make
+from tests.engine_action.test_hidden import TRACKS, UNITS
+
+
+def test_the_board_posted_during_a_bid_shows_the_announced_power_not_question_marks() -> None:
+    g = make(
+        {
+            "units": UNITS,
+            "tracks": TRACKS,
+            "start": "westeros",
+            "round": 3,
+            "power": {"stark": 7, "lannister": 2},
+            "westeros_decks": [["last-days-of-summer"], ["clash-of-kings"], ["sea-of-storms"]],
+        }
+    )
+    g.act("stark", 3)  # a bid given changes nothing the board shows
+    view = g.view(None)
+    assert view["power"]["stark"] is None
+    cells = {i.house: i.text for i in items(board_of(view), view, "en") if i.kind == "power_col"}
+    assert cells["stark"] == "7" and cells["lannister"] == "2"
+    assert "?" not in cells.values()
