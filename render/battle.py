@@ -95,6 +95,11 @@ def _tides_detail(card: Any) -> str | None:
     return str(names.get("en")) if isinstance(names, dict) and names.get("en") else card.replace("-", " ")
 
 
+def strength_cell(value: int) -> str:
+    """A strength by source as the table shows it: signed, with a true minus sign as the channel prints it."""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
 def _wrapped(text: str, size: int, width: float) -> list[str]:
     """``text`` broken at spaces into lines no wider than ``width`` at ``size`` (a longer word stands alone)."""
     lines: list[str] = []
@@ -200,7 +205,7 @@ def _table(
             v = comp[side].get(source)
             if source == "card" and v is None and not houses[side]:
                 continue
-            text = (f"+{v}" if v > 0 else str(v) if v < 0 else "0") if isinstance(v, int) else "—"
+            text = strength_cell(v) if isinstance(v, int) else "—"
             if source == "card" and v is None:
                 text = t("b.card_hidden", lang)
             _text(d, img, (x + 6, y + 8), text, 30 if isinstance(v, int) else 24, "bold", INK, bg, max_w=col_w - 16)

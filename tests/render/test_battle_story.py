@@ -90,3 +90,10 @@ def test_a_sea_battles_arrow_stays_in_the_picture() -> None:
         assert all(
             -arrow.width <= x <= w + arrow.width and -arrow.width <= y <= h + arrow.width for x, y in arrow.points
         )
+
+
+def test_a_negative_strength_is_drawn_with_a_true_minus_sign() -> None:
+    """A march −1 read "-1" with a hyphen on the battle image while the channel printed "−1" (fault 9)."""
+    from render.battle import strength_cell
+
+    assert strength_cell(-1) == "−1" and strength_cell(2) == "+2" and strength_cell(0) == "0"
