@@ -39,7 +39,8 @@ DOMINANCE = {"iron_throne": "iron_throne", "fiefdoms": "valyrian_steel_blade", "
 DOMINANCE_ICON = {"iron_throne": "throne", "valyrian_steel_blade": "sword", "messenger_raven": "raven"}
 TEXT_MIN = 20  # px: the smallest text in the strip
 ROW_H = 36
-LABEL_W = 196  # px: the column of row labels
+LABEL_W = 196  # px: the column of row labels (wider where a language's longest label needs it)
+LABEL_GAP = 20  # px: from a row's label to its first value, at least
 TARGARYEN = "targaryen"
 LOYALTY_MARK = 26  # px: the loyalty token in Targaryen's Victory cell
 FIELDS = (
@@ -273,11 +274,21 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
     order = house_order(board, view)
     if not order:
         return y
-    label_w = LABEL_W
-    col_w = (right - left - label_w) / max(len(order), 1)
     ended = bool(view.get("winner") or view.get("phase") == "ended")
     vassals = vassals_of(view)
     leaving = leaving_of(view)
+    rows: list[tuple[str, Any]] = [("castles", None), *((f"track.{tr}", tr) for tr in TRACKS), ("supply", None),
+                                   ("armies", None), ("power_col", None)]  # fmt: skip
+    if vassals:
+        rows.insert(0, ("vassal_row", None))
+    owed = bank(view)
+    if owed is not None:  # the Iron Bank: each house's loans and the Power their interest takes each Westeros phase
+        rows.append(("loans_row", None))
+    # The labels' column is as wide as its widest label at the smallest size needs: «Королевский двор» ran into
+    # its value at the default width.
+    widest = max(stamps.text(row_label(key, order, lang), "regular", TEXT_MIN, INK).width for key, _ in rows)
+    label_w = max(LABEL_W, widest + LABEL_GAP)
+    col_w = (right - left - label_w) / max(len(order), 1)
     # Header: crest and name (a rank at the end of the game: players only, a vassal never wins); with many houses
     # the names go under the crests, so that no name runs into the next column, and a rank goes beside its crest.
     ranks = {h: f"{i + 1}." for i, h in enumerate(order) if ended and h not in vassals}
@@ -332,19 +343,12 @@ def _table(img: Image.Image, d: ImageDraw.ImageDraw, board: RenderBoard, view: V
         for h in order
         for pos in [(tracks.get("kings_court") or []).index(h) + 1 if h in (tracks.get("kings_court") or []) else 0]
     }
-    rows: list[tuple[str, Any]] = [("castles", None), *((f"track.{tr}", tr) for tr in TRACKS), ("supply", None),
-                                   ("armies", None), ("power_col", None)]  # fmt: skip
-    if vassals:
-        rows.insert(0, ("vassal_row", None))
-    owed = bank(view)
-    if owed is not None:  # the Iron Bank: each house's loans and the Power their interest takes each Westeros phase
-        rows.append(("loans_row", None))
     for n, (key, track) in enumerate(rows):
         if n % 2 == 0:
             d.rectangle((left, y, right, y + ROW_H - 1), fill=palette.idx(PAPER_DARK))
         bg = PAPER_DARK if n % 2 == 0 else PAPER
         word = row_label(key, order, lang)
-        lab, px = _sized(word, 21, "regular", INK, bg, max_w=LABEL_W - 8)
+        lab, px = _sized(word, 21, "regular", INK, bg, max_w=label_w - LABEL_GAP)
         rec.put(img, lab, left + 6, y + 5, "row", "", px, word)
         for i, house in enumerate(order):
             x = left + label_w + i * col_w + 6

@@ -26,3 +26,4 @@ def test_the_board_posted_during_a_bid_shows_the_announced_power_not_question_ma
     cells = {i.house: i.text for i in items(board_of(view), view, "en") if i.kind == "power_col"}
     assert cells["stark"] == "7" and cells["lannister"] == "2"
     assert "?" not in cells.values()
+
