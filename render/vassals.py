@@ -55,14 +55,29 @@ def fit(word: str, max_w: float, extra: float = 0) -> tuple[str, int]:
 
 
 @lru_cache(maxsize=256)
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG's contrast ratio of two colours (1 for the same colour, 21 for black on white)."""
+
+    def luminance(c: RGB) -> float:
+        lin = [(v / 255) / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+PALE = 1.3  # a fill this close to the paper (Stark's grey) gets a heavy outline, or its tag reads as blank paper
+
+
 def tag(word: str, fill: RGB, ink: RGB, max_w: float = 1e9) -> Tag:
     """``word`` on a rounded, outlined label, as large as ``max_w`` allows (``TAG_SIZES``)."""
     weight, size = fit(word, max_w, 2 * TAG_PAD + 2)
     w = text_size(word, weight, size)[0] + 2 * TAG_PAD + 2
     h = size + 10
+    edge = 3.5 if contrast(fill, PAPER) < PALE else 1.5
     c = Canvas(w, h, fringe=OUTLINE)
     c.rect((0, 0, w, h), OUTLINE, radius=h / 3)
-    c.rect((1.5, 1.5, w - 1.5, h - 1.5), fill, radius=h / 3 - 1)
+    c.rect((edge, edge, w - edge, h - edge), fill, radius=h / 3 - 1)
     c.text((w / 2, h / 2 + 1), word, weight, size, ink)
     return c.finish(), size
 
