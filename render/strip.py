@@ -45,7 +45,8 @@ TARGARYEN = "targaryen"
 LOYALTY_MARK = 26  # px: the loyalty token in Targaryen's Victory cell
 FIELDS = (
     "viewer", "round", "phase", "step", "winner", "awaiting", "players", "tracks", "dominance", "supply",
-    "victory", "power", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving", "bank",
+    "victory", "power", "power_announced", "wildling_threat", "westeros_cards", "restrictions", "vassals", "leaving",
+    "bank",
 )  # fmt: skip
 
 

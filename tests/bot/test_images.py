@@ -159,3 +159,37 @@ async def test_a_phase_grows_one_message_and_the_log_thread_tells_every_step(tab
     narrated = narrate_all([e for v in sorted(events) for e in events[v]], "en")
     assert [line for line in narrated if line not in logged] == []  # every line of every step, headers too
     assert (await table.service.row(game_id)).log_thread_id == thread.id
+
+
+async def test_the_map_asked_for_during_a_bid_shows_the_power_announced_before_it(table: Table) -> None:
+    """Issue U, fault 7: during a bid the board read "?" for every house's Power. A spectator's /game map now shows
+    the totals announced before the bid (B-HIDDEN-02), drawn from the public view; the Power left stays hidden."""
+    from render import render_board
+
+    fake, service = table.fake, table.service
+    game_id = await start_seeded_game(table, 3, GAME_SEED)
+    agents: dict[str, HeuristicAgent] = {}
+    for _ in range(3000):
+        game = await service.load(game_id)
+        waiting = [p for p in game.prompts() if not p.answered]
+        if any(p.kind == "bid" for p in waiting):
+            break
+        prompt = waiting[0]
+        answer = agents.setdefault(prompt.house, HeuristicAgent(5)).answer(prompt, game.view(prompt.house))
+        user = (await service.seats(game_id))[prompt.house]
+        try:
+            await service.execute(Answer(game_id=game_id, house=prompt.house, answer=answer, by=user,
+                                         prompt_id=prompt.id))  # fmt: skip
+        except RuleError:
+            await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user,
+                                         prompt_id=prompt.id))  # fmt: skip
+    else:
+        raise AssertionError("no bid came up")
+    await fake.wait_idle(quiet=0.3, timeout=30)
+    view = (await service.load(game_id)).view(None)
+    assert set(view["power"].values()) == {None} and None not in view["power_announced"].values()
+    shown = await (await fake.slash(table.moderator, table.channel, "game map")).wait_response(timeout=30)
+    png = shown.attachments[0].data
+    assert png == render_board(view, "en")
+    hidden = {k: v for k, v in view.items() if k != "power_announced"}
+    assert png != render_board(hidden, "en")  # the image shows the announced totals
