@@ -39,7 +39,7 @@ from app.kinds.action import march_unit_fields
 from app.kinds.planning import orders_summary
 from app.kinds.registry import Builder, find, registered, spec_of
 from app.labels import area_label, card_label, token_label, unit_label
-from engine import Prompt
+from engine import Game, Prompt, RuleError
 
 __all__ = [
     "BUILDERS",
@@ -62,6 +62,7 @@ __all__ = [
     "orders_summary",
     "prompt_title",
     "refresh_orders",
+    "refusal",
     "repick",
     "repicks",
     "to_answer",
@@ -179,6 +180,22 @@ def to_answer(prompt: Prompt, picks: dict[str, list[str]]) -> Any:
     spec = find(prompt.kind)
     read = spec.read if spec is not None else generic_read
     return read(prompt, picks)
+
+
+def refusal(game: Game, prompt: Prompt, picks: dict[str, list[str]]) -> FormError | RuleError | None:
+    """Why Submit would be refused if pressed now, or None: the picks read as an answer, then that answer given to a
+    copy of ``game`` (the position it would be applied to; ``act`` checks without a side apart from the copy). The
+    form shows the reason and keeps Submit disabled while there is one, so a player never learns of a refusal only
+    after submitting (issue U). A copy and one answer cost well under a millisecond (docs/bot.md)."""
+    try:
+        answer = to_answer(prompt, picks)
+    except FormError as err:
+        return err
+    try:
+        game.copy().act(prompt.house, answer, prompt_id=prompt.id)
+    except RuleError as err:
+        return err
+    return None
 
 
 # ----- what was answered, in words -----

@@ -30,7 +30,10 @@ from engine.orders import ALL_TOKENS
 from i18n import has, t
 
 MAX_OPTIONS = 25
-FIELDS_PER_PAGE = 4
+# A form is a components-v2 message: 40 components at most, each menu taking three (the words above it, its row and
+# itself) beside the text, the buttons and their row. Ten menus fit, so a realm of up to ten areas is one page: no ◀ ▶
+# tap, and a phone scrolls one message.
+FIELDS_PER_PAGE = 10
 STAY = "stay"
 NONE = "none"  # the value of "no order" / "nothing" options
 
@@ -70,6 +73,10 @@ class Form:
     lines: list[str]
     fields: list[Field]
     ask: str = ""  # what is asked, in one line (the decision DM shows it)
+    # Lines shown only on request (a button), with the button's words to show and to hide them: a house card's full
+    # texts, which would make the form two phone screens long (issue U).
+    details: list[str] = field(default_factory=list)
+    details_labels: tuple[str, str] = ("", "")
     # The picks and language the options of an orders form were last worked out for (``refresh_orders``):
     # showing the form again for the same picks needs no new options.
     options_for: tuple[str, dict[str, list[str]]] | None = None
@@ -81,7 +88,7 @@ class Form:
         """A form whose fields, options and picks can change without changing this one (choices are frozen)."""
         fields = [replace(f, options=list(f.options), selected=list(f.selected)) for f in self.fields]
         options_for = None if self.options_for is None else (self.options_for[0], copy_picks(self.options_for[1]))
-        return replace(self, lines=list(self.lines), fields=fields, options_for=options_for)
+        return replace(self, lines=list(self.lines), fields=fields, options_for=options_for, details=list(self.details))
 
 
 def copy_picks(picks: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -13,8 +13,8 @@ from app.labels import house_mark
 from app.service import Applied, GameService
 from app.store import ACTIVE, Source
 from cogs.channels import Channels
-from cogs.forms import DecideButton, FormController, form_of
-from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, shown
+from cogs.forms import TEXT_LIMIT, DecideButton, FormController, form_of
+from cogs.text import NAME_LIMIT, shown
 from engine import Game, Prompt
 from i18n import t
 
@@ -143,14 +143,17 @@ class DecisionDMs:
                 opened = draft is not None and draft.prompt_id == prompt.id and draft.user_id == user_id
                 if draft is None or not opened:
                     draft = forms.new_draft(game_id, game, prompt, form, user_id, head=text)
-                whole = forms.form_text(game_id, prompt.house, draft, lang, head=text)
-                if len(whole) > MESSAGE_LIMIT:
+                now = await self.service.load(game_id)  # Submit is checked against the position as it stands
+                form_view = forms.render_form(game_id, prompt.house, draft, lang, now, head=text, cut=False)
+                if form_view.content_length() > TEXT_LIMIT:
                     if not opened:  # the notice and the whole form exceed a message: Decide opens the form alone
                         forms.drafts.pop((game_id, prompt.house), None)
-                    await dm.send(text, view=decide)
+                    alone = discord.ui.LayoutView(timeout=None)  # a notice of up to 4,000 characters, as the form's
+                    alone.add_item(discord.ui.TextDisplay(text))
+                    alone.add_item(discord.ui.ActionRow(DecideButton(game_id, prompt.house, t("button.decide", lang))))
+                    await dm.send(view=alone)
                     return
-                content, form_view = forms.render_form(game_id, prompt.house, draft, lang, text=whole)
-                draft.messages.add((await dm.send(content, view=form_view)).id)
+                draft.messages.add((await dm.send(view=form_view)).id)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:

@@ -16,19 +16,33 @@ from typing import Any
 import discord
 
 from app.commands import Answer
-from app.decisions import Form, answer_text, build_form, live_lines, repick, repicks, to_answer
+from app.decisions import (
+    Field,
+    Form,
+    FormError,
+    answer_text,
+    build_form,
+    live_lines,
+    refusal,
+    repick,
+    repicks,
+    to_answer,
+)
 from app.labels import house_mark
 from app.lru import Bounded
 from app.service import Applied, GameService, ServiceError, SharedGame
 from app.store import Source
 from cogs.acks import AckFirst
 from cogs.channels import Channels
-from cogs.replies import command_key, guarded, say
+from cogs.replies import command_key, failure_text, guarded, say
 from cogs.text import clip, fit
-from engine import Game, Prompt
+from engine import Game, Prompt, RuleError
 from i18n import t
 
 MEMORY_GAMES = 1024  # games whose drafts, notices and status text are kept (ended games leave at once)
+# A form is a components-v2 message (discord.py's LayoutView): its text is text displays, at most 4,000 characters
+# in all, and every edit of it (a pick, a page, the receipt) is a layout too, since a message keeps the flag.
+TEXT_LIMIT = 4000
 
 # A form component's custom id starts with the game, the house and the version its form was built from. A form
 # posted before its id carried a version matches too: it has none, so it is out of date.
@@ -55,6 +69,7 @@ class Draft:
     picks: dict[str, list[str]] = field(default_factory=dict)
     page: int = 0
     head: str = ""  # shown instead of the form's title and question (a decision DM's notice)
+    details: bool = False  # the lines the form gives on request are shown (a house card's full texts)
     # The messages showing this form: if the position is reset under it (an undo, a repair), they are void.
     messages: set[int] = field(default_factory=set)
 
@@ -112,11 +127,20 @@ class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORM_I
         await guarded(interaction, work)
 
 
-class FormButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_ID + r":(?P<action>prev|next|submit)"):
-    def __init__(self, game_id: int, house: str, version: int | None, action: str, label: str = "") -> None:
+class FormButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_ID + r":(?P<action>prev|next|submit|details)"
+):
+    """◀ ▶, Submit, or the button showing or hiding the lines a form gives on request (``details``)."""
+
+    def __init__(
+        self, game_id: int, house: str, version: int | None, action: str, label: str = "", *, disabled: bool = False
+    ) -> None:
         style = discord.ButtonStyle.success if action == "submit" else discord.ButtonStyle.secondary
         custom_id = form_id(game_id, house, version, action)
-        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or action, style=style, custom_id=custom_id, disabled=disabled
+        )
+        super().__init__(button)
         self.game_id, self.house, self.version, self.action = game_id, house, version, action
 
     @classmethod
@@ -136,6 +160,20 @@ def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
     if isinstance(game, SharedGame):
         return game.form(prompt, lang)
     return build_form(prompt, game.view(prompt.house), lang)
+
+
+def menu_label(form: Form, f: Field) -> str:
+    """The words above a menu: its field's label; a form of one menu asking the form's own question says its title
+    there, the question being just above."""
+    if f.label == form.ask[: len(f.label)] and len(form.fields) == 1:
+        return f"**{form.title}**"
+    return f"**{f.label[:1].upper()}{f.label[1:]}**"  # a label can open with a unit's name ("корабль 1 …")
+
+
+def picked_labels(f: Field, picks: dict[str, list[str]]) -> str:
+    """What a menu holds, in words ("—" for nothing)."""
+    chosen = picks.get(f.key, [])
+    return ", ".join(o.label for o in f.options if o.value in chosen) or "—"
 
 
 class FormController:
@@ -204,8 +242,8 @@ class FormController:
             await say(interaction, t("decision.nothing", lang))
             return
         draft = self.new_draft(game_id, game, prompt, form_of(game, prompt, lang), interaction.user.id)
-        content, view = self.render_form(game_id, house, draft, lang, note)
-        draft.messages.add((await interaction.followup.send(content, view=view, ephemeral=True, wait=True)).id)
+        view = self.render_form(game_id, house, draft, lang, game, note)
+        draft.messages.add((await interaction.followup.send(view=view, ephemeral=True, wait=True)).id)
 
     def new_draft(self, game_id: int, game: Game, prompt: Prompt, form: Form, user_id: int, *, head: str = "") -> Draft:
         """A fresh draft of the house's form (built from ``game``'s version) for the member, replacing any earlier one
@@ -220,16 +258,30 @@ class FormController:
         self.drafts[(game_id, prompt.house)] = draft
         return draft
 
-    def form_text(self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, head: str = "") -> str:
-        """The form's text, uncut. A ``head`` (by default the draft's) shows instead of the title line and the
-        question: a decision DM's notice already names the game, the house and what is asked."""
-        pages = draft.form.pages()
+    def form_top(self, house: str, draft: Draft, lang: str, head: str = "") -> str:
+        """The words above the menus: a decision DM's notice (``head``, else the draft's), which names the game, the
+        house and what is asked, or the form's title and question; then what is at stake, and the lines the form
+        gives on request while they are shown."""
         head = head or draft.head
         top = [head] if head else [f"**{draft.form.title}** · {house_mark(house, lang)}", draft.form.ask]
-        lines = [*top, *draft.form.lines]
+        return "\n".join([*top, *draft.form.lines, *(draft.form.details if draft.details else [])])
+
+    def form_status(
+        self, game_id: int, house: str, draft: Draft, lang: str, refused: Exception | None, note: str = ""
+    ) -> str:
+        """The words under the menus: what the picks so far leave (an orders form's tokens), the picks on the pages
+        not shown, why Submit is off, the page, and a note."""
+        lines: list[str] = []
         prompt = self.prompts_seen.get((game_id, house))
         if prompt is not None and prompt.id == draft.prompt_id:
             lines += live_lines(draft.form, prompt, draft.picks, lang)  # options still legal first (orders: tokens)
+        pages = draft.form.pages()
+        if len(pages) > 1:
+            shown = pages[min(draft.page, len(pages) - 1)]
+            elsewhere = [f"{f.label}: {picked_labels(f, draft.picks)}" for f in draft.form.fields if f not in shown]
+            lines.append(clip(t("form.elsewhere", lang, picks="; ".join(elsewhere)), 600))
+        if refused is not None:
+            lines.append(t("form.refused", lang, reason=failure_text(refused, lang)))
         if len(pages) > 1:
             lines.append(t("decision.page", lang, page=draft.page + 1, pages=len(pages)))
         if note:
@@ -237,39 +289,80 @@ class FormController:
         return "\n".join(lines)
 
     def render_form(
-        self, game_id: int, house: str, draft: Draft, lang: str, note: str = "", *, text: str | None = None
-    ) -> tuple[str, discord.ui.View]:
-        """The form's text (``text`` when the caller has it already, else ``form_text``), cut to a message, and its
-        components (their ids carry the draft's version)."""
+        self,
+        game_id: int,
+        house: str,
+        draft: Draft,
+        lang: str,
+        game: Game,
+        note: str = "",
+        *,
+        head: str = "",
+        cut: bool = True,
+    ) -> discord.ui.LayoutView:
+        """The form as a message: its words, then each menu of the page under the words saying what it is for (a
+        placeholder says it only while nothing is picked, so a form of pre-filled menus would read "Defense +1" four
+        times), then what the picks leave and the buttons. Submit is off while ``game`` (the position the answer
+        would meet) would refuse the picks, the reason shown. The words above the menus are cut to fit the message
+        unless ``cut`` is False (a decision DM's form is never cut: the caller checks ``content_length``)."""
         pages = draft.form.pages()
-        page = pages[min(draft.page, len(pages) - 1)]
-        if text is None:
-            text = self.form_text(game_id, house, draft, lang, note)
-        view = discord.ui.View(timeout=None)
-        for f in page:
+        draft.page = min(draft.page, len(pages) - 1)
+        page = pages[draft.page]
+        refused = self.refused(game, house, draft)
+        status = self.form_status(game_id, house, draft, lang, refused, note)
+        labels = [menu_label(draft.form, f) for f in page]
+        top = self.form_top(house, draft, lang, head)
+        if cut:
+            top = fit(top, max(200, TEXT_LIMIT - len(status) - sum(len(label) for label in labels)))
+        view = discord.ui.LayoutView(timeout=None)
+        view.add_item(discord.ui.TextDisplay(top))
+        for f, label in zip(page, labels, strict=True):
             index = draft.form.fields.index(f)
-            chosen = set(draft.picks.get(f.key, []))
-            select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
-                placeholder=clip(f.label, 150),
-                min_values=f.min_values,
-                max_values=min(f.max_values, len(f.options)),
-                options=[
-                    discord.SelectOption(
-                        label=clip(o.label, 100),
-                        value=o.value,
-                        description=clip(o.description, 100) if o.description else None,
-                        default=o.value in chosen,
-                    )
-                    for o in f.options
-                ],
-            )
-            view.add_item(FormSelect(game_id, house, draft.version, index, select))
+            view.add_item(discord.ui.TextDisplay(label))
+            menu = FormSelect(game_id, house, draft.version, index, self.menu(game_id, house, draft, index, f))
+            view.add_item(discord.ui.ActionRow(menu))
+        if status:
+            view.add_item(discord.ui.TextDisplay(status))
+        buttons: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
         if len(pages) > 1:
-            view.add_item(FormButton(game_id, house, draft.version, "prev", t("button.prev", lang)))
-            view.add_item(FormButton(game_id, house, draft.version, "next", t("button.next", lang)))
-        view.add_item(FormButton(game_id, house, draft.version, "submit", t("button.submit", lang)))
-        return fit(text), view
+            buttons.add_item(FormButton(game_id, house, draft.version, "prev", t("button.prev", lang)))
+            buttons.add_item(FormButton(game_id, house, draft.version, "next", t("button.next", lang)))
+        if draft.form.details:
+            show, hide = draft.form.details_labels
+            buttons.add_item(FormButton(game_id, house, draft.version, "details", hide if draft.details else show))
+        submit = FormButton(
+            game_id, house, draft.version, "submit", t("button.submit", lang), disabled=refused is not None
+        )
+        buttons.add_item(submit)
+        view.add_item(buttons)
+        return view
+
+    @staticmethod
+    def menu(game_id: int, house: str, draft: Draft, index: int, f: Field) -> discord.ui.Select[Any]:
+        chosen = set(draft.picks.get(f.key, []))
+        return discord.ui.Select(
+            custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
+            placeholder=clip(f.label, 150),
+            min_values=f.min_values,
+            max_values=min(f.max_values, len(f.options)),
+            options=[
+                discord.SelectOption(
+                    label=clip(o.label, 100),
+                    value=o.value,
+                    description=clip(o.description, 100) if o.description else None,
+                    default=o.value in chosen,
+                )
+                for o in f.options
+            ],
+        )
+
+    def refused(self, game: Game, house: str, draft: Draft) -> FormError | RuleError | None:
+        """Why Submit would be refused now (None: it would be recorded, or the form is out of date, which a click
+        finds out)."""
+        prompt = game.prompt_for(house)
+        if prompt is None or prompt.id != draft.prompt_id:
+            return None
+        return refusal(game, prompt, draft.picks)
 
     async def _owned_draft(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None
@@ -282,7 +375,11 @@ class FormController:
             raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
         draft = self.drafts.get((game_id, house))
         prompt = (await self.service.load(game_id)).prompt_for(house)
-        void = interaction.message is not None and interaction.message.id in self.void_forms.get(game_id, ())
+        message = interaction.message
+        # A form drawn before forms were layouts (components v2) is void: editing it into one could keep its old text.
+        void = message is not None and (
+            message.id in self.void_forms.get(game_id, ()) or not message.flags.components_v2
+        )
         if draft is None and not void and prompt is not None and version is not None:
             draft = await self._drawn_again(interaction, game_id, house, version, prompt)
         if (
@@ -344,13 +441,13 @@ class FormController:
             return
         key = draft.form.fields[index].key
         draft.picks[key] = values
+        game = await self.service.load(game_id)
         if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from
-            prompt = (await self.service.load(game_id)).prompt_for(house)
+            prompt = game.prompt_for(house)
             assert prompt is not None
             draft.picks = repick(draft.form, prompt, draft.picks, key, values, lang)
             draft.page = 0
-        content, view = self.render_form(game_id, house, draft, lang)
-        await interaction.edit_original_response(content=content, view=view)
+        await interaction.edit_original_response(view=self.render_form(game_id, house, draft, lang, game))
 
     async def on_form_button(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str
@@ -360,11 +457,15 @@ class FormController:
         draft = await self._owned_draft(interaction, game_id, house, version)
         if draft is None:
             return
-        if action in ("prev", "next"):
-            pages = len(draft.form.pages())
-            draft.page = (draft.page + (1 if action == "next" else -1)) % pages
-            content, view = self.render_form(game_id, house, draft, str(interaction.locale))
-            await interaction.edit_original_response(content=content, view=view)
+        if action in ("prev", "next", "details"):
+            if action == "details":  # the lines given on request (a house card's full texts), shown or hidden
+                draft.details = not draft.details
+            else:
+                pages = len(draft.form.pages())
+                draft.page = (draft.page + (1 if action == "next" else -1)) % pages
+            game = await self.service.load(game_id)
+            view = self.render_form(game_id, house, draft, str(interaction.locale), game)
+            await interaction.edit_original_response(view=view)
             return
         async with self.order.working():
             await self._submit_draft(interaction, game_id, house, draft, dict(draft.picks))
@@ -407,16 +508,22 @@ class FormController:
             await self.service.answer(command)
         summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
-        change: discord.ui.View | None = None
         if prompt.secret:  # a secret answer can change until everyone has answered: the receipt reopens the form
             lines.append(t("decision.changeable", lang))
-            change = discord.ui.View(timeout=None)
-            change.add_item(DecideButton(game_id, house, t("button.change", lang)))
+        change = DecideButton(game_id, house, t("button.change", lang)) if prompt.secret else None
         if draft is not None:
             self.drafts.pop((game_id, house), None)
-            await interaction.edit_original_response(content=fit("\n".join(lines)), view=change)
-        else:
-            await interaction.followup.send(fit("\n".join(lines)), view=change or discord.utils.MISSING, ephemeral=True)
+            # The form's message keeps its components-v2 flag: the receipt replacing it is a layout too.
+            receipt = discord.ui.LayoutView(timeout=None)
+            receipt.add_item(discord.ui.TextDisplay(fit("\n".join(lines))))
+            if change is not None:
+                receipt.add_item(discord.ui.ActionRow(change))
+            await interaction.edit_original_response(view=receipt)
+            return
+        view: discord.ui.View = discord.utils.MISSING
+        if change is not None:
+            view = discord.ui.View(timeout=None).add_item(change)
+        await interaction.followup.send(fit("\n".join(lines)), view=view, ephemeral=True)
 
     async def refresh_forms(self, game_id: int, game: Game) -> None:
         """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
@@ -436,10 +543,10 @@ class FormController:
             form = form_of(game, prompt, lang)
             fresh = self.new_draft(game_id, game, prompt, form, draft.user_id, head=draft.head)
             if dm is not None:
-                content, view = self.render_form(game_id, house, fresh, lang, t("decision.updated", lang))
+                view = self.render_form(game_id, house, fresh, lang, game, t("decision.updated", lang))
                 for message_id in sorted(draft.messages):
                     with contextlib.suppress(discord.HTTPException):  # an ephemeral /decide form is not in the DMs
-                        await dm.get_partial_message(message_id).edit(content=content, view=view)
+                        await dm.get_partial_message(message_id).edit(view=view)
                         fresh.messages.add(message_id)
             # A form that could not be drawn again still shows the old choices: pressing it brings the current one.
             self.void_forms.setdefault(game_id, set()).update(draft.messages - fresh.messages)

@@ -100,14 +100,16 @@ register(KindSpec(kind=PromptKind.SUPPORT_REFUSAL, form=_support_refusal, catego
 
 
 def _house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    """The battle, your cards and theirs by name and strength, one menu: a phone's screen (issue U: with every card's
+    full text the DM ran to two). Each option's description is its card's text, cut at a word by the menu; the full
+    texts are the form's details, shown on request."""
     info = prompt.info
     opponent = info.get("opponent") or other_side(view, prompt.house)
     options = [Choice(c, card_label(c, lang), card_text(c, lang)) for c in prompt.choices]
     lines = battle_lines(view, lang)
     if info.get("cancelled"):
         lines.append(t("ctx.cancelled", lang, card=card_name(info["cancelled"], lang)))
-    lines.append(t("ctx.your_cards", lang))
-    lines += [f"• {card_line(c, lang)}" for c in prompt.choices]
+    lines.append(t("cards.yours", lang, cards=cards_named(list(prompt.choices), lang)))
     if opponent and opponent != "neutral":
         lines.append(
             t(
@@ -123,7 +125,10 @@ def _house_card(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         area=area_label(info.get("area", ""), lang),
         opponent=house_name(opponent, lang),
     )
-    return one_select(prompt, lang, ask=ask, lines=lines, options=options, key="card", selected=str(prompt.default))
+    form = one_select(prompt, lang, ask=ask, lines=lines, options=options, key="card", selected=str(prompt.default))
+    form.details = [f"• {card_line(c, lang)}" for c in prompt.choices]
+    form.details_labels = (t("cards.texts.show", lang), t("cards.texts.hide", lang))
+    return form
 
 
 def _read_house_card(prompt: Prompt, picks: dict[str, list[str]]) -> str:

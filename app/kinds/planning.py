@@ -220,7 +220,7 @@ def _vassal_claim(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
         if v == "pass":
             return None
         units = vassal_units(view, str(v))
-        return (units_text(units, lang) if units else t("receipt.nothing", lang))[:100]
+        return units_text(units, lang) if units else t("receipt.nothing", lang)  # the menu cuts it at a word
 
     options = choices_of(prompt, label, describe)
     claims = info.get("claims") or {}

@@ -41,7 +41,8 @@ from i18n import t, tn
 
 def _westeros_choice(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     card = str(prompt.info.get("card", ""))
-    options = choices_of(prompt, lambda v: t(f"choice.{v}", lang), lambda v: t(f"choice.{v}.what", lang)[:100])
+    # Each option's description is what it does, cut at a word by the menu (cogs/forms.py), never mid-word here.
+    options = choices_of(prompt, lambda v: t(f"choice.{v}", lang), lambda v: t(f"choice.{v}.what", lang))
     lines = [f"**{westeros_name(card, lang)}**: {westeros_text(card, lang)}"]
     lines += [f"• {t(f'choice.{v}', lang)}: {t(f'choice.{v}.what', lang)}" for v in prompt.choices]
     ask = t("ask.westeros-choice", lang, card=westeros_name(card, lang))
