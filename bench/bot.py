@@ -249,7 +249,7 @@ async def run(
 
                 def recorded() -> bool:
                     message = submitted.response
-                    if submitted.failed or bool(message and "Recorded" in message.content):
+                    if submitted.failed or bool(message and "Recorded" in message.text()):
                         seen.append(time.monotonic())  # when the fake stored it, not when this task wakes
                         return True
                     return False

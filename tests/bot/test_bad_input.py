@@ -37,7 +37,7 @@ async def test_a_stranger_clicking_a_players_button_is_refused(table: Table) -> 
     assert (await table.service.load(game_id)).to_json() == before
     # The owner's own click opens the form (ephemeral, in the channel).
     form = await (await fake.click(owner, ping, f"decide:{game_id}:{seats[owner.id]}")).wait_response(timeout=10)
-    assert form.flags & 64 and "Orders" in form.content
+    assert form.flags & 64 and "Orders" in form.text()
 
 
 async def test_a_click_on_an_out_of_date_form_shows_the_current_decision(table: Table) -> None:
@@ -57,7 +57,7 @@ async def test_a_click_on_an_out_of_date_form_shows_the_current_decision(table: 
     stale = await fake.click(first, old_form, form_control(old_form, game_id, house))
     await stale.wait_reply()
     await fake.wait_idle()
-    replies = " ".join(m.content for m in [stale.response, *stale.followups] if m is not None)
+    replies = " ".join(m.text() for m in [stale.response, *stale.followups] if m is not None)
     assert "closed" in replies or "out of date" in replies or "Nothing is asked" in replies
     assert (await table.service.load(game_id)).to_json() == before
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from testing.fake_discord.components import walk
 from testing.forms import form_control
+from testing.phone import every_text
 from tests.bot.conftest import Table
 
 
@@ -29,7 +31,7 @@ async def submit_orders(table: Table, player: Any, game_id: int, house: str) -> 
     fake = table.fake
     form = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
     receipt = await (await fake.click(player, form, form_control(form, game_id, house))).wait_reply(timeout=10)
-    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    assert any("Recorded" in m.text() for m in receipt), [m.text() for m in receipt]
     await fake.wait_idle()
 
 
@@ -150,7 +152,7 @@ async def test_a_game_name_pings_no_one_and_shows_no_link(table: Table) -> None:
     await fake.wait_until(lambda: any("📌" in m.content for m in bot_messages(table)), timeout=10)
     await fake.wait_idle()
     await (await fake.slash(table.moderator, table.channel, "game status")).wait_response()
-    texts = [(m, text) for m in bot_messages(table) for text in [m.content, *(h.get("content", "") for h in m.history)]]
+    texts = [(m, text) for m in bot_messages(table) for text in every_text(m)]  # a form's words are text displays
     showing = [(m, text) for m, text in texts if "evil.example" in text]
     assert any("A Game of Thrones" in text for _, text in showing), fake.describe()  # the lobby
     assert any(m.guild_id is None for m, _ in showing) and any("📌" in text for _, text in showing)  # DMs, status
@@ -199,12 +201,11 @@ async def test_typed_orders_that_cannot_be_read_get_a_reply_within_discords_limi
 
 def first_select(form: Any) -> tuple[str, str, str]:
     """The first select of a form: its custom id, its selected value and another value it offers."""
-    for row in form.components:
-        for component in row["components"]:
-            if component["type"] == 3 and len(component["options"]) > 1:
-                chosen = next((o["value"] for o in component["options"] if o.get("default")), None)
-                other = next(o["value"] for o in component["options"] if o["value"] != chosen)
-                return component["custom_id"], str(chosen), other
+    for component in walk(form.components):  # a form is a components-v2 layout: text displays among its rows
+        if component["type"] == 3 and len(component["options"]) > 1:
+            chosen = next((o["value"] for o in component["options"] if o.get("default")), None)
+            other = next(o["value"] for o in component["options"] if o["value"] != chosen)
+            return component["custom_id"], str(chosen), other
     raise AssertionError("no select with a choice")
 
 
@@ -233,7 +234,7 @@ async def test_after_replace_the_old_players_form_changes_nothing(table: Table) 
     receipt = await (await fake.click(newcomer, new_form, form_control(new_form, game_id, house))).wait_reply(
         timeout=10
     )
-    assert any("Recorded" in m.content for m in receipt)
+    assert any("Recorded" in m.text() for m in receipt)
     answer = (await table.service.store.answers(game_id))[-1]
     assert answer.user_id == newcomer.id and answer.house == house
     assert fake.failed_interactions == []

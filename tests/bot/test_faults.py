@@ -14,7 +14,7 @@ async def open_and_submit(table: Table, player, game_id: int, house: str) -> lis
     submitted = await fake.click(player, form, form_control(form, game_id, house))
     await submitted.wait_reply(timeout=10)  # the form turned into a receipt, or a followup says what went wrong
     await fake.wait_idle(timeout=10)
-    return [m.content for m in [submitted.response, *submitted.followups] if m is not None]
+    return [m.text() for m in [submitted.response, *submitted.followups] if m is not None]
 
 
 async def test_a_failing_database_records_nothing_and_says_so(table: Table) -> None:
@@ -44,7 +44,7 @@ async def test_rate_limited_dms_still_arrive(table: Table) -> None:
     game_id = await start_game(table, 3)
     for player in table.players[:3]:
         dm = await fake.wait_for_dm(player, since=mark, timeout=10)
-        assert f"dec:{game_id}:" in str(dm.components) and dm.content.count("Orders") >= 1  # the form came
+        assert f"dec:{game_id}:" in str(dm.components) and dm.text().count("Orders") >= 1  # the form came
     assert rule.remaining == 0  # the 429s were served and discord.py retried
     assert fake.failed_interactions == []
 
@@ -83,7 +83,7 @@ async def test_closed_dms_are_remembered_and_the_player_answers_in_the_channel(t
     submitted = await fake.click(closed, form, form_control(form, game_id, house))
     await submitted.wait_reply()
     await fake.wait_idle()
-    assert any("Recorded" in m.content for m in [submitted.response, *submitted.followups] if m is not None)
+    assert any("Recorded" in m.text() for m in [submitted.response, *submitted.followups] if m is not None)
     # The other two answer; the next decision (the Raven, if it is this player's) never retries the closed DM.
     for p in table.players[:3]:
         if p.id != closed.id:
@@ -123,7 +123,7 @@ async def test_a_gateway_disconnect_mid_burst_loses_no_answer_and_applies_none_t
         clicks.append(await fake.click(player, form, form_control(form, game_id, house), wait=False))
     for click in clicks:
         replies = await click.wait_reply(timeout=15)
-        assert any("Recorded" in m.content for m in replies), [m.content for m in replies]
+        assert any("Recorded" in m.text() for m in replies), [m.text() for m in replies]
     await fake.wait_idle()
     assert fake.gateway.resume_count == resumes + 1 and fake.gateway.identify_count == identifies  # resumed
     assert player_answers(await table.service.store.answers(game_id)) == {house: 1 for _, _, house in forms}
@@ -145,7 +145,7 @@ async def test_a_run_of_server_errors_loses_no_answer_and_applies_none_twice(tab
     ]
     for click in clicks:
         replies = await click.wait_reply(timeout=20)
-        assert any("Recorded" in m.content for m in replies), [m.content for m in replies]
+        assert any("Recorded" in m.text() for m in replies), [m.text() for m in replies]
     await fake.wait_idle(timeout=20)
     assert all(rule.hits >= 1 for rule in rules[:2]), [(r.matcher, r.hits) for r in rules]
     assert player_answers(await table.service.store.answers(game_id)) == {house: 1 for _, _, house in forms}

@@ -14,6 +14,7 @@ import pytest
 
 from engine import data
 from i18n import catalog
+from testing.fake_discord.components import STRING_SELECT, walk
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
 
@@ -25,24 +26,21 @@ ORDER_LABELS = [str(m.string) for m in catalog("en") if m.id and str(m.id).start
 
 
 def selects(message: Any) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+    """The message's menus in the order shown (a form is a components-v2 layout: text displays among the rows)."""
+    return [dict(c) for c in walk(message.components) if c.get("type") == STRING_SELECT]
+
+
+def submit_button(message: Any) -> dict[str, Any] | None:
+    return next((dict(c) for c in walk(message.components) if str(c.get("custom_id", "")).endswith(":submit")), None)
 
 
 def submit_id(message: Any) -> str | None:
-    for row in message.components:
-        for c in row.get("components", []):
-            if str(c.get("custom_id", "")).endswith(":submit"):
-                return str(c["custom_id"])
-    return None
+    button = submit_button(message)
+    return None if button is None else str(button["custom_id"])
 
 
 def decide_buttons(message: Any) -> list[str]:
-    return [
-        str(c["custom_id"])
-        for row in message.components
-        for c in row.get("components", [])
-        if str(c.get("custom_id", "")).startswith("decide:")
-    ]
+    return [str(c["custom_id"]) for c in walk(message.components) if str(c.get("custom_id", "")).startswith("decide:")]
 
 
 async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
@@ -50,7 +48,7 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
     fake = table.fake
     opened = await fake.slash(player, table.channel, "decide")
     form = await opened.wait_response(timeout=10)
-    if "owe no decision" in form.content:
+    if "owe no decision" in form.text():
         return "none"
     listed = decide_buttons(form)
     if listed:  # several decisions owed (a liege's own and his vassal's): open the first
@@ -65,9 +63,11 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
         chosen = rnd.sample(options, k=rnd.randint(low, max(low, min(high, len(options)))))
         updated = await fake.select(player, form, select["custom_id"], chosen)
         form = await updated.wait_response(timeout=10)
-    button = submit_id(form)
-    assert button is not None, form.content
-    submitted = await fake.click(player, form, button)
+    button = submit_button(form)
+    assert button is not None, form.text()
+    if button.get("disabled"):  # the form says why the picks would be refused, before anything is sent
+        return "refused"
+    submitted = await fake.click(player, form, str(button["custom_id"]))
     await submitted.wait_ack(timeout=10)
 
     # The receipt edits the form (the response to a component is the message it sits on), or an error follows.
@@ -75,9 +75,9 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
         return [m for m in [submitted.response, *submitted.followups] if m is not None]
 
     await fake.wait_until(
-        lambda: bool(submitted.followups) or any("Recorded" in m.content for m in replies()), timeout=20
+        lambda: bool(submitted.followups) or any("Recorded" in m.text() for m in replies()), timeout=20
     )
-    recorded = any("Recorded" in m.content for m in replies())
+    recorded = any("Recorded" in m.text() for m in replies())
     return "ok" if recorded else "refused"
 
 

@@ -7,6 +7,7 @@ import json
 
 import discord
 
+from testing.fake_discord.components import STRING_SELECT, walk
 from testing.forms import form_control
 from tests.bot.conftest import Table
 
@@ -35,13 +36,13 @@ async def test_three_players_give_orders_by_dm_and_see_the_reveal(table: Table) 
     by_user = {u: h for h, u in seats.items()}
     for player in table.players[:3]:
         dm = await fake.wait_for_dm(player, since=mark)
-        assert "Test" in dm.content and "Orders" in dm.content
-        assert "<t:" in dm.content  # the deadline as a Discord timestamp, in each reader's time zone
+        assert "Test" in dm.text() and "Orders" in dm.text()
+        assert "<t:" in dm.text()  # the deadline as a Discord timestamp, in each reader's time zone
         # The DM carries the form itself: the player answers there, with no click to open it first.
         assert form_control(dm, game_id, by_user[player.id], "s:0")
         submitted = await fake.click(player, dm, form_control(dm, game_id, by_user[player.id]))
         receipt = await submitted.wait_response()
-        assert "Recorded" in receipt.content and receipt.id == dm.id  # the DM became the receipt
+        assert "Recorded" in receipt.text() and receipt.id == dm.id  # the DM became the receipt
         # Orders stay secret and changeable until everyone has given them: the receipt reopens the form.
         assert f"decide:{game_id}:{by_user[player.id]}" in str(receipt.components)
     await fake.wait_until(
@@ -154,17 +155,15 @@ async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_
     player = table.players[0]
     house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
     dm = await fake.wait_for_dm(player, since=mark)
-    select = next(c for row in dm.components for c in row["components"] if c.get("type") == 3)
+    select = next(c for c in walk(dm.components) if c.get("type") == STRING_SELECT)
     choice = next(o["value"] for o in select["options"] if not o.get("default"))
     picked = await (await fake.select(player, dm, select["custom_id"], [choice])).wait_response()
     # The pick edits the DM itself, which still names the game and its deadline, and shows the pick.
-    assert picked.id == dm.id and "Test" in picked.content and "<t:" in picked.content
-    chosen = next(
-        c for row in picked.components for c in row["components"] if c.get("custom_id") == select["custom_id"]
-    )
+    assert picked.id == dm.id and "Test" in picked.text() and "<t:" in picked.text()
+    chosen = next(c for c in walk(picked.components) if c.get("custom_id") == select["custom_id"])
     assert [o["value"] for o in chosen["options"] if o.get("default")] == [choice]
     receipt = await (await fake.click(player, picked, form_control(picked, game_id, house))).wait_response()
-    assert "Recorded" in receipt.content
+    assert "Recorded" in receipt.text()
     recorded = (await table.service.store.answers(game_id))[-1]
     assert choice in json.dumps(recorded.answer)
     # Orders may change until everyone has given them: the receipt's button opens the form again, privately.
@@ -207,10 +206,12 @@ async def test_a_notice_too_long_to_carry_its_form_sends_a_decide_button_instead
     assert prompt is not None
     row = await table.service.row(game_id)
     mark = fake.mark()
-    long_name = "N" * 1700  # with the rest of the notice, under a message; with the orders form, over it
+    # With the rest of the notice, under a message's 4,000 characters of text (a form is a components-v2 layout, and
+    # so is this notice); with the orders form, over them.
+    long_name = "N" * 3600
     await table.bot.play.dms.send_decision_notice(game_id, long_name, row.channel_id, player.id, game, prompt)
     dm = await fake.wait_for_dm(player, since=mark)
-    assert long_name in dm.content and len(dm.content) <= 2000
+    assert long_name in dm.text() and len(dm.text()) <= 4000
     assert f"decide:{game_id}:{house}" in str(dm.components) and ":submit" not in str(dm.components)
     opened = await (await fake.click(player, dm, f"decide:{game_id}:{house}")).wait_response()
     assert form_control(opened, game_id, house)

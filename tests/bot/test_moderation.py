@@ -84,7 +84,7 @@ async def test_replace_gives_the_house_and_its_decision_to_the_new_player(table:
     refused = await fake.click(former, former_dm, form_control(former_dm, game_id, "stark"))
     assert any("Only the player seated" in m.content for m in await refused.wait_reply(timeout=10))
     recorded = await fake.click(newcomer, dm, form_control(dm, game_id, "stark"))
-    assert "Recorded" in (await recorded.wait_response(timeout=10)).content
+    assert "Recorded" in (await recorded.wait_response(timeout=10)).text()
 
 
 async def test_export_is_a_json_file_for_the_moderator_only(table: Table) -> None:

@@ -76,13 +76,13 @@ async def test_M_PLAYERS_02_a_four_player_game_with_three_vassals_commanded_from
         timeout=10,
     )
     dm = next(m for m in reversed(fake.dm_messages(commander)) if "submit" in form_controls(m, game_id, vassal))
-    assert "for your vassal" in dm.content and house_name(vassal, "en") in dm.content
-    assert "2" in dm.content  # at most two vassal orders
+    assert "for your vassal" in dm.text() and house_name(vassal, "en") in dm.text()
+    assert "2" in dm.text()  # at most two vassal orders
     for other in (p for p in players if p is not commander):
         assert vassal not in await table.service.houses_of(game_id, other.id)
     submitted = await fake.click(commander, dm, form_control(dm, game_id, vassal))
     receipt = await submitted.wait_response()
-    assert "Recorded" in receipt.content
+    assert "Recorded" in receipt.text()
     after = await table.service.load(game_id)
     assert after.prompt_for(vassal) is None  # answered: the next vassal, or the reveal, comes next
 
@@ -229,7 +229,7 @@ async def test_decide_lists_every_decision_a_member_owes(table: Table) -> None:
     assert "One" in listing.content and "Two" in listing.content and listing.flags & 64
     opened = await fake.click(player, listing, buttons[1])
     form = await opened.wait_response()
-    assert "Orders" in form.content
+    assert "Orders" in form.text()
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 

@@ -17,6 +17,7 @@ from app.commands import Answer, Gift, Import, SetSeat, Vassalize
 from app.service import Applied, GameService, opened_by
 from cogs.forms import FormButton, FormSelect
 from engine import Game, new_game, rules
+from testing.fake_discord.components import walk
 from testing.forms import form_control, form_version
 from tests.bot.conftest import Table
 from tests.bot.test_fair_play import first_select, snapshot, start_own_game
@@ -94,7 +95,7 @@ async def test_undoing_a_replace_gives_the_house_back_to_its_player(table: Table
 
     form = await (await fake.slash(first, table.channel, "decide")).wait_response(timeout=10)
     receipt = await (await fake.click(first, form, form_control(form, game_id, house))).wait_reply(timeout=10)
-    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    assert any("Recorded" in m.text() for m in receipt), [m.text() for m in receipt]
     nothing = await (await fake.slash(newcomer, table.channel, "decide")).wait_response(timeout=10)
     assert "owe no decision" in nothing.content
     assert fake.failed_interactions == []
@@ -210,7 +211,7 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     for p in (first, second):
         submit = form_control(dms[p.id], game_id, house_of[p.id])
         receipt = await (await fake.click(p, dms[p.id], submit)).wait_reply(timeout=10)
-        assert any("Recorded" in m.content for m in receipt)
+        assert any("Recorded" in m.text() for m in receipt)
     await fake.wait_idle()
     await table.bot.play.publisher.settled()
     version = (await table.service.row(game_id)).version
@@ -234,13 +235,13 @@ async def test_after_an_undo_every_player_who_owes_a_decision_gets_a_fresh_form_
     stale = await fake.click(third, dms[third.id], form_control(dms[third.id], game_id, house_of[third.id]))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
-    assert "out of date" in stale.followups[0].content
+    assert "out of date" in stale.followups[0].text()
     assert (await table.service.row(game_id)).version == version - 1
     fresh = fake.dm_messages(third)[-1]
     receipt = await (await fake.click(third, fresh, form_control(fresh, game_id, house_of[third.id]))).wait_reply(
         timeout=10
     )
-    assert any("Recorded" in m.content for m in receipt)
+    assert any("Recorded" in m.text() for m in receipt)
 
     # The channel: the map again, then the line saying what was undone.
     posted = [m for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id and m.id > mark]
@@ -385,7 +386,7 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
         return next(m for m in reversed(fake.dm_messages(player)) if f"dec:{game_id}:" in str(m.components))
 
     def top_option(message: Any) -> int:
-        select = next(c for row in message.components for c in row["components"] if c.get("type") == 3)
+        select = next(c for c in walk(message.components) if c.get("type") == 3)
         return max(int(o["value"]) for o in select["options"])
 
     assert top_option(bid_form(receiving)) == 3 and top_option(bid_form(giving)) == 6
@@ -394,18 +395,18 @@ async def test_an_open_bid_form_is_drawn_again_when_a_gift_changes_its_range(tab
     await fake.wait_idle()
     await table.bot.play.publisher.settled()
     receiving_form, giving_form = bid_form(receiving), bid_form(giving)
-    assert top_option(receiving_form) == 5 and "5 power tokens available" in receiving_form.content
-    assert "Updated" in receiving_form.content
+    assert top_option(receiving_form) == 5 and "5 power tokens available" in receiving_form.text()
+    assert "Updated" in receiving_form.text()
     # The redrawn form carries the gift's version, the one it was drawn again from.
     gift_version = (await table.service.row(game_id)).version
     assert drawn_at < gift_version == form_version(receiving_form, game_id, receiver)
-    assert top_option(giving_form) == 4 and "4 power tokens available" in giving_form.content
+    assert top_option(giving_form) == 4 and "4 power tokens available" in giving_form.text()
     # The redrawn form still answers: the receiver bids his new total.
-    select = next(c for row in receiving_form.components for c in row["components"] if c.get("type") == 3)
+    select = next(c for c in walk(receiving_form.components) if c.get("type") == 3)
     picked = await fake.select(receiving, receiving_form, select["custom_id"], ["5"])
     form = await picked.wait_response(timeout=10)
     receipt = await (await fake.click(receiving, form, form_control(form, game_id, receiver))).wait_reply(timeout=10)
-    assert any("Recorded" in m.content for m in receipt), [m.content for m in receipt]
+    assert any("Recorded" in m.text() for m in receipt), [m.text() for m in receipt]
     assert fake.failed_interactions == []
 
 
@@ -472,7 +473,7 @@ async def test_after_an_import_every_player_who_owes_a_decision_gets_a_fresh_for
     stale = await fake.click(first, dms[first.id], form_control(dms[first.id], game_id, house_of[first.id]))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
-    assert "out of date" in stale.followups[0].content
+    assert "out of date" in stale.followups[0].text()
     assert (await table.service.row(game_id)).version == game.version
     assert game.prompt_for(house_of[first.id]).id == old_id  # type: ignore[union-attr]  # the same id, yet void
     assert fake.failed_interactions == []
@@ -495,14 +496,14 @@ async def test_a_form_that_cannot_be_drawn_again_is_void_after_a_gift_changes_it
     stale = await fake.click(receiving, opened, form_control(opened, game_id, receiver))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
-    assert "out of date" in stale.followups[0].content and "5 power tokens available" in stale.followups[0].content
+    assert "out of date" in stale.followups[0].text() and "5 power tokens available" in stale.followups[0].text()
     assert (await table.service.row(game_id)).version == version + 1  # the gift only: no bid was recorded
 
     # The DM form was replaced by the one /decide opened: pressing it brings the current form, records nothing.
     replaced = await fake.click(receiving, dm_form, form_control(dm_form, game_id, receiver))
     await replaced.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(replaced.followups), timeout=10)
-    assert "out of date" in replaced.followups[0].content
+    assert "out of date" in replaced.followups[0].text()
     assert (await table.service.row(game_id)).version == version + 1
     assert fake.failed_interactions == []
 
@@ -526,7 +527,7 @@ async def test_a_dm_form_kept_across_an_undo_and_another_answer_is_refused_and_a
 
     # The first player answers; a moderator undoes it; the first player answers otherwise.
     answered = await fake.click(first, dms[first.id], form_control(dms[first.id], game_id, house_of[first.id]))
-    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    assert any("Recorded" in m.text() for m in await answered.wait_reply(timeout=10))
     await fake.wait_idle()
     await table.bot.play.publisher.settled()
     version = (await table.service.row(game_id)).version
@@ -541,7 +542,7 @@ async def test_a_dm_form_kept_across_an_undo_and_another_answer_is_refused_and_a
     select_id, _chosen, other = first_select(again)
     picked = await (await fake.select(first, again, select_id, [other])).wait_response(timeout=10)
     answered = await fake.click(first, picked, form_control(picked, game_id, house_of[first.id]))
-    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    assert any("Recorded" in m.text() for m in await answered.wait_reply(timeout=10))
     await fake.wait_idle()
     await table.bot.play.publisher.settled()
     before = await snapshot(table, game_id)
@@ -550,7 +551,7 @@ async def test_a_dm_form_kept_across_an_undo_and_another_answer_is_refused_and_a
     stale = await fake.click(keeper, kept, form_control(kept, game_id, mine))
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
-    assert "out of date" in stale.followups[0].content
+    assert "out of date" in stale.followups[0].text()
     assert form_control(stale.followups[0], game_id, mine)  # the current form, to answer from
     await fake.wait_idle()
     assert await snapshot(table, game_id) == before  # nothing recorded, the version unchanged
@@ -572,7 +573,7 @@ async def test_a_pick_on_a_form_older_than_the_live_one_is_refused_by_its_versio
     await fake.wait_idle()
     older = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
     answered = await fake.click(other, other_dm, form_control(other_dm, game_id, house_of[other.id]))
-    assert any("Recorded" in m.content for m in await answered.wait_reply(timeout=10))
+    assert any("Recorded" in m.text() for m in await answered.wait_reply(timeout=10))
     await fake.wait_idle()
     await table.bot.play.publisher.settled()
     newer = await (await fake.slash(player, table.channel, "decide")).wait_response(timeout=10)
@@ -585,7 +586,7 @@ async def test_a_pick_on_a_form_older_than_the_live_one_is_refused_by_its_versio
     picked = await fake.select(player, older, select_id, [value])
     await picked.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(picked.followups), timeout=10)
-    assert "out of date" in picked.followups[0].content
+    assert "out of date" in picked.followups[0].text()
     assert form_version(picked.followups[0], game_id, mine) == version
     assert (older.custom_ids(), json.dumps(older.components)) == shown_before  # not redrawn with the live draft
     assert (await table.service.row(game_id)).version == version
@@ -615,7 +616,7 @@ async def test_a_form_posted_before_forms_carried_their_version_gets_the_current
     stale = await fake.click(player, old, f"dec:{game_id}:{mine}:submit")
     await stale.wait_reply(timeout=10)
     await fake.wait_until(lambda: bool(stale.followups), timeout=10)
-    assert "out of date" in stale.followups[0].content
+    assert "out of date" in stale.followups[0].text()
     assert form_version(stale.followups[0], game_id, mine) == before[1]
     await fake.wait_idle()
     assert await snapshot(table, game_id) == before

@@ -15,6 +15,7 @@ from app.store import Store
 from engine import Game
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
+from testing.fake_discord.components import walk
 from testing.forms import form_control
 from testing.peek import peek
 
@@ -85,8 +86,8 @@ async def test_kill_and_restart_mid_game(database: Path | str, tmp_path: Path) -
             receipt = await (
                 await fake.click(first, dms[first.id], form_control(dms[first.id], 1, seats[first.id]))
             ).wait_response(timeout=10)
-            assert "Recorded" in receipt.content
-            select = next(c for row in dms[picker.id].components for c in row["components"] if c.get("type") == 3)
+            assert "Recorded" in receipt.text()
+            select = next(c for c in walk(dms[picker.id].components) if c.get("type") == 3)
             choice = next(o["value"] for o in select["options"] if not o.get("default"))
             await (await fake.select(picker, dms[picker.id], select["custom_id"], [choice])).wait_response(timeout=10)
             await bot.kill()
@@ -98,19 +99,19 @@ async def test_kill_and_restart_mid_game(database: Path | str, tmp_path: Path) -
             receipt = await (
                 await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
             ).wait_response(timeout=10)
-            assert "Recorded" in receipt.content
+            assert "Recorded" in receipt.text()
             # A form picked on before the crash shows picks no process remembers: nothing is guessed, the click
             # brings the current form.
             clicked = await fake.click(picker, dms[picker.id], form_control(dms[picker.id], 1, seats[picker.id]))
             await clicked.wait_reply(timeout=10)
             await fake.wait_until(lambda: bool(clicked.followups), timeout=10)
             form = clicked.followups[0]
-            assert "out of date" in form.content
+            assert "out of date" in form.text()
             assert {a.house for a in await store.answers(1)} == {seats[first.id], seats[last.id]}
             receipt = await (await fake.click(picker, form, form_control(form, 1, seats[picker.id]))).wait_response(
                 timeout=10
             )
-            assert "Recorded" in receipt.content
+            assert "Recorded" in receipt.text()
             await fake.wait_until(
                 lambda: any("Orders are revealed" in m.content for m in fake.visible_messages(moderator)), timeout=10
             )
@@ -142,7 +143,7 @@ async def test_kill_at_random_moments_while_answers_arrive(database: Path | str,
                 forms = {}
                 for p in players:
                     reply = await (await fake.slash(p, channel, "decide")).wait_response(timeout=10)
-                    if "owe no decision" not in reply.content:
+                    if "owe no decision" not in reply.text():
                         forms[p.id] = reply
                 clicks = [
                     await fake.click(p, forms[p.id], form_control(forms[p.id], 1, seats[p.id]))
@@ -153,7 +154,7 @@ async def test_kill_at_random_moments_while_answers_arrive(database: Path | str,
                 await bot.kill()
                 for click in clicks:
                     replies = [m for m in [click.response, *click.followups] if m is not None]
-                    if any("Recorded" in m.content for m in replies):
+                    if any("Recorded" in m.text() for m in replies):
                         acknowledged[click.name.split(":")[2]] += 1
                 kept = Counter(a.house for a in await store.answers(1) if a.source == "player")
                 for house, count in acknowledged.items():
@@ -191,7 +192,7 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
             receipt = await (await fake.click(p, dms[p.id], form_control(dms[p.id], 1, seats[p.id]))).wait_response(
                 timeout=10
             )
-            assert "Recorded" in receipt.content
+            assert "Recorded" in receipt.text()
         await asyncio.sleep(1.0)  # their publications (nothing to post: orders are secret) are done
         dms_before = {p.id: len(fake.dm_messages(p)) for p in players}
 
@@ -201,7 +202,7 @@ async def test_a_kill_between_a_commit_and_its_posts_loses_no_message_and_sends_
         receipt = await (
             await fake.click(last, dms[last.id], form_control(dms[last.id], 1, seats[last.id]))
         ).wait_response(timeout=10)
-        assert "Recorded" in receipt.content
+        assert "Recorded" in receipt.text()
         await asyncio.sleep(1.0)  # the publisher is now waiting out the rate limit
         await bot.kill()
 

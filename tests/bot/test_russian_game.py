@@ -18,6 +18,7 @@ import pytest
 from app.deadlines import Reminder
 from app.notices import AbsentPlayer, DeadlinePassed
 from i18n import t
+from testing.fake_discord.components import STRING_SELECT, walk
 from tests.bot.conftest import Table
 
 pytestmark = pytest.mark.slow
@@ -48,7 +49,7 @@ def component_texts(components: list[dict[str, Any]]) -> list[str]:
 
 
 def seen_text(message: Any) -> list[str]:
-    return [message.content, *component_texts(message.components)]
+    return [message.text(), *component_texts(message.components)]  # text(): the content and every text display
 
 
 def assert_russian(texts: list[str], where: str) -> None:
@@ -57,22 +58,19 @@ def assert_russian(texts: list[str], where: str) -> None:
 
 
 def selects(message: Any) -> list[dict[str, Any]]:
-    return [c for row in message.components for c in row.get("components", []) if c.get("type") == 3]
+    """The message's menus in the order shown (a form is a components-v2 layout: text displays among the rows)."""
+    return [dict(c) for c in walk(message.components) if c.get("type") == STRING_SELECT]
 
 
-def submit_id(message: Any) -> str | None:
-    for row in message.components:
-        for c in row.get("components", []):
-            if str(c.get("custom_id", "")).endswith(":submit"):
-                return str(c["custom_id"])
-    return None
+def submit_button(message: Any) -> dict[str, Any] | None:
+    return next((dict(c) for c in walk(message.components) if str(c.get("custom_id", "")).endswith(":submit")), None)
 
 
 async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
     fake = table.fake
     opened = await fake.slash(player, table.channel, "decide")
     form = await opened.wait_response(timeout=10)
-    if form.content == t("decision.none_open", "ru"):
+    if form.text() == t("decision.none_open", "ru"):
         return "none"
     assert_russian(seen_text(form), "a form")
     index = 0
@@ -85,21 +83,21 @@ async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defa
         updated = await fake.select(player, form, select["custom_id"], chosen)
         form = await updated.wait_response(timeout=10)
         assert_russian(seen_text(form), "a form after a pick")
-    button = submit_id(form)
-    assert button is not None, form.content
-    submitted = await fake.click(player, form, button)
+    button = submit_button(form)
+    assert button is not None, form.text()
+    if button.get("disabled"):  # the form says why the picks would be refused, before anything is sent
+        return "refused"
+    submitted = await fake.click(player, form, str(button["custom_id"]))
     await submitted.wait_ack(timeout=10)
     recorded = t("decision.recorded", "ru", summary="")
 
     def replies() -> list[Any]:
         return [m for m in [submitted.response, *submitted.followups] if m is not None]
 
-    await fake.wait_until(
-        lambda: bool(submitted.followups) or any(recorded in m.content for m in replies()), timeout=20
-    )
+    await fake.wait_until(lambda: bool(submitted.followups) or any(recorded in m.text() for m in replies()), timeout=20)
     for m in replies():
         assert_russian(seen_text(m), "a receipt or refusal")
-    return "ok" if any(recorded in m.content for m in replies()) else "refused"
+    return "ok" if any(recorded in m.text() for m in replies()) else "refused"
 
 
 async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> None:
@@ -144,9 +142,9 @@ async def test_a_russian_players_whole_game_shows_no_english(table: Table) -> No
         seen = fake.visible_messages(player)
         dms = [m for m in seen if m.channel_id != table.channel.id and not m.ephemeral]
         # Decision DMs: one header line, the game's name a link to its channel (issue U, fault 11: no raw URL line).
-        assert any("**[Тест](https://discord.com/channels/" in m.content and "⏰" in m.content for m in dms)
-        assert not any("\nhttps://" in m.content or "Канал игры" in m.content for m in dms)
-        assert any(m.content.startswith("⏳") for m in dms) or player.id not in await _seated(table, awaited)
+        assert any("**[Тест](https://discord.com/channels/" in m.text() and "⏰" in m.text() for m in dms)
+        assert not any("\nhttps://" in m.text() or "Канал игры" in m.text() for m in dms)
+        assert any(m.text().startswith("⏳") for m in dms) or player.id not in await _seated(table, awaited)
         for message in seen:
             assert_russian(seen_text(message), f"a message seen by {player!r}")
     channel = [m.content for m in fake.visible_messages(host) if m.channel_id == table.channel.id]

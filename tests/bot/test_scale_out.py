@@ -17,6 +17,7 @@ from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 from testing.forms import form_control
 from testing.peek import peek
+from testing.phone import every_text
 from tests.conftest import require_postgres
 
 GAMES = 4
@@ -67,7 +68,7 @@ async def test_a_gateway_and_three_workers_apply_every_answer_once(tmp_path: Pat
                     game_id, house = house_of[player.id]
                     submitted = await fake.click(player, dms[player.id], form_control(dms[player.id], game_id, house))
                     await fake.world.wait_until(
-                        lambda: bool(submitted.response and "Recorded" in submitted.response.content),
+                        lambda: bool(submitted.response and "Recorded" in submitted.response.text()),
                         60,
                         f"the receipt of {player.id}",
                     )
@@ -77,7 +78,7 @@ async def test_a_gateway_and_three_workers_apply_every_answer_once(tmp_path: Pat
                 await asyncio.sleep(0.05)
                 await workers[0].kill()
                 submitted = await burst
-                assert all("Recorded" in s.response.content for s in submitted)
+                assert all("Recorded" in s.response.text() for s in submitted)
 
                 # Each game's version is its start plus its accepted answers; every answer is in the log once.
                 for game_id in game_ids:
@@ -112,7 +113,7 @@ async def test_a_gateway_and_three_workers_apply_every_answer_once(tmp_path: Pat
                 await fake.world.wait_until(lambda: not peek(url, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
                 await fake.wait_idle(quiet=1.5, timeout=60)
                 for p in everyone:
-                    texts = [[m.content, *(h.get("content", "") for h in m.history)] for m in fake.dm_messages(p)]
+                    texts = [[m.text(), *every_text(m)[:-1]] for m in fake.dm_messages(p)]  # forms: text displays
                     orders_dms = [t for t in texts if any("**Orders**" in text for text in t)]
                     assert len(orders_dms) == 1, (p.id, texts)
                     contents = [t[0] for t in texts]

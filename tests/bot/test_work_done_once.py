@@ -8,6 +8,7 @@ import pytest
 
 import app.decisions
 import app.queries
+from testing.fake_discord.components import walk
 from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
@@ -45,12 +46,12 @@ async def test_the_form_a_dm_announced_opens_without_being_built_again(
     assert form_control(dm, game_id, house)  # the DM carries the form
     for _ in range(3):  # the player opens the decision three more times at this version
         form = await (await fake.slash(player, table.channel, "decide")).wait_response()
-        assert "Orders" in form.content
+        assert "Orders" in form.text()
     assert built == [] and options == []  # the DM's form, its token options included, served every opening
-    select = next(c for row in form.components for c in row["components"] if c.get("type") == 3)
+    select = next(c for c in walk(form.components) if c.get("type") == 3)
     choice = select["options"][-1]["value"]
     picked = await (await fake.select(player, form, select["custom_id"], [choice])).wait_response()
-    assert "Orders" in picked.content
+    assert "Orders" in picked.text()
     prompt = (await table.service.load(game_id)).prompt_for(house)
     assert prompt is not None
     assert len(options) == len(prompt.choices["areas"])  # a pick works the options out anew, once per area
