@@ -24,6 +24,7 @@ from testing.fake_discord.components import (
     SELECT_TYPES,
     TEXT_DISPLAY,
     texts,
+    walk,
 )
 
 SEPARATOR = 14
@@ -98,6 +99,20 @@ def _layout(components: Sequence[Mapping[str, Any]]) -> list[str]:
             lines.append("―――")
         elif kind in (MEDIA_GALLERY, FILE):
             lines.append("[🖼]")
+    return lines
+
+
+def tapped(message: StoredMessage, custom_id: str) -> list[str]:
+    """The menu ``custom_id`` of ``message`` as it opens when tapped: each option's label, its description under it,
+    a ✓ beside what is picked."""
+    select = next((c for c in walk(message.components) if c.get("custom_id") == custom_id), None)
+    if select is None:
+        raise AssertionError(f"no menu {custom_id!r} on the message")
+    lines = []
+    for option in select.get("options", []):
+        lines.append(f"{'✓' if option.get('default') else '·'} {option.get('label')}")
+        if option.get("description"):
+            lines.append(f"    {option['description']}")
     return lines
 
 
