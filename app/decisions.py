@@ -1,7 +1,8 @@
 """Turn an engine prompt into a form of choices a phone can answer, and the picks back into an answer.
 
-Discord-free on purpose: the cog renders a ``Form`` as select menus and buttons (at most 25 options per
-select, 4 selects per page plus a row of buttons) and hands the picked values back to ``to_answer``.
+Discord-free on purpose: the cog renders a ``Form`` as a layout of text, select menus and buttons (at most 25
+options per select, ``FIELDS_PER_PAGE`` selects per page, each under its field's label, plus a row of buttons) and
+hands the picked values back to ``to_answer``; ``refusal`` says whether Submit would be refused, before it is pressed.
 Values are short stable strings (area ids, token ids, card ids), never labels, so a translated label
 can never change what is recorded.
 
