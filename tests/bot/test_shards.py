@@ -77,10 +77,10 @@ def guild_events(session: GatewaySession) -> list[tuple[str, int | None]]:
 async def answer_from_dm(fake: FakeDiscord, player: Any, dm: Any, game_id: int, house: str) -> str:
     submitted = await fake.click(player, dm, form_control(dm, game_id, house))
     await fake.world.wait_until(
-        lambda: bool(submitted.response and "Recorded" in submitted.response.content), 60, f"{player.id}'s receipt"
+        lambda: bool(submitted.response and "Recorded" in submitted.response.text()), 60, f"{player.id}'s receipt"
     )
     assert submitted.response is not None
-    return str(submitted.response.content)
+    return submitted.response.text()  # the receipt is the DM form's layout: its words are text displays
 
 
 async def test_two_gateways_holding_a_shard_each_serve_every_guild_and_dms_reach_shard_0(tmp_path: Path) -> None:
