@@ -65,8 +65,9 @@ async def test_U_01_each_orders_menu_sits_under_its_area_and_shows_the_picks(tab
     fake = table.fake
     mark = fake.mark()
     game_id = await start_game(table, 3)
-    player = table.players[0]
-    house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
+    house = "stark"  # houses are dealt at random; Stark starts with three areas
+    seats = await table.service.store.seats(game_id)
+    player = next(p for p in table.players if p.id == seats[house])
     form = await fake.wait_for_dm(player, since=mark, timeout=15)
     prompt = (await table.service.load(game_id)).prompt_for(house)
     assert prompt is not None and prompt.kind == "orders"
