@@ -13,7 +13,8 @@ import pytest
 from app.background import ImagePool
 from app.commands import Answer
 from app.narration import narrate_all
-from engine import RuleError
+from app.service import GameService
+from engine import Game, RuleError
 from engine.agents import HeuristicAgent
 from render import style
 from render.crop import OUT_W
@@ -33,26 +34,33 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 async def play_with_agents(table: Table, game_id: int, seed: int) -> None:
     """Every decision answered through the service by the engine's heuristic agents (the default when refused)."""
-    service = table.service
     agents: dict[str, HeuristicAgent] = {}
     for _ in range(3000):
-        game = await service.load(game_id)
-        waiting = [p for p in game.prompts() if not p.answered]
-        if game.finished or not waiting:
+        game = await table.service.load(game_id)
+        if game.finished or not await answer_one(table.service, game_id, game, agents, seed):
             return
-        prompt = waiting[0]
-        agent = agents.setdefault(prompt.house, HeuristicAgent(seed))
-        user = (await service.seats(game_id))[prompt.house]
-        try:
-            answer = agent.answer(prompt, game.view(prompt.house))
-            await service.execute(
-                Answer(game_id=game_id, house=prompt.house, answer=answer, by=user, prompt_id=prompt.id)
-            )
-        except RuleError:
-            await service.execute(
-                Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user, prompt_id=prompt.id)
-            )
     raise AssertionError("the game did not end")
+
+
+async def answer_one(
+    service: GameService, game_id: int, game: Game, agents: dict[str, HeuristicAgent], seed: int
+) -> bool:
+    """The first decision awaited, answered through the service by its house's heuristic agent (its default when
+    the agent's answer is refused); False when none is awaited."""
+    waiting = [p for p in game.prompts() if not p.answered]
+    if not waiting:
+        return False
+    prompt = waiting[0]
+    agent = agents.setdefault(prompt.house, HeuristicAgent(seed))
+    user = (await service.seats(game_id))[prompt.house]
+    try:
+        answer = agent.answer(prompt, game.view(prompt.house))
+        await service.execute(Answer(game_id=game_id, house=prompt.house, answer=answer, by=user, prompt_id=prompt.id))
+    except RuleError:
+        await service.execute(
+            Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user, prompt_id=prompt.id)
+        )
+    return True
 
 
 GAME_SEED = 11  # a fixed game, so that the agents surely fight (a game seeded at random may have no battle)
@@ -171,18 +179,9 @@ async def test_the_map_asked_for_during_a_bid_shows_the_power_announced_before_i
     agents: dict[str, HeuristicAgent] = {}
     for _ in range(3000):
         game = await service.load(game_id)
-        waiting = [p for p in game.prompts() if not p.answered]
-        if any(p.kind == "bid" for p in waiting):
+        if any(p.kind == "bid" and not p.answered for p in game.prompts()):
             break
-        prompt = waiting[0]
-        answer = agents.setdefault(prompt.house, HeuristicAgent(5)).answer(prompt, game.view(prompt.house))
-        user = (await service.seats(game_id))[prompt.house]
-        try:
-            await service.execute(Answer(game_id=game_id, house=prompt.house, answer=answer, by=user,
-                                         prompt_id=prompt.id))  # fmt: skip
-        except RuleError:
-            await service.execute(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user,
-                                         prompt_id=prompt.id))  # fmt: skip
+        await answer_one(service, game_id, game, agents, 5)
     else:
         raise AssertionError("no bid came up")
     await fake.wait_idle(quiet=0.3, timeout=30)

@@ -9,13 +9,11 @@ from typing import Any
 
 import pytest
 
-from app.commands import Answer
 from app.labels import house_name
-from engine import RuleError
 from engine.agents import HeuristicAgent
 from i18n import area_forms, unit_forms
 from tests.bot.conftest import Table
-from tests.bot.test_images import GAME_SEED
+from tests.bot.test_images import GAME_SEED, answer_one
 
 pytestmark = pytest.mark.slow
 
@@ -38,20 +36,9 @@ async def play_until_a_battle_has_losses(table: Table, game_id: int) -> dict[int
             if fought(events):
                 return events
         game = await service.load(game_id)
-        waiting = [p for p in game.prompts() if not p.answered]
-        assert not game.finished and waiting, "the game ended without a battle that cost units"
-        prompt = waiting[0]
-        agent = agents.setdefault(prompt.house, HeuristicAgent(5))
-        user = (await service.seats(game_id))[prompt.house]
-        try:
-            answer = agent.answer(prompt, game.view(prompt.house))
-            await service.execute(
-                Answer(game_id=game_id, house=prompt.house, answer=answer, by=user, prompt_id=prompt.id)
-            )
-        except RuleError:
-            await service.execute(
-                Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=user, prompt_id=prompt.id)
-            )
+        assert not game.finished and await answer_one(service, game_id, game, agents, 5), (
+            "the game ended without a battle that cost units"
+        )
     raise AssertionError("no battle in 3000 answers")
 
 

@@ -57,11 +57,9 @@ def test_B_HIDDEN_01_unused_orders_stay_behind_the_screen() -> None:
         assert "orders_left" not in text(g.view(viewer)["houses"]["stark"])
 
 
-def test_B_HIDDEN_02_B_HIDDEN_03_available_power_is_public_except_during_a_bid() -> None:
-    g = make({"units": UNITS, "tracks": TRACKS, "start": "planning", "power": {"stark": 7, "lannister": 2}})
-    assert g.view("greyjoy")["power"]["stark"] == 7 and g.view(None)["power"]["lannister"] == 2
-    # A Clash of Kings opens a bid: each house sees only its own available power until the bidding is over.
-    g = make(
+def clash_game() -> Game:
+    """Round 3's Westeros phase drawing a Clash of Kings, Stark with 7 Power and Lannister with 2."""
+    return make(
         {
             "units": UNITS,
             "tracks": TRACKS,
@@ -71,6 +69,13 @@ def test_B_HIDDEN_02_B_HIDDEN_03_available_power_is_public_except_during_a_bid()
             "westeros_decks": [["last-days-of-summer"], ["clash-of-kings"], ["sea-of-storms"]],
         }
     )
+
+
+def test_B_HIDDEN_02_B_HIDDEN_03_available_power_is_public_except_during_a_bid() -> None:
+    g = make({"units": UNITS, "tracks": TRACKS, "start": "planning", "power": {"stark": 7, "lannister": 2}})
+    assert g.view("greyjoy")["power"]["stark"] == 7 and g.view(None)["power"]["lannister"] == 2
+    # A Clash of Kings opens a bid: each house sees only its own available power until the bidding is over.
+    g = clash_game()
     assert prompt(g, "stark").kind == "bid"
     assert g.view(None)["power"] == {h: None for h in HOUSES}
     assert g.view("stark")["power"] == {h: (7 if h == "stark" else None) for h in HOUSES}
@@ -90,16 +95,7 @@ def test_B_HIDDEN_02_the_totals_announced_before_a_bid_stay_public_through_the_w
     """Issue U, fault 7: the board posted during a bid showed "?" for every house's Power. The players announce their
     totals before hiding their tokens (B-HIDDEN-02): the view shows those, while the Power left stays hidden
     (B-HIDDEN-03) until the three tracks of the Clash of Kings are bid and paid."""
-    g = make(
-        {
-            "units": UNITS,
-            "tracks": TRACKS,
-            "start": "westeros",
-            "round": 3,
-            "power": {"stark": 7, "lannister": 2},
-            "westeros_decks": [["last-days-of-summer"], ["clash-of-kings"], ["sea-of-storms"]],
-        }
-    )
+    g = clash_game()
     before = {h: g.s.houses[h].power for h in HOUSES}
     assert before["stark"] == 7 and before["lannister"] == 2
     for viewer in (None, "lannister", "stark"):
@@ -189,4 +185,3 @@ def test_B_HIDDEN_07_simultaneous_secret_choices_are_collected_privately() -> No
     g2 = combat_game()
     assert all(p.secret for p in g2.prompts() if p.kind == "house-card")
     assert g2.act("lannister", "the-hound") == [{"type": "house-card-chosen", "house": "lannister"}]
-

@@ -5,25 +5,14 @@ from __future__ import annotations
 
 from render.data import board_of
 from render.strip import items
-from tests.engine_action.helpers import make
-from tests.engine_action.test_hidden import TRACKS, UNITS
+from tests.engine_action.test_hidden import clash_game
 
 
 def test_the_board_posted_during_a_bid_shows_the_announced_power_not_question_marks() -> None:
-    g = make(
-        {
-            "units": UNITS,
-            "tracks": TRACKS,
-            "start": "westeros",
-            "round": 3,
-            "power": {"stark": 7, "lannister": 2},
-            "westeros_decks": [["last-days-of-summer"], ["clash-of-kings"], ["sea-of-storms"]],
-        }
-    )
+    g = clash_game()
     g.act("stark", 3)  # a bid given changes nothing the board shows
     view = g.view(None)
     assert view["power"]["stark"] is None
     cells = {i.house: i.text for i in items(board_of(view), view, "en") if i.kind == "power_col"}
     assert cells["stark"] == "7" and cells["lannister"] == "2"
     assert "?" not in cells.values()
-
