@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import discord
 
 from app.deadlines import Reminder
-from app.decisions import Form
+from app.decisions import Form, only_answer
 from app.labels import house_mark
 from app.service import Applied, GameService
 from app.store import ACTIVE, Source
@@ -92,6 +92,8 @@ class DecisionDMs:
         self.notified[game_id] = marks
         for prompt in prompts:
             if prompt.answered or (houses is not None and prompt.house not in houses):
+                continue
+            if only_answer(prompt) is not None:  # the service answers it at once (U, fault 6): nothing to ask
                 continue
             # The seat is read for each notice: a /mod replace may land while earlier notices are being sent.
             user_id = await self.service.seat_of(game_id, prompt.house)

@@ -29,7 +29,7 @@ async def test_a_raid_with_nothing_to_raid_is_never_asked_and_is_told_in_the_cha
     await table.bot.play.publisher.settled()
     await fake.wait_idle(quiet=0.5, timeout=30)
 
-    asked = [m for m in fake.dm_messages(stark)[dms_before:] if "Raid" in "\n".join(every_text(m))]
+    asked = [m for m in fake.dm_messages(stark)[dms_before:] if "**Raid**" in "\n".join(every_text(m))]
     assert asked == [], "Stark was asked a raid it had no choice in"
     channel = "\n".join(m.text() for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id)
     assert "Stark removes its raid in Winterfell" in channel
