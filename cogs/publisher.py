@@ -19,7 +19,7 @@ import discord
 
 from app.background import Background, ImagePool, PoolBusy
 from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
-from app.labels import awaited_text, house_mark
+from app.labels import awaited_text, house_mark, house_name
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.notices import from_payload, notice_text
@@ -37,6 +37,20 @@ log = logging.getLogger("westeros.play")
 
 FILES_PER_MESSAGE = 10  # Discord's limit
 RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
+
+
+def vassals_line(view: dict[str, Any], lang: str) -> str:
+    """The status's line naming the vassals and who commands each this round ("" outside Mother of Dragons)."""
+    vassals = view.get("vassals") or {}
+    if not vassals:
+        return ""
+    items = [
+        t("status.vassal-liege", lang, vassal=house_mark(v, lang), liege=house_name(liege, lang))
+        if liege
+        else house_mark(v, lang)
+        for v, liege in sorted(vassals.items())
+    ]
+    return "\n" + t("status.vassals", lang, houses=", ".join(items))
 
 
 class Publisher:
@@ -398,6 +412,8 @@ class Publisher:
                 "status.pinned",
                 lang,
                 name=shown(row.name, NAME_LIMIT),
+                ruleset=t(f"ruleset.{row.settings.get('ruleset', 'base')}", lang),
+                vassals=vassals_line(view, lang),
                 round=view["round"],
                 phase=t(f"phase.{view['phase']}", lang),
                 awaiting=awaiting,

@@ -139,6 +139,15 @@ async def test_mother_of_dragons_in_russian_with_targaryen_chosen(table: Table) 
     assert "targaryen" not in game.state.vassals and len(game.state.vassals) == 4
     options = game.view(None)["options"]
     assert options["board"] == "mother-of-dragons-essos" and options["targaryen_cards"] == "b"
+    # Issue U, fault 8: the pinned status, where the table looks for who is awaited, names the ruleset and the vassals.
+    await table.bot.play.publisher.settled()
+    await fake.wait_until(
+        lambda: any(m.pinned for m in fake.transcript if m.channel_id == table.channel.id), timeout=10
+    )
+    status = next(m for m in fake.transcript if m.channel_id == table.channel.id and m.pinned)
+    await fake.wait_until(lambda: "«Мать драконов»" in status.content, timeout=10)
+    vassals = next(line for line in status.content.splitlines() if line.startswith("Вассалы: "))
+    assert all(house_mark(h, "ru") in vassals for h in game.state.vassals)
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
