@@ -31,7 +31,7 @@ log = logging.getLogger("westeros.queue")
 
 QUEUED = "westeros_queue"  # NOTIFY channel: a command was enqueued
 OUTBOX = "westeros_outbox"  # NOTIFY channel: a process committed something to publish
-DONE = "westeros_done"  # NOTIFY channel: a command's outcome, as JSON {"id": ..., "outcome": ...}
+DONE = "westeros_done"  # NOTIFY channel: a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
 KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its gateway read the outcome long before)
@@ -124,8 +124,19 @@ class CommandQueue:
                 "UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ?",
                 (time.time(), json.dumps(outcome), queue_id),
             )
-            await session.execute("SELECT pg_notify(?, ?)", (DONE, json.dumps({"id": queue_id, "outcome": outcome})))
+            # The schema names whose command it is: one database may hold several deployments' schemas (the tests'
+            # do), and a channel is the database's, so a gateway must not take another schema's outcome for its own.
+            await session.execute(
+                "SELECT pg_notify(?, json_build_object('id', ?::bigint, 'outcome', ?::json, 'schema', current_schema())"
+                "::text)",
+                (DONE, queue_id, json.dumps(outcome)),
+            )
         return True
+
+    async def schema(self) -> str:
+        """The schema the queue lives in (the connection's ``search_path``)."""
+        row = await self.db.fetchone("SELECT current_schema()")
+        return str(row[0]) if row is not None else ""
 
     async def abandon(self, queue_id: int) -> dict[str, Any] | None:
         """Give up a command no worker has applied: it will never be (None). If a worker is applying it, this waits
@@ -150,6 +161,7 @@ class Outcomes:
     def __init__(self, queue: CommandQueue) -> None:
         self.queue = queue
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
         self.listener = Listener(queue.db.url, DONE, self._announced)
 
@@ -161,6 +173,8 @@ class Outcomes:
 
     def _announced(self, payload: str) -> None:
         message = json.loads(payload)
+        if message.get("schema") != self.schema:
+            return  # another schema's command (or none of ours is under way yet)
         future = self.waiting.pop(int(message["id"]), None)
         if future is None:
             self.early[int(message["id"])] = message["outcome"]
@@ -169,6 +183,8 @@ class Outcomes:
 
     async def submit(self, command: Answer, *, timeout: float = OUTCOME_TIMEOUT_S) -> None:
         """Enqueue the command and wait for a worker to apply it; raises its refusal, or ``CommandFailed``."""
+        if self.schema is None:
+            self.schema = await self.queue.schema()
         queue_id = await self.queue.enqueue(command)
         outcome = self.early.pop(queue_id, None)
         if outcome is None:

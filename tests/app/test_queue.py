@@ -90,3 +90,46 @@ def test_a_rule_refusal_and_a_failure_cross_the_queue() -> None:
     assert rule.value.params == {"house": "stark"}
     with pytest.raises(CommandFailed):
         raise_outcome(outcome_of(OSError("disk")))
+
+
+async def test_an_outcome_in_another_schema_of_the_database_is_not_taken_for_ours(database: Path | str) -> None:
+    """A NOTIFY channel belongs to the whole database, and each schema's queue numbers its commands from 1: a gateway
+    took another schema's outcome for its own command 1 and told the player "Recorded" before anything was applied
+    (seen with CI's bot tests running side by side in one database)."""
+    from testing import postgres
+
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        game_id = await started(service)
+        prompt = (await service.load(game_id)).prompts()[0]
+        seats = await store.seats(game_id)
+        answer = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="a")
+        outcomes = Outcomes(await queue_of(store))
+        outcomes.start()
+        try:
+            with postgres.fresh_schema("other") as elsewhere:
+                other = await Store.open(elsewhere, shared=True)
+                try:
+                    other_service = GameService(other)
+                    other_game = await started(other_service)
+                    other_prompt = (await other_service.load(other_game)).prompts()[0]
+                    other_seats = await other.seats(other_game)
+                    other_queue = await queue_of(other)
+                    await other_queue.enqueue(
+                        Answer(game_id=other_game, house=other_prompt.house, answer=other_prompt.default,
+                               by=other_seats[other_prompt.house], key="b")
+                    )  # fmt: skip
+                    await asyncio.sleep(0.5)  # the gateway's listener is connected
+                    waiting = asyncio.ensure_future(outcomes.submit(answer, timeout=3))
+                    await asyncio.sleep(0.3)  # our command 1 is enqueued, not applied
+                    assert await other_queue.apply_next(other_service.answer)  # their command 1 is applied
+                    with pytest.raises(CommandFailed):  # no worker of ours ran: never "Recorded"
+                        await waiting
+                    assert await store.answers(game_id) == []
+                finally:
+                    await other.close()
+        finally:
+            await outcomes.stop()
+    finally:
+        await store.close()
