@@ -21,6 +21,15 @@ from tests.app.test_service import started
 pytestmark = pytest.mark.several_processes
 
 
+async def first_answer(store: Store, key: str) -> tuple[GameService, Answer]:
+    """A service on ``store``, a game started in it, and its first decision answered with its default."""
+    service = GameService(store)
+    game_id = await started(service)
+    prompt = (await service.load(game_id)).prompts()[0]
+    seats = await store.seats(game_id)
+    return service, Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=key)
+
+
 async def queue_of(store: Store) -> CommandQueue:
     assert isinstance(store.db, PostgresDatabase)
     return CommandQueue(store.db)
@@ -29,13 +38,8 @@ async def queue_of(store: Store) -> CommandQueue:
 async def test_an_answer_goes_through_the_queue_once_and_a_retry_is_reported_done(database: Path | str) -> None:
     store = await Store.open(database, shared=True)
     try:
-        service = GameService(store)
-        game_id = await started(service)
-        prompt = (await service.load(game_id)).prompts()[0]
-        seats = await store.seats(game_id)
-        answer = Answer(
-            game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="interaction-1"
-        )
+        service, answer = await first_answer(store, "interaction-1")
+        game_id, house = answer.game_id, answer.house
         queue = await queue_of(store)
         outcomes = Outcomes(queue)
         outcomes.start()
@@ -44,10 +48,10 @@ async def test_an_answer_goes_through_the_queue_once_and_a_retry_is_reported_don
                 await queue.enqueue(answer)
                 assert await queue.apply_next(service.answer)
             assert not await queue.apply_next(service.answer)
-            assert [a.house for a in await store.answers(game_id)] == [prompt.house]
+            assert [a.house for a in await store.answers(game_id)] == [house]
             assert await queue.outcome(1) == {"ok": True} and await queue.outcome(2) == {"ok": True}
             # A refusal travels back as itself, to be worded in the player's language.
-            wrong = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=12345, key="interaction-2")
+            wrong = Answer(game_id=game_id, house=house, answer=answer.answer, by=12345, key="interaction-2")
             waiting = asyncio.ensure_future(outcomes.submit(wrong, timeout=30))
             while not await queue.apply_next(service.answer):  # a worker, once the gateway has enqueued it
                 await asyncio.sleep(0.01)
@@ -63,11 +67,7 @@ async def test_an_answer_goes_through_the_queue_once_and_a_retry_is_reported_don
 async def test_an_answer_nobody_applied_in_time_is_given_up_and_never_applied(database: Path | str) -> None:
     store = await Store.open(database, shared=True)
     try:
-        service = GameService(store)
-        game_id = await started(service)
-        prompt = (await service.load(game_id)).prompts()[0]
-        seats = await store.seats(game_id)
-        answer = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="k")
+        service, answer = await first_answer(store, "k")
         outcomes = Outcomes(await queue_of(store))
         outcomes.start()
         try:
@@ -75,7 +75,7 @@ async def test_an_answer_nobody_applied_in_time_is_given_up_and_never_applied(da
                 await outcomes.submit(answer, timeout=0)  # no worker runs
             assert "NOT recorded" in failure_text(failed.value, "en")
             assert not await outcomes.queue.apply_next(service.answer)  # a worker starting later finds nothing
-            assert await store.answers(game_id) == []
+            assert await store.answers(answer.game_id) == []
         finally:
             await outcomes.stop()
     finally:
@@ -100,33 +100,23 @@ async def test_an_outcome_in_another_schema_of_the_database_is_not_taken_for_our
 
     store = await Store.open(database, shared=True)
     try:
-        service = GameService(store)
-        game_id = await started(service)
-        prompt = (await service.load(game_id)).prompts()[0]
-        seats = await store.seats(game_id)
-        answer = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="a")
+        _, answer = await first_answer(store, "a")
         outcomes = Outcomes(await queue_of(store))
         outcomes.start()
         try:
             with postgres.fresh_schema("other") as elsewhere:
                 other = await Store.open(elsewhere, shared=True)
                 try:
-                    other_service = GameService(other)
-                    other_game = await started(other_service)
-                    other_prompt = (await other_service.load(other_game)).prompts()[0]
-                    other_seats = await other.seats(other_game)
+                    other_service, theirs = await first_answer(other, "b")
                     other_queue = await queue_of(other)
-                    await other_queue.enqueue(
-                        Answer(game_id=other_game, house=other_prompt.house, answer=other_prompt.default,
-                               by=other_seats[other_prompt.house], key="b")
-                    )  # fmt: skip
+                    await other_queue.enqueue(theirs)
                     await asyncio.sleep(0.5)  # the gateway's listener is connected
                     waiting = asyncio.ensure_future(outcomes.submit(answer, timeout=3))
                     await asyncio.sleep(0.3)  # our command 1 is enqueued, not applied
                     assert await other_queue.apply_next(other_service.answer)  # their command 1 is applied
                     with pytest.raises(CommandFailed):  # no worker of ours ran: never "Recorded"
                         await waiting
-                    assert await store.answers(game_id) == []
+                    assert await store.answers(answer.game_id) == []
                 finally:
                     await other.close()
         finally:

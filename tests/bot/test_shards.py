@@ -21,6 +21,7 @@ from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 from testing.fake_discord.gateway import GatewaySession
 from testing.forms import form_control
+from tests.bot.test_scale_out import new_game
 from tests.conftest import require_postgres
 
 pytestmark = pytest.mark.slow
@@ -45,13 +46,11 @@ async def guild_on_each_shard(fake: FakeDiscord) -> list[Any]:
     return [found[shard] for shard in range(SHARDS)]
 
 
-async def new_game(fake: FakeDiscord, channel: Any, moderator: Any, players: list[Any]) -> int:
-    lobby = await (await fake.slash(moderator, channel, "game new", players=len(players))).wait_response(timeout=30)
-    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
-    for p in players:
-        await (await fake.click(p, lobby, f"lobby:{game_id}:join")).wait_response(timeout=30)
-    await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response(timeout=30)
-    return game_id
+def table_in(fake: FakeDiscord, guild: Any, shard: int) -> tuple[Any, Any, list[Any]]:
+    """A game channel in ``guild``, its moderator and its players."""
+    moderator = fake.add_member(guild, f"mod{shard}", manage_guild=True)
+    channel = fake.add_text_channel(guild, f"game-{shard}")
+    return channel, moderator, [fake.add_member(guild, f"s{shard}p{i}") for i in range(PLAYERS)]
 
 
 def sessions_since(fake: FakeDiscord, before: set[str]) -> list[GatewaySession]:
@@ -88,12 +87,7 @@ async def test_two_gateways_holding_a_shard_each_serve_every_guild_and_dms_reach
     with postgres.fresh_schema("shards") as url:
         async with FakeDiscord.start(point_discord_py=False) as fake:
             guilds = await guild_on_each_shard(fake)
-            tables = []
-            for shard, guild in enumerate(guilds):
-                moderator = fake.add_member(guild, f"mod{shard}", manage_guild=True)
-                channel = fake.add_text_channel(guild, f"game-{shard}")
-                players = [fake.add_member(guild, f"s{shard}p{i}") for i in range(PLAYERS)]
-                tables.append((channel, moderator, players))
+            tables = [table_in(fake, guild, shard) for shard, guild in enumerate(guilds)]
             gateways = [
                 BotProcess(
                     fake,
@@ -163,12 +157,7 @@ async def test_the_one_process_bot_holding_both_shards_plays_in_a_guild_of_each(
     guild's events arrive on its own shard, DM clicks on shard 0, and the posts reach either guild's channel."""
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guilds = await guild_on_each_shard(fake)
-        tables = []
-        for shard, guild in enumerate(guilds):
-            moderator = fake.add_member(guild, f"mod{shard}", manage_guild=True)
-            channel = fake.add_text_channel(guild, f"game-{shard}")
-            players = [fake.add_member(guild, f"s{shard}p{i}") for i in range(PLAYERS)]
-            tables.append((channel, moderator, players))
+        tables = [table_in(fake, guild, shard) for shard, guild in enumerate(guilds)]
         database = tmp_path / "games.sqlite3"
         bot = BotProcess(fake, database, env={**TIMING, "SHARD_COUNT": str(SHARDS)})
         store = await Store.open(database)
