@@ -201,7 +201,7 @@ class Planner:
             self._touch(table.phase_post)
             return
         if kind in BOARD_AFTER:
-            self._board(entry)
+            self._board(kind, entry)
             return
         if kind in BATTLE_STARTS:
             table.battle, table.battle_shown = Post("battle", area=str(event.get("area", ""))), False
@@ -242,12 +242,14 @@ class Planner:
         if kind in BATTLE_ENDS or kind == "neutral-attack":
             table.battle = None
 
-    def _board(self, entry: Entry | None) -> None:
-        """The end of the Action phase (or of the game): a message with the whole board."""
+    def _board(self, kind: str, entry: Entry | None) -> None:
+        """The end of the Action phase, or of the game (also in mid-phase, seven castles taken): a message with the
+        whole board."""
         table = self.table
         post = next((p for p in self.touched if p.kind == "board" and p.message_id is None), None)
         if post is None:
-            post = Post("board", [Entry(t("channel.round-ends", self.lang, round=table.round))], board=True)
+            caption = [Entry(t("channel.round-ends", self.lang, round=table.round))] if kind == "action-cleanup" else []
+            post = Post("board", caption, board=True)
             table.bids_post = None
         if entry is not None:
             post.entries.append(entry)
@@ -277,10 +279,16 @@ def battle_outcomes(events: list[dict[str, Any]], lang: str) -> dict[str, list[s
     return out
 
 
+# Events saying only that a house answered a secret step (most answers of a game): nothing for the table.
+SECRET_ANSWERS = frozenset({"orders-submitted", "bid-submitted", "house-card-chosen"})
+
+
 def plan_step(
     table: Table, events: list[dict[str, Any]], lang: str, *, round_: int, phase_after: str | None
 ) -> tuple[Table, list[Post]]:
     """The table after a step and the posts the step opened or changed (new ones have no message id), in order. The
     table given is left as it was, so a step whose posting failed can be planned again."""
+    if all(e.get("type") in SECRET_ANSWERS or "private_to" in e for e in events):
+        return table, []  # most answers: no copy of the table
     after = table.copy()
     return after, Planner(after, lang).step(events, round_, phase_after)

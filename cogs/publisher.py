@@ -29,7 +29,7 @@ from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
 from cogs.forms import MEMORY_GAMES, FormController
-from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, shown, split
+from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
 from engine import Game
 from i18n import t
 
@@ -251,7 +251,7 @@ class Publisher:
             posts.append(Post("board", [Entry(caption)], board=True))
             files[id(posts[-1])] = files.pop(None)
         for post in posts:
-            text = post.text(lang)
+            text = fit(post.text(lang))  # a battle's or a board's lines are not split: cut at the limit if ever
             if post.message_id is None:
                 attached = files.get(id(post), [])
                 message = await channel.send(text, files=attached[:FILES_PER_MESSAGE])

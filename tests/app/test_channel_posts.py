@@ -222,3 +222,17 @@ def test_a_whole_game_keeps_every_line_and_a_round_under_six_messages_besides_it
     assert max(per_round.values()) <= 6, per_round
     assert sum(1 for kind in channel.kinds.values() if kind == "battle") == sum(battles.values())
     assert all(len(text) <= MESSAGE_LIMIT for text in channel.texts.values())
+
+
+def test_a_game_won_in_mid_phase_posts_the_board_without_calling_it_the_end_of_the_action_phase() -> None:
+    channel = Channel()
+    channel.step([{"type": "orders-revealed", "orders": {}}], phase_after="action")
+    posts = channel.step([{"type": "game-over", "winner": "stark"}], phase_after=None)
+    assert [p.kind for p in posts] == ["board"] and posts[0].board
+    assert "End of round" not in channel.texts[channel.new[-1]]
+
+
+def test_a_secret_answer_plans_nothing_and_copies_no_table() -> None:
+    table = Table(phase="planning", round=2)
+    after, posts = plan_step(table, [{"type": "orders-submitted", "house": "stark"}], "en", round_=2, phase_after=None)
+    assert after is table and posts == []
