@@ -205,11 +205,11 @@ class Publisher:
         if self.renderer is None:
             return []
         from render import images_for_step
-        from render.aio import ALWAYS_DRAWN
+        from render.aio import table_shows_something
 
         game_id = applied.game_id
         public = [e for e in applied.events if "private_to" not in e]
-        if applied.before is not None and not any(e["type"] in ALWAYS_DRAWN for e in public):
+        if not table_shows_something(applied.before is None, public):
             return []
         view_before, view_after = applied.views()
         lang = (await self.service.row(game_id)).settings.get("language", "en")

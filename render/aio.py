@@ -12,8 +12,6 @@ from concurrent.futures import Executor
 from typing import Any
 
 from render.api import render_battle, render_board, render_private_board
-from render.changes import COMPARED, changed_areas
-from render.data import board_of
 from render.step import WHOLE_BOARD_AFTER
 from render.views import View, require_private, require_public
 
@@ -21,43 +19,15 @@ CacheKey = tuple[Any, Any, str, str, str]
 
 # The steps :func:`render.step.images_for_step` always posts an image for (a battle, or the whole board).
 ALWAYS_DRAWN = frozenset({"combat-result", "neutral-attack", *WHOLE_BOARD_AFTER})
-# Events that only say a house has answered a simultaneous secret step: nothing they name is drawn.
-ANSWERED_ONLY = frozenset({"orders-submitted", "bid-submitted", "house-card-chosen"})
 
 
-def step_may_show_something(events: list[dict[str, Any]]) -> bool:
-    """False when a step's public events only say that houses answered a secret step (an order, a bid, a house
-    card, most answers of a round): then :func:`step_shows_something` is False too, and the step's views need not
-    even be worked out. Never False where it is True (tests/render/test_step_shortcut.py, over random games)."""
-    public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
-    return not public or any(e.get("type") not in ANSWERED_ONLY for e in public)
-
-
-def step_shows_something(view_before: View | None, view_after: View, events: list[dict[str, Any]]) -> bool:
-    """Whether :func:`render.step.images_for_step` would return any image for this step, worked out without
-    drawing (dict comparisons), so that the bot sends a step to its image workers only when it must: most
-    answers (an order recorded, a bid) change nothing visible. Never False where images_for_step draws."""
-    after = require_public(view_after)
-    if view_before is None:
-        return True
-    public = [e for e in events if isinstance(e, dict) and not e.get("private_to")]
-    if any(e.get("type") in ALWAYS_DRAWN for e in public):
-        return True
-    if changed_areas(board_of(after), public, None, after).areas:  # the areas the events name
-        return True
-    old, new = view_before.get("areas") or {}, after.get("areas") or {}
-    return any(_differs_beyond_order(old.get(a) or {}, state or {}) for a, state in new.items() if old.get(a) != state)
-
-
-def _differs_beyond_order(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """As render.changes compares an area: anything but its order differs (lists in any order)."""
-    for key in COMPARED:
-        x, y = a.get(key), b.get(key)
-        if key == "order" or x == y:
-            continue
-        if not (isinstance(x, list) and isinstance(y, list) and sorted(map(repr, x)) == sorted(map(repr, y))):
-            return True
-    return False
+def table_shows_something(starts: bool, events: list[dict[str, Any]]) -> bool:
+    """Whether ``images_for_step(..., crops=False)`` (what the game channel shows) draws anything for a step, worked
+    out from its events alone: a step that starts the board (``starts``: the game's start, a repair) or decides a
+    battle, reveals the orders or ends the Action phase or the game. Most steps draw nothing: their views need not
+    even be worked out (tests/render/test_step_shortcut.py, over random games)."""
+    return starts or any(isinstance(e, dict) and not e.get("private_to") and e.get("type") in ALWAYS_DRAWN
+                         for e in events)  # fmt: skip
 
 
 def view_digest(view: View) -> str:
