@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = 0x57E57E05  # the advisory lock every process takes to migrate a PostgreSQL database
-HEAD = "0013"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
+HEAD = "0014"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
 
 
 def sqlalchemy_url(target: str | Path) -> str:
