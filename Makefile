@@ -41,12 +41,14 @@ test: lint
 test-postgres: $(STAMP)
 	WESTEROS_TEST_STORE=postgres $(BIN)/python -m pytest -n $(WORKERS) tests/bot
 
-# `make demo RULESET=mother-of-dragons PLAYERS=7 LANG=ru` for the expansion, in Russian
+# `make demo RULESET=mother-of-dragons PLAYERS=7 GAME_LANG=ru` for the expansion, in Russian. Not LANG: that is the
+# shell's locale (LANG=ru_RU.UTF-8), which make reads from the environment too; tools/demo.py refuses a bad language.
 RULESET ?= base
 PLAYERS ?= 6
 SEED ?= 7
+GAME_LANG ?= en
 demo: $(STAMP)
-	@$(BIN)/python tools/demo.py --ruleset $(RULESET) --players $(PLAYERS) --seed $(SEED) --lang $(or $(filter ru,$(LANG)),en)
+	@$(BIN)/python tools/demo.py --ruleset $(RULESET) --players $(PLAYERS) --seed $(SEED) --lang $(GAME_LANG)
 
 sync-commands: $(STAMP)
 	@$(BIN)/python bot.py --sync-commands

@@ -1,6 +1,7 @@
 """``make demo``: one game between heuristic agents, with a readable log and a map per phase.
 
-    make demo [RULESET=base|mother-of-dragons] [PLAYERS=3..7] [LANG=en|ru] [SEED=7]
+    make demo [RULESET=base|mother-of-dragons] [PLAYERS=3..6 for the base game, 3..8 for the expansion]
+              [GAME_LANG=en|ru] [SEED=7]
 
 
 Writes ``demo/game-log.md``, ``demo/summary.json`` and ``demo/maps/NN-round-R-phase.png``; prints where to
@@ -21,6 +22,7 @@ sys.path.insert(0, str(ROOT))
 from app.labels import house_name  # noqa: E402
 from app.narration import last_phase, narrate_all, phase_header  # noqa: E402
 from engine.game import Game  # noqa: E402
+from engine.rulesets import named  # noqa: E402
 from engine.sim import play_game  # noqa: E402
 from render import render_board  # noqa: E402
 
@@ -33,6 +35,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lang", default="en", choices=("en", "ru"))
     parser.add_argument("--out", type=Path, default=ROOT / "demo")
     args = parser.parse_args(argv)
+    counts = named(args.ruleset).player_counts()
+    if args.players not in counts:
+        # One line a newcomer can act on, not the engine's traceback from deep inside the setup.
+        game = "the base game" if args.ruleset == "base" else "Mother of Dragons"
+        parser.exit(2, f"demo: {game} is played by {counts[0]} to {counts[-1]} players, not {args.players}\n")
     lang: str = args.lang
     options = {"ruleset": args.ruleset} if args.ruleset != "base" else {}
     out: Path = args.out
