@@ -277,6 +277,19 @@ class HeuristicAgent(RandomAgent):
             return "attacker" if house == prompt.info.get("attacker") else "defender"
         return "none"
 
+    def _consolidate_order(self, prompt: Prompt, view: dict[str, Any]) -> Any:
+        """The Iron Bank first when a loan it can carry is already within reach (a house after it may take it);
+        otherwise Consolidate Power first, whose Power may pay for a better loan."""
+        power = int(prompt.info["power"])
+        bank = view.get("bank") or {"slots": [], "loans": {}}
+        loans = len(bank["loans"].get(prompt.house, []))
+        within_reach = [
+            slot
+            for slot in bank["slots"]
+            if slot["loan"] is not None and slot["payment"] <= power and _carried(slot, power, loans, view)
+        ]
+        return "iron-bank" if within_reach else prompt.default
+
     def _loan(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         """The first loan the house can carry to the end: it stands in for absent players, and a loan it cannot pay
         interest on costs units every Westeros phase after."""

@@ -18,6 +18,7 @@ class PromptKind(StrEnum):
     RAID = "raid"
     MARCH = "march"
     CONSOLIDATE = "consolidate"
+    CONSOLIDATE_ORDER = "consolidate-order"  # ["consolidate", "iron-bank"]: which kind of order the house resolves now
     SUPPORT = "support"
     SUPPORT_REFUSAL = "support-refusal"
     HOUSE_CARD = "house-card"

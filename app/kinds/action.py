@@ -1,4 +1,5 @@
-"""The action phase: raids, marches and consolidating power (or mustering in a stronghold instead)."""
+"""The action phase: raids, marches and consolidating power (or mustering in a stronghold instead, and which kind of
+order a house resolves first when it holds an Iron Bank order too)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from app.forms import (
     Field,
     Form,
     FormError,
+    choice_words,
     choices_of,
     generic_words,
     in_menus,
@@ -252,3 +254,35 @@ def _consolidate(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
 
 
 register(KindSpec(kind=PromptKind.CONSOLIDATE, form=_consolidate, category=DeadlineCategory.OTHER))
+
+
+def _consolidate_order(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
+    """Which kind of order the house resolves on this turn of the Consolidate Power step: why it is asked, where its
+    orders lie and its Power; one select, each choice with what it means."""
+    info = prompt.info
+    lines = [
+        t("decision.consolidate-order.help", lang),
+        t(
+            "decision.consolidate-order.areas",
+            lang,
+            consolidate=", ".join(area_label(a, lang) for a in info.get("consolidate") or []) or "—",
+            iron_bank=", ".join(area_label(a, lang) for a in info.get("iron_bank") or []) or "—",
+        ),
+        t("ctx.power", lang, power=info.get("power", "?")),
+    ]
+    options = choices_of(
+        prompt,
+        lambda v: t(f"choice.consolidate-order.{v}", lang),
+        lambda v: t(f"choice.consolidate-order.{v}.what", lang),
+    )
+    return one_select(prompt, lang, ask=t("ask.consolidate-order", lang), lines=lines, options=options)
+
+
+register(
+    KindSpec(
+        kind=PromptKind.CONSOLIDATE_ORDER,
+        form=_consolidate_order,
+        words=choice_words("choice.consolidate-order"),
+        category=DeadlineCategory.OTHER,
+    )
+)

@@ -16,7 +16,7 @@ from engine.board_ops import (
 )
 from engine.combat.strength import potential_support
 from engine.errors import RuleError
-from engine.flow import Frame, Step, expect_choice, expect_dict, prompt_id, register
+from engine.flow import Ask, Frame, Question, Step, expect_choice, expect_dict, prompt_id, register
 from engine.orders import acts_as, token
 from engine.prompts import Prompt, PromptKind
 from engine.state import GameState, Unit
@@ -376,44 +376,89 @@ def can_muster_here(s: GameState, area: str) -> bool:
     return a.is_land and a.fortification > 0  # B-CP-06, B-CP-07
 
 
-# The orders the Consolidate Power step resolves, in this order within a house's orders: Consolidate Power (a
-# vassal's Defense/Muster too), then the Iron Bank order (M-SEAORD-03), so Power gained first can pay for a loan.
+# The kinds of order the Consolidate Power step resolves: Consolidate Power (a vassal's Defense/Muster too) and the
+# Iron Bank order (M-SEAORD-03). Each house resolves one order per turn, and the house chooses which (B-CP-01,
+# 002:1836-1846, 003:505): asked only when it holds both kinds (``consolidate-order``); its default, and the order of
+# this tuple, is Consolidate Power first, so Power gained first can pay for a loan.
 CONSOLIDATE_STEP = ("consolidate", "iron-bank")
+
+
+def consolidate_kinds_left(s: GameState, house: str) -> list[str]:
+    """The kinds of order (of ``CONSOLIDATE_STEP``) the house still holds, in that order."""
+    return [order_type for order_type in CONSOLIDATE_STEP if orders_of(s, house, order_type)]
 
 
 def resolve_all_consolidate(g: Game, f: Frame) -> bool:
     """Consolidate Power in turn order, one order per house per turn (B-CP-01). Returns True once every order is
     resolved, False when one asks a question: the step goes on with the next house once it is answered.
 
-    Only the special order in a castle or stronghold asks a question (power or muster); every other
-    order has a single outcome and is applied without asking.
+    A house holding both kinds of order is asked which it resolves now; then only the special order in a castle or
+    stronghold (power or muster) and the Iron Bank order (which loan) ask; every other order has a single outcome
+    and is applied without asking.
     """
     s = g.s
     while True:
         house = next_house(s, CONSOLIDATE_STEP, f["last"])
         if house is None:
             return True
-        area = orders_of(s, house, CONSOLIDATE_STEP)[0]
         f["last"] = house
-        if token(s.orders[area].token).type == "iron-bank":
-            if resolve_iron_bank_order(g, house, area):
-                return False
-            continue
-        if token(s.orders[area].token).type != "consolidate":
-            # M-VASSAL-17, -18: a vassal's Defense/Muster musters in its area under the normal rules; the muster
-            # step skips a house with nothing legal to muster there.
-            del s.orders[area]
-            if can_muster_here(s, area):
-                g.emit("vassal-muster", house=house, area=area)
-                g.push("muster", houses=[house], areas={house: [area]})
-                return False
-            continue
-        special = s.orders[area].token == "consolidate*"
-        if special and can_muster_here(s, area):
-            del s.orders[area]
-            g.push("consolidate-choice", house=house, area=area)
+        if len(consolidate_kinds_left(s, house)) > 1:
+            g.push("consolidate-order", house=house)
             return False
-        apply_consolidate(g, house, area)
+        if resolve_consolidate_step_order(g, house, orders_of(s, house, CONSOLIDATE_STEP)[0]):
+            return False
+
+
+def resolve_consolidate_step_order(g: Game, house: str, area: str) -> bool:
+    """The house's order in ``area`` is resolved in the Consolidate Power step: True when it pushed a step of its own
+    (a question, or mustering) that the Consolidate Power step waits for."""
+    s = g.s
+    if token(s.orders[area].token).type == "iron-bank":
+        return resolve_iron_bank_order(g, house, area)
+    if token(s.orders[area].token).type != "consolidate":
+        # M-VASSAL-17, -18: a vassal's Defense/Muster musters in its area under the normal rules; the muster
+        # step skips a house with nothing legal to muster there.
+        del s.orders[area]
+        if can_muster_here(s, area):
+            g.emit("vassal-muster", house=house, area=area)
+            g.push("muster", houses=[house], areas={house: [area]})
+            return True
+        return False
+    special = s.orders[area].token == "consolidate*"
+    if special and can_muster_here(s, area):
+        del s.orders[area]
+        g.push("consolidate-choice", house=house, area=area)
+        return True
+    apply_consolidate(g, house, area)
+    return False
+
+
+@register
+class ConsolidateOrder(Question):
+    """A house holding both a Consolidate Power order and an Iron Bank order chooses which kind it resolves on this
+    turn (B-CP-01, M-SEAORD-03). Answer ``"consolidate"`` or ``"iron-bank"``; the default, Consolidate Power, lets
+    the Power gained pay for a loan, while the loan first may take a card before the houses after it do."""
+
+    type = "consolidate-order"
+    kind = PromptKind.CONSOLIDATE_ORDER
+
+    def ask(self, g: Game, f: Frame) -> Ask:
+        s, house = g.s, f["house"]
+        return Ask(
+            choices=consolidate_kinds_left(s, house),
+            default=CONSOLIDATE_STEP[0],
+            info={
+                "consolidate": orders_of(s, house, "consolidate"),
+                "iron_bank": orders_of(s, house, "iron-bank"),
+                "power": s.houses[house].power,
+            },
+        )
+
+    def check(self, g: Game, f: Frame, answer: Any) -> str:
+        return str(expect_choice(answer, consolidate_kinds_left(g.s, f["house"]), "kind of order to resolve"))
+
+    def apply(self, g: Game, f: Frame, chosen: str) -> None:
+        resolve_consolidate_step_order(g, f["house"], orders_of(g.s, f["house"], chosen)[0])
 
 
 def apply_consolidate(g: Game, house: str, area: str) -> None:

@@ -9,10 +9,11 @@ The bank comes with Essos: a game with Targaryen has ``state.bank``, every other
   A slot a loan emptied stays empty until then. Decided: with the deck empty (every other loan is held) the right
   slot stays empty; a card pushed under an empty deck is the one revealed again.
 - **A loan** (M-BANK-01, -02, M-SEAORD-03): the Iron Bank order is resolved in the Consolidate Power step, in turn
-  order with the house's Consolidate Power orders (``engine.steps.action``), and asks ``loan``: one of the bank's
-  cards the house can pay for, or none. The initial payment is discarded to the Power Pool, the card's effect is
-  resolved at once (``loan_effect`` registry; ``engine.steps.loans``), and the card stays with its taker
-  (``bank["loans"]``). A house that cannot pay for any card is not asked: its order is removed unused.
+  order with the Consolidate Power orders, a house holding both choosing which it resolves first
+  (``engine.steps.action``), and asks ``loan``: one of the bank's cards the house can pay for, or none. The initial
+  payment is discarded to the Power Pool, the card's effect is resolved at once (``loan_effect`` registry;
+  ``engine.steps.loans``), and the card stays with its taker (``bank["loans"]``). A house that cannot pay for any
+  card is not asked: its order is removed unused.
 - **Interest** (M-BANK-04, -05, -10): at the start of every Westeros phase, in turn order, each player pays 1 Power
   per loan he holds. For each Power he cannot pay, one of his units anywhere is destroyed, chosen by the holder of
   the Valyrian Steel Blade; if the debtor holds it, the next house on the Fiefdoms track chooses. Vassals are

@@ -48,7 +48,7 @@ KINDS = [
     "viserys-discard", "missandei-return", "loyalty-move", "loyalty-undo",
     "fire-made-flesh", "playing-with-fire", "loyalty-unit", "loyalty-player", "loyalty-areas",
     "loan", "interest-units", "loan-faceless", "loan-areas", "loan-pyromancer", "loan-spy-deck", "loan-spy-arrange",
-    "loan-units",
+    "loan-units", "consolidate-order",
 ]  # fmt: skip
 
 CONFIGS: list[tuple[int, dict[str, Any]]] = [
@@ -150,10 +150,13 @@ def _vassal_card_position(card: str, kind: str, script: dict[tuple[str, str], An
 
 
 def _iron_bank_positions() -> dict[str, Position]:
-    """The Iron Bank order's loan, unpaid interest and the loans' effects (tests/app/test_iron_bank_forms.py)."""
+    """The Iron Bank order's loan, unpaid interest and the loans' effects (tests/app/test_iron_bank_forms.py), and
+    Lannister's pick of its Iron Bank or its Consolidate Power order first (tests/engine_mod/test_iron_bank.py)."""
     from tests.app.test_iron_bank_forms import positions
+    from tests.engine_mod.test_iron_bank import loan_race
 
-    return positions()
+    race = loan_race()
+    return {**positions(), "consolidate-order": (race, prompt(race, "lannister"))}
 
 
 def _targaryen_positions() -> dict[str, Position]:
@@ -334,6 +337,15 @@ def c_march(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
 def c_consolidate(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
     assert area_label(p.info["area"], lang) in f.ask
     assert str(p.info["power"]) in f.fields[0].options[0].label or p.choices[0] != "power"
+
+
+def c_consolidate_order(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
+    """Where each of the house's orders lies and its Power; a choice per kind of order, each saying what it means."""
+    text = text_of(f)
+    assert all(area_label(a, lang) in text for a in [*p.info["consolidate"], *p.info["iron_bank"]])
+    assert str(p.info["power"]) in text
+    options = f.fields[0].options
+    assert len(options) == 2 and all(o.description for o in options)
 
 
 def c_support(p: Prompt, v: dict[str, Any], f: Form, lang: str) -> None:
@@ -719,6 +731,7 @@ CHECKS: dict[str, Callable[[Prompt, dict[str, Any], Form, str], None]] = {
     "loan-spy-deck": c_loan_card,
     "loan-spy-arrange": c_spy_arrange,
     "loan-units": c_loan_card,
+    "consolidate-order": c_consolidate_order,
 }
 
 

@@ -103,19 +103,81 @@ def test_M_BANK_02_power_is_checked_again_when_the_answer_comes() -> None:
     rejected(g, "stark", "spymaster", "loan-power")
 
 
-def test_M_SEAORD_03_consolidate_power_orders_come_first_in_turn_order() -> None:
-    """Decided: within a house's orders its Consolidate Power orders resolve before its Iron Bank order (Power gained
-    can pay for the loan); houses take turns in Iron Throne order (B-CP-01)."""
+def test_B_CP_01_M_SEAORD_03_by_default_consolidate_power_orders_come_first_in_turn_order() -> None:
+    """B-CP-01, M-SEAORD-03: a house holding both kinds of order is asked which it resolves first; its default,
+    Consolidate Power, lets the Power gained pay for the loan; houses take turns in Iron Throne order."""
     g = at_consolidate(
         {"stark": 3, "lannister": 0},
         {"bay-of-ice": "sea-iron-bank", "winterfell": "consolidate", "lannisport": "consolidate"},
         {**STARK_AT_SEA, "lannisport": "lannister footman"},
         bank=BANK,
     )
+    first = prompt(g, "stark")
+    assert first.kind == "consolidate-order" and first.default == "consolidate"
+    g.act("stark", first.default)
     p = prompt(g, "stark")
     assert p.info["power"] == 3 + 2  # Winterfell's 1 + its crown came first
     assert "spymaster" in p.choices  # 4 Power: affordable only after consolidating
     assert g.s.houses["lannister"].power == 1  # Lannister's turn came between Stark's two orders
+
+
+def loan_race() -> Game:
+    """The position of issue V: Baratheon 1st holds a Consolidate Power order, Lannister 2nd one and an Iron Bank
+    order, Stark 3rd an Iron Bank order; the bank has one loan (1 Power), which each can pay for."""
+    return at_consolidate(
+        {"lannister": 3, "stark": 3, "baratheon": 3},
+        {
+            "dragonstone": "consolidate",
+            "lannisport": "consolidate",
+            "the-golden-sound": "sea-iron-bank",
+            "bay-of-ice": "sea-iron-bank",
+        },
+        {
+            **STARK_AT_SEA,
+            "dragonstone": "baratheon footman",
+            "lannisport": "lannister footman",
+            "the-golden-sound": "lannister ship",
+        },
+        bank={"slots": ["customs-officer", None, None]},
+        tracks={**TRACKS, "iron_throne": ["baratheon", "lannister", "stark", *VASSALS, "targaryen"]},
+    )
+
+
+def test_B_CP_01_M_SEAORD_03_a_house_may_resolve_its_iron_bank_order_before_its_consolidate_power() -> None:
+    """B-CP-01 (002:1836-1846): each house in turn resolves one order of its choice; M-SEAORD-03, M-BANK-01
+    (003:505): the Iron Bank order is one of them. Lannister (2nd) takes the only loan before Stark (3rd) can; Stark
+    then can pay for nothing, and Lannister's Consolidate Power order, the only kind it has left, asks nothing."""
+    g = loan_race()
+    p = prompt(g, "lannister")
+    assert p.kind == "consolidate-order"
+    assert p.choices == ["consolidate", "iron-bank"] and p.default == "consolidate"
+    assert p.info == {"consolidate": ["lannisport"], "iron_bank": ["the-golden-sound"], "power": 3}
+    assert g.s.houses["baratheon"].power == 3 + 2  # Baratheon, 1st, consolidated without being asked
+    rejected(g, "lannister", "raid", "illegal-choice")
+    g.act("lannister", "iron-bank")
+    loan = prompt(g, "lannister")
+    assert loan.kind == "loan" and loan.choices == ["customs-officer", None]
+    events = g.act("lannister", "customs-officer")
+    assert event(events, "loan-taken")["house"] == "lannister"
+    assert event(events, "loan-unaffordable")["house"] == "stark"  # the bank had nothing left for Stark
+    assert event(events, "consolidate")["house"] == "lannister"  # its next turn: one kind left, nothing asked
+    assert g.s.bank["loans"] == {"lannister": ["customs-officer"]}
+    assert g.s.houses["lannister"].power == 3 - 1 + 10 + 1  # the payment, the Customs Officer, Lannisport
+    assert not g.s.orders
+
+
+def test_B_CP_01_M_SEAORD_03_the_default_consolidates_first_and_leaves_the_loan_to_the_next_house() -> None:
+    """B-CP-01, M-SEAORD-03: in the same position the default (Consolidate Power first) keeps the engine's former
+    order: Stark, 3rd, is asked for the loan before Lannister's Iron Bank order comes round."""
+    g = loan_race()
+    g.act("lannister", prompt(g, "lannister").default)
+    assert g.s.houses["lannister"].power == 3 + 1  # Lannisport (no crown)
+    p = prompt(g, "stark")
+    assert p.kind == "loan"  # Stark holds only an Iron Bank order: asked for the loan, not which order
+    events = g.act("stark", "customs-officer")
+    assert event(events, "loan-taken")["house"] == "stark"
+    assert event(events, "loan-unaffordable")["house"] == "lannister"
+    assert g.s.bank["loans"] == {"stark": ["customs-officer"]}
 
 
 def test_M_SEAORD_04_raiding_the_iron_bank_order_is_no_pillage() -> None:
@@ -399,3 +461,15 @@ def test_the_heuristic_agent_takes_only_a_loan_it_can_carry_to_the_end() -> None
         bank={"slots": ["spymaster", None, None]},
     )
     assert HeuristicAgent(0).answer(prompt(late, "stark"), late.view("stark")) == "spymaster"  # no phase left
+
+
+def test_B_CP_01_the_heuristic_agent_takes_a_loan_within_reach_first_and_consolidates_first_otherwise() -> None:
+    """B-CP-01, M-SEAORD-03: asked which kind of order first, the heuristic agent visits the bank first when a loan
+    it can carry is already within reach (a house after it could take it); with no Power to pay for one it
+    consolidates first."""
+    from engine.agents import HeuristicAgent
+
+    g = loan_race()
+    assert HeuristicAgent(0).answer(prompt(g, "lannister"), g.view("lannister")) == "iron-bank"
+    g.s.houses["lannister"].power = 0
+    assert HeuristicAgent(0).answer(prompt(g, "lannister"), g.view("lannister")) == "consolidate"

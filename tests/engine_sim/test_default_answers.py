@@ -34,6 +34,7 @@ from tests.engine_action.test_raven import raven_game
 from tests.engine_cards.helpers import battle
 from tests.engine_cards.test_arryn import vale
 from tests.engine_cards.test_vassal_cards import BERIC, JANOS, VARYS, lannister_attacks_the_reach
+from tests.engine_mod.test_iron_bank import loan_race
 from tests.engine_mod.test_loans import at_loan
 from tests.engine_mod.test_targaryen_cards import missandei as targaryen_missandei
 from tests.engine_mod.test_vassals_westeros import QUIET_II, QUIET_III, mod_westeros
@@ -359,8 +360,8 @@ def rare_positions() -> list[Game]:
 
 
 def iron_bank_positions() -> list[Game]:
-    """The Iron Bank order's question, each loan effect that asks (the Spymaster's arrangement follows its deck), and
-    unpaid interest."""
+    """The Iron Bank order's question, each loan effect that asks (the Spymaster's arrangement follows its deck),
+    unpaid interest, and a house holding both a Consolidate Power and an Iron Bank order (which it resolves first)."""
     effects = [
         at_loan("the-faceless-men", {"winterfell": "stark knight", "lannisport": "lannister footman"})[0],
         *(at_loan(loan)[0] for loan in ("loyal-maester", "pyromancer", "spymaster", "full-host")),
@@ -387,7 +388,7 @@ def iron_bank_positions() -> list[Game]:
             "bank": {"slots": [None, None, None], "loans": {"stark": ["spymaster"]}},
         }
     )
-    return [*effects, order, interest]
+    return [*effects, order, interest, loan_race()]
 
 
 def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
