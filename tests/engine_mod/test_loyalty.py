@@ -168,6 +168,38 @@ def test_M_TARG_05_M_TARG_07_targaryen_collects_the_tokens_of_an_area_it_takes_f
     assert g.s.targaryen["loyalty"] == 2
 
 
+def test_M_TARG_05_tokens_in_a_land_of_targaryens_vassal_are_not_collected() -> None:
+    """M-TARG-05 (003:383): Targaryen collects the tokens of the areas it controls itself, not those of its vassal.
+    Tyrell, Targaryen's vassal, holds Highgarden (two tokens) and marches into Oldtown (one token): none of them is
+    collected; Targaryen's dragon then takes the Reach and collects its token, and only that one."""
+    g = Game.from_scenario(
+        {
+            "players": ["stark", "lannister", "baratheon", "targaryen"],
+            "options": MOD,
+            "round": 10,
+            "garrisons": {},
+            "neutral": {},
+            "vassals": {"tyrell": "targaryen", "greyjoy": "stark", "martell": "lannister", "arryn": "baratheon"},
+            "units": {
+                "the-rhoyne": "targaryen dragon",
+                "pentos": "targaryen footman",
+                "highgarden": "tyrell footman footman",
+            },
+            "orders": {"the-rhoyne": "march0", "highgarden": "vassal-march0"},
+            "loyalty_tokens": {"highgarden": 2, "oldtown": 1, "the-reach": 1},
+            "start": "march",
+        }
+    )
+    assert tokens(g) == {"highgarden": 2, "oldtown": 1, "the-reach": 1}  # Tyrell's Highgarden: nothing collected
+    events = march(g, "tyrell", "highgarden", {"oldtown": ["footman"]})  # Tyrell marches first (Iron Throne)
+    assert rules.controller(g.s, "oldtown") == "tyrell" and g.s.vassals["tyrell"] == "targaryen"
+    assert not [e for e in events if e["type"] == "loyalty-collected"]
+    assert tokens(g) == {"highgarden": 2, "oldtown": 1, "the-reach": 1} and g.s.targaryen["loyalty"] == 0
+    events = march(g, "targaryen", "the-rhoyne", {"the-reach": ["dragon"]})
+    assert [e["area"] for e in events if e["type"] == "loyalty-collected"] == ["the-reach"]
+    assert tokens(g) == {"highgarden": 2, "oldtown": 1} and g.s.targaryen["loyalty"] == 1
+
+
 def test_M_TARG_06_seven_loyalty_points_win_at_once() -> None:
     """M-TARG-06: five points and Pentos make six; collecting one more wins the game there and then."""
     g = essos(
