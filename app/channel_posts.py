@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.labels import house_name
-from app.narration import PHASE_OF_EVENT, narrate, phase_header
+from app.narration import PHASE_OF_EVENT, Item, group_item, group_line, narrate, phase_header, with_attack
 from i18n import t
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
@@ -49,14 +49,17 @@ BIDS_FOLLOW = frozenset(
 ANY_PHASE = frozenset({"power-gained", "track-moved", "units-destroyed", "unit-upgraded", "power-lost"})
 REVEAL = "orders-revealed"
 BOARD_AFTER = frozenset({"action-cleanup", "game-over"})
+# Told nowhere, between a battle's end and its vassal's reward.
+QUIET_AFTER_BATTLE = frozenset({"vassal-cards-returned"})
 
 
 @dataclass
 class Entry:
-    """One line, or one item of a line that gathers a per-house result (``group``)."""
+    """One line, or one item of a line that gathers a per-house result (``item``: its group, its card)."""
 
     text: str
     group: str = ""
+    item: Item | None = None
 
 
 @dataclass
@@ -77,31 +80,31 @@ class Post:
 def lines_of(entries: list[Entry], lang: str) -> list[str]:
     """The entries as lines: consecutive items of one group make one line."""
     lines: list[str] = []
-    items: list[str] = []
+    items: list[Item] = []
     for i, entry in enumerate(entries):
         if not entry.group:
             lines.append(entry.text)
             continue
-        items.append(entry.text)
-        if i + 1 == len(entries) or entries[i + 1].group != entry.group:
-            lines.append(t(f"channel.group.{entry.group}", lang, items=", ".join(items)))
+        items.append(entry.item or Item(entry.group, entry.text))
+        following = entries[i + 1] if i + 1 < len(entries) else None
+        if following is None or (following.group, _card(following)) != (entry.group, _card(entry)):
+            lines.append(group_line(items, lang))
             items = []
     return lines
 
 
+def _card(entry: Entry) -> str:
+    return entry.item.card if entry.item else ""
+
+
 def grouped(event: dict[str, Any], lang: str) -> Entry | None:
     """A per-house result said as an item of its group's line, or None when the event has a line of its own."""
-    kind = event.get("type")
-    house = house_name(str(event.get("house")), lang) if event.get("house") else ""
-    if kind == "supply-adjusted" and not event.get("reason"):
-        old, new = event.get("old"), event.get("new")
-        if old == new:
-            return Entry(t("channel.item.supply-same", lang, house=house, new=new), "supply")
-        return Entry(t("channel.item.supply-changed", lang, house=house, old=old, new=new), "supply")
-    if kind == "power-gained" and event.get("reason") == "game-of-thrones":
+    item = group_item(event, lang)  # the same groups as the log thread's (app.narration)
+    if item is not None:
+        return Entry(item.text, item.group, item)
+    if event.get("type") == "power-gained" and event.get("reason") == "game-of-thrones":
+        house = house_name(str(event.get("house")), lang) if event.get("house") else ""
         return Entry(t("channel.item.power", lang, house=house, count=int(event["gained"])), "game-of-thrones")
-    if kind == "mustered" and not event.get("plan"):
-        return Entry(house, "mustered-nothing")
     return None
 
 
@@ -116,6 +119,7 @@ class Table:
     phase_post: Post | None = None
     bids_post: Post | None = None
     battle: Post | None = None  # from the attack until the battle ends
+    ended: Post | None = None  # the battle that just ended: a vassal's victory is rewarded after its end
     battle_shown: bool = False  # the battle's message is posted (it was decided)
     board_leads: bool = False  # the phase message is the board that ended a round: the next phase goes on in it
 
@@ -175,7 +179,7 @@ class Planner:
         table = self.table
         table.round = table.round or round_
         self.phase_hint = phase_after
-        for event in events:
+        for event in with_attack(events):
             if "private_to" in event:
                 continue
             self._event(event)
@@ -208,6 +212,14 @@ class Planner:
         if table.battle is not None or kind in BATTLE_DECIDED:
             self._battle(event, kind, entry)
             return
+        if kind == "power-gained" and event.get("reason") == "vassal-victory" and table.ended is not None:
+            # The liege's Power for the battle its vassal won: told under that battle, not above it in the phase.
+            if entry is not None:
+                table.ended.entries.append(entry)
+                self._touch(table.ended)
+            return
+        if kind not in QUIET_AFTER_BATTLE:
+            table.ended = None
         if kind in BIDS_OPEN and table.bids_post is None:
             table.bids_post = Post("bids")
         if table.bids_post is not None and kind in BIDS_FOLLOW | ANY_PHASE:
@@ -240,7 +252,7 @@ class Planner:
         if table.battle_shown:
             self._touch(battle)
         if kind in BATTLE_ENDS or kind == "neutral-attack":
-            table.battle = None
+            table.battle, table.ended = None, battle
 
     def _board(self, kind: str, entry: Entry | None) -> None:
         """The end of the Action phase, or of the game (also in mid-phase, seven castles taken): a message with the
@@ -265,7 +277,7 @@ def battle_outcomes(events: list[dict[str, Any]], lang: str) -> dict[str, list[s
     cards' effects after the fight), for the battle's image."""
     out: dict[str, list[str]] = {}
     lines: list[str] | None = None
-    for event in events:
+    for event in with_attack(events):
         kind = event.get("type")
         if kind in BATTLE_DECIDED:
             lines = out.setdefault(str(event.get("area")), [])

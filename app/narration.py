@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from app.labels import (
@@ -36,7 +37,19 @@ from app.labels import (
 from engine import data
 from i18n import has, language_of, t, tn
 
-__all__ = ["PHASE_OF_EVENT", "QUIET", "house_label", "narrate", "narrate_all", "phase_header", "units_label"]
+__all__ = [
+    "PHASE_OF_EVENT",
+    "QUIET",
+    "Item",
+    "group_item",
+    "group_line",
+    "house_label",
+    "narrate",
+    "narrate_all",
+    "phase_header",
+    "units_label",
+    "with_attack",
+]
 
 log = logging.getLogger("westeros.narration")
 
@@ -261,7 +274,13 @@ def _combat_result(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
 
 
 def _neutral(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
-    p["result"] = t("event.neutral-won" if e["won"] else "event.neutral-lost", lang)
+    units = e.get("units")
+    if isinstance(units, list) and units and isinstance(e.get("origin"), str):
+        # What became of the attackers (``with_attack`` copies them from the attack): they move in, or stay home.
+        key = "event.neutral-won.units" if e["won"] else "event.neutral-lost.units"
+        p["result"] = t(key, lang, units=units_text(units, lang), origin=area_label(e["origin"], lang))
+    else:
+        p["result"] = t("event.neutral-won" if e["won"] else "event.neutral-lost", lang)
     return t("event.neutral-attack", lang, **p)
 
 
@@ -359,6 +378,8 @@ def _order_removed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
 def _power_gained(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
     reason = str(e.get("reason", ""))
     if reason == "game-of-thrones":
+        p["crowns"] = tn("count.crowns", int(e.get("crowns", 0)), lang)
+        p["ports"] = tn("count.ports", int(e.get("ports", 0)), lang)
         return tn("event.power-gained.game-of-thrones", int(e["gained"]), lang, **p)
     if reason == "vassal-victory":
         return tn("event.power-gained.vassal-victory", int(e["gained"]), lang, **p)
@@ -702,6 +723,70 @@ def narrate(event: dict[str, Any], lang: str) -> str | None:
     return t(key, lang, **params)
 
 
+@dataclass(frozen=True)
+class Item:
+    """One house's part of a line said once for several houses in a row (issue V): a result that changes nothing
+    (mustering nothing, a wildling card that spares it) or a Supply card's level. Seven lines of "X musters nothing"
+    read as noise; one line names the seven houses."""
+
+    group: str  # consecutive items of one group (and one card) make one line: ``channel.group.<group>``
+    text: str  # the house's part: ``Stark``, ``Stark 1 → 2``
+    card: str = ""  # the card the line names (a wildling card)
+    alone: str = ""  # the event's own line, said when no other item joins it
+    same: bool = False  # a supply level that did not change: told after those that did
+
+
+def group_item(event: dict[str, Any], lang: str) -> Item | None:
+    """The event as an item of a grouped line, or None when it has a line of its own."""
+    if "private_to" in event:
+        return None
+    kind = event.get("type")
+    house = house_label(str(event["house"]), lang) if event.get("house") else ""
+    if kind == "mustered" and not event.get("plan"):
+        return Item("mustered-nothing", house, alone=t("event.mustered.nothing", lang, house=house))
+    if kind == "supply-adjusted" and not event.get("reason"):
+        old, new = event.get("old"), event.get("new")
+        alone = narrate(event, lang) or ""
+        if old == new:
+            return Item("supply", t("channel.item.supply-same", lang, house=house, new=new), alone=alone, same=True)
+        return Item("supply", t("channel.item.supply-changed", lang, house=house, old=old, new=new), alone=alone)
+    spared = event.get("effect") == "nothing" or (event.get("effect") == "power-lost" and not event.get("power"))
+    if kind == "wildling-effect" and spared:
+        card = wildling_name(str(event["card"]), lang)
+        alone = t("event.wildling-effect.nothing", lang, card=card, house=house)
+        return Item("wildling-nothing", house, card=card, alone=alone)
+    return None
+
+
+def group_line(items: list[Item], lang: str) -> str:
+    """The one line of a group's items (all of one group and card)."""
+    if len(items) == 1 and items[0].alone:
+        return items[0].alone
+    group, card = items[0].group, items[0].card
+    if group == "supply":
+        changed = [i.text for i in items if not i.same]
+        same = ", ".join(i.text for i in items if i.same)
+        parts = [", ".join(changed)] if changed else []
+        if same:
+            parts.append(t("channel.supply.others-same" if changed else "channel.supply.all-same", lang, items=same))
+        return t("channel.group.supply", lang, items="; ".join(parts))
+    return t(f"channel.group.{group}", lang, items=", ".join(i.text for i in items), card=card)
+
+
+def with_attack(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events, each attack on a neutral force given the units and origin of the attack that led to it (the
+    engine tells them when the attack starts), so that its line can say what became of the attackers."""
+    out: list[dict[str, Any]] = []
+    attack: dict[str, Any] | None = None
+    for e in events:
+        if e.get("type") == "combat-started":
+            attack = e
+        elif e.get("type") == "neutral-attack" and attack is not None and attack.get("area") == e.get("area"):
+            e = {**e, "units": attack.get("units"), "origin": attack.get("origin")}
+        out.append(e)
+    return out
+
+
 def narrate_all(
     events: list[dict[str, Any]],
     lang: str,
@@ -713,9 +798,16 @@ def narrate_all(
 
     With ``round_`` (the round the events happen in) a header opens each new phase: ``phase`` is the phase the
     channel last had a header for (None: open one at the first event that belongs to a phase)."""
-    lines = []
+    lines: list[str] = []
     current = phase
-    for e in events:
+    pending: list[Item] = []  # items of one group waiting for the event that ends the group
+
+    def flush() -> None:
+        if pending:
+            lines.append(group_line(pending, lang))
+            pending.clear()
+
+    for e in with_attack(events):
         if e.get("type") == "round-started":
             round_ = int(e["round"])
         event_phase = PHASE_OF_EVENT.get(str(e.get("type")))
@@ -725,15 +817,23 @@ def narrate_all(
             and "private_to" not in e
             and (event_phase != current or e.get("type") == "round-started")
         ):
+            flush()
             lines.append(phase_header(round_, event_phase, lang))
             current = event_phase
         try:
-            line = narrate(e, lang)
+            item = group_item(e, lang)
+            line = None if item is not None else narrate(e, lang)
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             log.exception("could not narrate %s", e.get("type"))
             continue
-        if line:
+        if item is not None:
+            if pending and (pending[0].group, pending[0].card) != (item.group, item.card):
+                flush()
+            pending.append(item)
+        elif line:
+            flush()
             lines.append(line)
+    flush()
     return lines
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import i18n
 from render.api import compose_board
 from render.battle import compose_battle
 from render.changes import changed_areas
@@ -124,8 +125,28 @@ def _note(board: RenderBoard, ev: dict[str, Any], lang: str) -> list[str]:
         units = ", ".join(t(f"unit.{u}", lang) for u in ev.get("units") or [] if f"unit.{u}" in _UNIT_KEYS)
         return [f"✕ {house_name(str(ev.get('house')), lang)}: {units} ({board.areas[ev['area']].name(lang)})"]
     if kind == "retreat" and ev.get("to") in board.areas:
-        return [f"→ {house_name(str(ev.get('house')), lang)} ⟶ {board.areas[ev['to']].name(lang)}"]
+        # A sentence, as the channel says it: "Arryn retreats 1 knight to Seagard".
+        house = house_name(str(ev.get("house")), lang)
+        return [
+            t(
+                "note.retreat",
+                lang,
+                house=house,
+                units=_units(ev.get("units") or [], lang),
+                to=board.areas[ev["to"]].name(lang),
+            )
+        ]
     return []
+
+
+def _units(units: list[str], lang: str) -> str:
+    """``1 knight, 2 footmen`` (declinable: «1 рыцаря»), from the catalogs' counted unit names."""
+    counts: dict[str, int] = {}
+    for unit in units:
+        counts[unit] = counts.get(unit, 0) + 1
+    groups = [i18n.Declined(i18n.tn(f"units.{u}", n, lang), i18n.unit_forms(u, lang, n)) for u, n in counts.items()]
+    forms = set.intersection(*(set(g.forms) for g in groups)) if groups else set()
+    return i18n.Declined(", ".join(groups), {case: ", ".join(format(g, case) for g in groups) for case in forms})
 
 
 _UNIT_KEYS = {f"unit.{u}" for u in UNIT_TYPES}

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from app.labels import house_name  # noqa: E402
-from app.narration import last_phase, narrate_all, phase_header  # noqa: E402
+from app.narration import group_item, last_phase, narrate, narrate_all, phase_header  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.rulesets import named  # noqa: E402
 from engine.sim import play_game  # noqa: E402
@@ -52,18 +52,24 @@ def main(argv: list[str] | None = None) -> int:
     snapshots = 0
     shown: list[str | None] = [None]  # the phase whose header the log shows last
     drawn: list[Any] = [None]
+    held: list[dict[str, Any]] = []  # steps that only told a house's part of a grouped line (each house's muster)
 
     def on_step(g: Game, prompt: Any, events: list[dict[str, Any]]) -> None:
         # The bot's own narration: a header opens each phase before its events, as in the game channel.
         nonlocal snapshots
-        public = [e for e in events if "private_to" not in e]
-        round_ = g.state.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
-        lines = narrate_all(public, lang, round_=round_, phase=shown[0])
-        shown[0] = last_phase(public, shown[0])
-        if not g.finished and g.state.phase != shown[0]:
-            lines.append(phase_header(g.state.round, g.state.phase, lang))
-            shown[0] = g.state.phase
-        log.extend(line if line.startswith("**") or line.startswith("#") else f"- {line}" for line in lines)
+        new = [e for e in events if "private_to" not in e]
+        public = [*held, *new]
+        held.clear()
+        if new and not g.finished and all(group_item(e, lang) or not narrate(e, lang) for e in new):
+            held.extend(public)  # told with the next step, so that houses mustering nothing make one line
+        else:
+            round_ = g.state.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
+            lines = narrate_all(public, lang, round_=round_, phase=shown[0])
+            shown[0] = last_phase(public, shown[0])
+            if not g.finished and g.state.phase != shown[0]:
+                lines.append(phase_header(g.state.round, g.state.phase, lang))
+                shown[0] = g.state.phase
+            log.extend(line if line.startswith("**") or line.startswith("#") else f"- {line}" for line in lines)
         phase = (g.state.round, g.state.phase)
         if phase != drawn[0]:
             drawn[0] = phase

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from app.channel_posts import MESSAGE_LIMIT, Post, Table, plan_step
-from app.narration import narrate
+from app.narration import group_item, narrate, with_attack
 from engine import RuleError, new_game
 from engine.agents import HeuristicAgent
 
@@ -214,7 +214,10 @@ def test_a_whole_game_keeps_every_line_and_a_round_under_six_messages_besides_it
         for post in posts:
             if post.kind == "battle" and any(e["type"] == "combat-result" for e in public):
                 assert any(w in channel.texts[post.message_id or 0] for w in (" wins", " win")), post.entries
-        told += [line for e in public if e["type"] not in GROUPED and (line := narrate(e, "en"))]
+        # Lines said alone (a grouped no-op is an item of its group's line; an attack on a neutral force is told with
+        # its attackers, as the channel sees them)
+        alone = [e for e in with_attack(public) if e["type"] not in GROUPED and group_item(e, "en") is None]
+        told += [line for e in alone if (line := narrate(e, "en"))]
     assert game.finished
     everything = "\n".join(channel.texts.values())
     assert [line for line in told if line not in everything] == []  # a battle's lines too, once it was decided
