@@ -33,6 +33,7 @@ class Config:
     worker_slots: int = 8  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
+    lease_s: float = 30.0  # a process's leases (its role, its shards) free themselves this long after it dies (LEASE_S)
     # The gateway's shards (SHARD_COUNT, SHARD_IDS): None when the process holds one unsharded connection (no
     # SHARD_COUNT, or a worker, which holds no gateway); else the total and, in order, the ids this process holds.
     shard_count: int | None = None
@@ -174,6 +175,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         worker_slots=_slots(env.get("WORKER_SLOTS")),
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),
+        lease_s=_seconds(env.get("LEASE_S"), 30.0),
         shard_count=shard_count,
         shard_ids=shard_ids,
     )

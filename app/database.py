@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import sqlite3
 import sys
@@ -34,6 +35,32 @@ Params = Sequence[Any]
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = (2, 8)  # PostgreSQL connections of one process: kept open, at most
+LISTEN_BACKOFF_S = (0.5, 30.0)  # a lost LISTEN connection is opened again after this, doubling up to the second
+
+
+def schema_hash(schema: str) -> str:
+    """Eight hex digits naming a schema, the same in Python and in SQL (``left(md5(schema), 8)``)."""
+    return hashlib.md5(schema.encode()).hexdigest()[:8]
+
+
+def channel_in(base: str, schema: str) -> str:
+    """The NOTIFY channel ``base`` of the deployment in ``schema``: a channel is the whole database's, and one database
+    may hold several deployments (one per schema), so each listens on its own. A channel name is an identifier of at
+    most 63 bytes, so the schema is named by its hash, not spelt out."""
+    return f"{base}_{schema_hash(schema)}"
+
+
+def notify_sql(payload_sql: str = "''") -> str:
+    """``pg_notify`` on the channel whose base name is the statement's next ``?``, in the connection's own schema:
+    the SQL twin of ``channel_in``."""
+    return f"pg_notify(? || '_' || left(md5(current_schema()), 8), {payload_sql})"
+
+
+def lock_key(purpose: str, schema: str) -> int:
+    """A stable 64-bit advisory lock key for ``purpose`` (``"publish"``, ``"migrate"``, ``"lease:<name>"``) in the
+    deployment of ``schema``: advisory locks are the whole database's, so two deployments in two schemas of one
+    database must not share one."""
+    return int.from_bytes(hashlib.blake2b(f"{purpose}:{schema}".encode(), digest_size=8).digest(), "big", signed=True)
 
 
 class IntegrityError(Exception):
@@ -208,8 +235,16 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             await connection.set_autocommit(True)
 
+        # A connection is checked before it is handed out (a round trip when it has been idle), so one dropped
+        # meanwhile (a restart, a failover, an idle timeout, pg_terminate_backend) is replaced, not given to a
+        # statement; the pool opens new ones with a growing delay while the server is away.
         pool = psycopg_pool.AsyncConnectionPool(
-            url, min_size=pool_size[0], max_size=pool_size[1], configure=configure, open=False
+            url,
+            min_size=pool_size[0],
+            max_size=pool_size[1],
+            configure=configure,
+            check=psycopg_pool.AsyncConnectionPool.check_connection,
+            open=False,
         )
         db = PostgresDatabase(pool, url)
         await pool.open(wait=True, timeout=30)
@@ -290,9 +325,23 @@ class _PostgresSession(Session):
         return await (await _run(self.connection, sql, params)).fetchall()
 
 
+def session_on(connection: psycopg.AsyncConnection[Any]) -> Session:
+    """The store's statements (``?`` placeholders) on a connection of one's own, in autocommit (a lock's)."""
+    return _PostgresSession(connection)
+
+
+async def schema_of(connection: psycopg.AsyncConnection[Any]) -> str:
+    """The schema a connection works in (the first of its ``search_path``): its deployment's."""
+    row = await (await connection.execute("SELECT current_schema()")).fetchone()
+    if row is None or row[0] is None:
+        raise RuntimeError("the connection's search_path names no schema that exists")
+    return str(row[0])
+
+
 class Listener:
-    """One PostgreSQL connection LISTENing on a channel, calling ``on_notify(payload)`` for each notification, and
-    ``on_connect()`` each time it (re)connects: what was announced while it was away is lost."""
+    """One PostgreSQL connection LISTENing on a channel of its deployment (``channel_in`` the connection's schema),
+    calling ``on_notify(payload)`` for each notification, and ``on_connect()`` each time it (re)connects: what was
+    announced while it was away is lost. A lost connection is opened again, after a delay that grows while it fails."""
 
     def __init__(
         self,
@@ -313,17 +362,22 @@ class Listener:
     async def _listen(self) -> None:
         import psycopg
 
+        delay = LISTEN_BACKOFF_S[0]
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
-                    await connection.execute(f"LISTEN {self.channel}")
+                    channel = channel_in(self.channel, await schema_of(connection))
+                    await connection.execute(f'LISTEN "{channel}"')
+                    delay = LISTEN_BACKOFF_S[0]
                     if self.on_connect is not None:
                         self.on_connect()
                     async for notice in connection.notifies():
                         self.on_notify(notice.payload)
-            except psycopg.Error:
-                log.warning("lost the LISTEN connection on %s; connecting again", self.channel)
-                await asyncio.sleep(1.0)
+            except (psycopg.Error, OSError):
+                log.warning("lost the LISTEN connection on %s; connecting again in %.1f s", self.channel, delay)
+            # Also when the server ended the connection without an error: whatever was announced meanwhile is lost.
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, LISTEN_BACKOFF_S[1])
 
     async def stop(self) -> None:
         if self.task is not None:

@@ -2,9 +2,9 @@
 (``app/migrations/versions``).
 
 Every process of the bot calls ``upgrade`` as it starts. On PostgreSQL the whole upgrade is one transaction under an
-advisory lock, so processes starting together migrate once and the others find the work done. A SQLite file made
-before Alembic kept its schema's number in ``PRAGMA user_version`` (1 to 10, the same steps as revisions 0001 to 0010):
-it is stamped with that revision first, then upgraded like any other.
+advisory lock of its schema, so processes starting together migrate once and the others find the work done. A SQLite
+file made before Alembic kept its schema's number in ``PRAGMA user_version`` (1 to 10, the same steps as revisions 0001
+to 0010): it is stamped with that revision first, then upgraded like any other.
 
 A database already at ``HEAD`` (nearly every start) is told by one query, without loading Alembic or SQLAlchemy:
 the one-process bot on SQLite stays as small as it was.
@@ -16,15 +16,15 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.database import is_postgres, sqlite_path
+from app.database import is_postgres, lock_key, sqlite_path
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
     from alembic.config import Config
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-MIGRATION_LOCK = 0x57E57E05  # the advisory lock every process takes to migrate a PostgreSQL database
-HEAD = "0014"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
+MIGRATION_LOCK = "migrate"  # the advisory lock every process takes to migrate its schema (``lock_key`` of it)
+HEAD = "0015"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
 
 
 def sqlalchemy_url(target: str | Path) -> str:
@@ -98,7 +98,11 @@ def upgrade(target: str | Path, revision: str = "head") -> None:
     try:
         with engine.begin() as connection:
             if connection.dialect.name == "postgresql":
-                connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                # Per schema: a deployment migrating in another schema of the database does not wait for this one.
+                schema = str(connection.execute(sa.text("SELECT current_schema()")).scalar())
+                connection.execute(
+                    sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": lock_key(MIGRATION_LOCK, schema)}
+                )
             config = alembic_config()
             config.attributes["connection"] = connection
             legacy = legacy_revision(connection)

@@ -20,7 +20,7 @@ from dataclasses import asdict
 from typing import Any
 
 from app.commands import Answer
-from app.database import Listener, PostgresDatabase
+from app.database import Listener, PostgresDatabase, notify_sql
 from app.lru import Bounded
 from app.queries import ServiceError
 from app.service import GameService
@@ -29,9 +29,10 @@ from engine import RuleError
 
 log = logging.getLogger("westeros.queue")
 
-QUEUED = "westeros_queue"  # NOTIFY channel: a command was enqueued
-OUTBOX = "westeros_outbox"  # NOTIFY channel: a process committed something to publish
-DONE = "westeros_done"  # NOTIFY channel: a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
+# NOTIFY channels, each the base name of the deployment's own (``channel_in`` its schema; ``notify_sql`` sends on it)
+QUEUED = "westeros_queue"  # a command was enqueued
+OUTBOX = "westeros_outbox"  # a process committed something to publish
+DONE = "westeros_done"  # a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
 KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its gateway read the outcome long before)
@@ -88,7 +89,7 @@ class CommandQueue:
     async def enqueue(self, command: Answer) -> int:
         row = await self.db.fetchone(
             "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at) VALUES (?, ?, ?) RETURNING id)"
-            " SELECT id, pg_notify(?, '') FROM queued",
+            f" SELECT id, {notify_sql()} FROM queued",
             (command.game_id, payload_of(command), time.time(), QUEUED),
         )
         assert row is not None
@@ -127,8 +128,10 @@ class CommandQueue:
             # The schema names whose command it is: one database may hold several deployments' schemas (the tests'
             # do), and a channel is the database's, so a gateway must not take another schema's outcome for its own.
             await session.execute(
-                "SELECT pg_notify(?, json_build_object('id', ?::bigint, 'outcome', ?::json, 'schema', current_schema())"
-                "::text)",
+                "SELECT "
+                + notify_sql(
+                    "json_build_object('id', ?::bigint, 'outcome', ?::json, 'schema', current_schema())::text"
+                ),
                 (DONE, queue_id, json.dumps(outcome)),
             )
         return True
@@ -215,7 +218,7 @@ class Outcomes:
 
 async def tell_publisher(db: PostgresDatabase) -> None:
     """Wake the worker that publishes: something was committed to the outbox (delivered once the caller's commit is)."""
-    await db.execute("SELECT pg_notify(?, '')", (OUTBOX,))
+    await db.execute(f"SELECT {notify_sql()}", (OUTBOX,))
 
 
 class Workers:

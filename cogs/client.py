@@ -19,6 +19,7 @@ from app.background import ImagePool
 from app.config import Config
 from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
+from app.leases import ONE_PROCESS, PUBLISHER, Lease, LeaseHeld, LeaseKeeper, gateway_lease, process_info
 from app.queue import CommandQueue, GatewayService, Outcomes, Workers, tell_publisher
 from app.service import GameService
 from app.store import Store
@@ -122,7 +123,7 @@ class WesterosBot(commands.Bot):
             for game_id in await self.play.publisher.drain():
                 await self.deadlines.arm(game_id)
         elif self.role == "worker":
-            self.pump = OutboxPump(self.play.publisher, str(self.config.database))
+            self.pump = OutboxPump(self.play.publisher, str(self.config.database), ttl=self.config.lease_s)
             self.pump.start()
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
@@ -190,8 +191,49 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
     # A worker's slot holds one connection for its claim and uses another to apply the command.
     connections = 2 * config.worker_slots + 4 if role == "worker" else POOL_SIZE[1]
     store = await Store.open(config.database, shared=role != "all", connections=connections)
-    if role == "worker":
-        return await run_worker(config, store)
+    try:
+        leases = None if sync_commands else await hold_leases(config, role)
+    except LeaseHeld as err:
+        log.error("%s", err)
+        await store.close()
+        return 3
+    try:
+        if role == "worker":
+            return await run_worker(config, store, leases)
+        return await run_bot_process(config, store, role, leases, sync_commands=sync_commands)
+    finally:
+        if leases is not None:
+            await leases.close()
+
+
+async def hold_leases(config: Config, role: str) -> LeaseKeeper | None:
+    """The leases a process of ``role`` holds on PostgreSQL, or ``LeaseHeld`` naming the live process that stops it
+    from starting: a gateway holds its shards' (``gateway:<shard>``) and cannot start beside the one-process bot; the
+    one-process bot holds ``one-process`` and every shard's, and cannot start beside a gateway, a publishing worker or
+    another of its kind; a worker holds none at start (the publishing one takes ``publisher``, cogs/pump.py) and cannot
+    start beside the one-process bot. SQLite: one process, no lease."""
+    if not is_postgres(config.database):
+        return None
+    shards = [gateway_lease(shard) for shard in config.shard_ids or (0,)]
+    names, excluded = {
+        "all": ([ONE_PROCESS, *shards], ["gateway:", PUBLISHER]),
+        "gateway": (shards, [ONE_PROCESS]),
+        "worker": ([], [ONE_PROCESS]),
+    }[role]
+    keeper = LeaseKeeper(str(config.database), info=process_info(f"bot.py --role {role}"), ttl=config.lease_s)
+    try:
+        await keeper.acquire(names, wanted=f"bot.py --role {role}", excluded=excluded)
+    except BaseException:
+        await keeper.close()
+        raise
+    keeper.start()
+    return keeper
+
+
+async def run_bot_process(
+    config: Config, store: Store, role: str, leases: LeaseKeeper | None, *, sync_commands: bool
+) -> int:
+    """A process holding Discord's gateway: the one-process bot, or a gateway of workers."""
     outcomes: Outcomes | None = None
     service: GameService = GameService(store)
     if role == "gateway":
@@ -201,6 +243,12 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
         service = GatewayService(store, outcomes)
         announce_commits(service, store.db)
     bot = westeros_bot(config, service, role=role)
+    if leases is not None:  # another process took one of this one's leases: two must not serve one shard
+
+        def lost(_: Lease) -> None:
+            background_tasks.add(asyncio.ensure_future(bot.close()))
+
+        leases.on_lost = lost
     try:
         if sync_commands:
             await bot.login(config.token or "")  # login() runs setup_hook(), which adds the cogs
@@ -223,7 +271,7 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
         await store.close()
 
 
-async def run_worker(config: Config, store: Store) -> int:
+async def run_worker(config: Config, store: Store, leases: LeaseKeeper | None = None) -> int:
     """A worker: logged in to Discord's HTTP API only (no gateway), it applies queued answers in ``config.worker_slots``
     loops and competes for the publish lock; it stops on SIGTERM."""
     assert isinstance(store.db, PostgresDatabase)
@@ -236,6 +284,8 @@ async def run_worker(config: Config, store: Store) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
+    if leases is not None:
+        leases.on_lost = lambda _: stopping.set()
     try:
         await bot.login(config.token or "")  # runs setup_hook: the cogs, the deadlines, the publish lock's pump
         workers.start()

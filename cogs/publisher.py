@@ -20,6 +20,7 @@ import discord
 from app.background import Background, ImagePool, PoolBusy
 from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
 from app.labels import awaited_text, house_mark, house_name
+from app.leases import LostLease
 from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.notices import from_payload, notice_text
@@ -89,6 +90,13 @@ class Publisher:
         self.done_quietly: Bounded[OutboxKey, bool] = Bounded(MEMORY_GAMES * 4)
         self.noticing: set[int] = set()  # games whose notices are being posted
         self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
+        # Asked before every send (the publishing worker's lease, cogs/pump.py); None: this process alone publishes.
+        self.may_send: Callable[[], Awaitable[bool]] | None = None
+
+    async def _fence(self) -> None:
+        """Stop (``LostLease``) unless this process may still send: another took the publisher's lease."""
+        if self.may_send is not None and not await self.may_send():
+            raise LostLease("this process no longer holds the publisher lease")
 
     # ----- after every accepted answer -----
 
@@ -183,9 +191,11 @@ class Publisher:
                 if houses is None:
                     houses = {p.house for p in applied.game.prompts()}
                 for house in sorted(houses - dm_sent):
+                    await self._fence()
                     if await self.dms.notify_prompts(game_id, applied.game, {house}):
                         await self.service.published_part(applied, f"dm:{house}")
                         told = True
+                await self._fence()
                 await self.forms.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
         except Exception as err:
@@ -254,14 +264,18 @@ class Publisher:
             text = fit(post.text(lang))  # a battle's or a board's lines are not split: cut at the limit if ever
             if post.message_id is None:
                 attached = files.get(id(post), [])
+                await self._fence()
                 message = await channel.send(text, files=attached[:FILES_PER_MESSAGE])
                 for start in range(FILES_PER_MESSAGE, len(attached), FILES_PER_MESSAGE):
+                    await self._fence()
                     await channel.send(files=attached[start : start + FILES_PER_MESSAGE])
                 post.message_id = message.id
             else:
                 try:
+                    await self._fence()
                     await channel.get_partial_message(post.message_id).edit(content=text)  # type: ignore[attr-defined]
                 except discord.NotFound:  # someone deleted it: the lines go out anew
+                    await self._fence()
                     post.message_id = (await channel.send(text)).id
             post.changed = False
         self.tables[game_id] = table
@@ -305,6 +319,7 @@ class Publisher:
             return
         for chunk in split(lines):
             if not await self._add_to_open_text(game_id, thread, chunk):
+                await self._fence()
                 message = await thread.send(chunk)
                 self.open_text[game_id] = (message.id, chunk)
 
@@ -316,6 +331,7 @@ class Publisher:
             return False
         content = f"{open_[1]}\n{text}"
         try:
+            await self._fence()
             await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
         except discord.NotFound:
             return False
@@ -333,6 +349,7 @@ class Publisher:
         try:
             parent = await self.channels.text_channel(channel_id)
             name = t("channel.thread-name", lang, game=shown(game_name, NAME_LIMIT))
+            await self._fence()
             thread = await parent.create_thread(
                 name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
             )
@@ -426,12 +443,15 @@ class Publisher:
         message_id = await self.service.status_message(game_id)
         if message_id is not None:
             try:
+                await self._fence()
                 await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a new one
+        await self._fence()
         message = await channel.send(text)
         try:
+            await self._fence()
             await message.pin()
         except discord.HTTPException:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
@@ -461,6 +481,7 @@ class Publisher:
                 await self.service.notice_posted(notice.id)
                 continue
             try:
+                await self._fence()
                 await channel.send(text)
             except discord.HTTPException:
                 log.exception("could not post a notice of game %s", game_id)
