@@ -1,0 +1,117 @@
+"""The store's core (``app.store.Store`` is built on it): the database, the caches of the rows read on every
+interaction and how they follow changes, and the one-statement and transactional writes every table's code uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from app.database import Database, Listener, PostgresDatabase
+from app.lru import Bounded
+
+if TYPE_CHECKING:
+    from app.store_deadlines import DeadlineRow
+    from app.store_games import GameRow
+
+
+@dataclass(frozen=True)
+class Write:
+    """One statement of a change, to run in the transaction that records the command (``Store.apply``);
+    ``after`` brings the store's caches in step once it has committed."""
+
+    sql: str
+    params: tuple[Any, ...]
+    after: Callable[[], None] | None = None
+
+
+CACHED_GAMES = 1024  # rows of the games most recently read or written (ended games leave at once)
+CACHED_USERS = 4096  # DM status of the users most recently seen
+
+CHANGED = "westeros_changed"  # the database's announcements of changed rows (revision 0012)
+
+
+class StoreBase:
+    """The database and the caches of ``Store`` (whose docstring says how they are kept exact)."""
+
+    def __init__(self, db: Database, *, shared: bool = False) -> None:
+        self.db = db
+        self.shared = shared
+        # How many changes were announced per game and per user: a read kept only if none came while it ran.
+        self.changes: Bounded[int, int] = Bounded(CACHED_GAMES * 4)
+        self.user_changes: Bounded[int, int] = Bounded(CACHED_USERS * 4)
+        self.listener: Listener | None = None
+        self._games: Bounded[int, GameRow] = Bounded(CACHED_GAMES)
+        self._seats: Bounded[int, dict[str, int | None]] = Bounded(CACHED_GAMES)
+        self._dm_closed: Bounded[int, bool] = Bounded(CACHED_USERS)
+        self._locales: Bounded[int, str | None] = Bounded(CACHED_USERS)
+        self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
+        # Houses of a game with a run of missed deadlines: most answers end none, and need no DELETE.
+        self._missed: Bounded[int, set[str]] = Bounded(CACHED_GAMES)
+
+    def cached_games(self) -> int:
+        """How many games have something cached here (for tests and the benchmark)."""
+        return len(set(self._games) | set(self._seats) | set(self.deadline_cache) | set(self._missed))
+
+    def changed(self, payload: str) -> None:
+        """A change another process (or this one) made, as the database announced it: ``g:<game>`` or ``u:<user>``."""
+        kind, _, raw = payload.partition(":")
+        key = int(raw)
+        if kind == "g":
+            self.changes[key] = self.changes.get(key, 0) + 1
+            self.forget(key)
+        else:
+            self.user_changes[key] = self.user_changes.get(key, 0) + 1
+            self._dm_closed.pop(key, None)
+            self._locales.pop(key, None)
+
+    def lost_track(self) -> None:
+        """The announcements were interrupted (the listening connection dropped): nothing kept can be trusted."""
+        for cache in (self._games, self._seats, self.deadline_cache, self._missed, self._dm_closed, self._locales):
+            cache.clear()
+        for key in list(self.changes):
+            self.changes[key] += 1
+        for key in list(self.user_changes):
+            self.user_changes[key] += 1
+
+    def watch(self) -> None:
+        """Listen to the database's announcements of changes (PostgreSQL; several processes): a shared store's caches
+        follow them."""
+        assert isinstance(self.db, PostgresDatabase)
+        self.listener = Listener(self.db.url, CHANGED, self.changed, self.lost_track)
+        self.listener.start()
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is cached of a game (after a write whose outcome is not known here)."""
+        self._games.pop(game_id, None)
+        self._seats.pop(game_id, None)
+        self.deadline_cache.pop(game_id, None)
+        self._missed.pop(game_id, None)
+
+    async def missed_in_a_row(self, game_id: int, house: str) -> int:
+        """How many deadlines in a row the house's player has missed (0 once he answers)."""
+        row = await self.db.fetchone(
+            "SELECT in_a_row FROM missed_deadlines WHERE game_id = ? AND house = ?", (game_id, house)
+        )
+        return int(row[0]) if row else 0
+
+    async def missed_houses(self, game_id: int) -> set[str]:
+        """The houses of a game whose player has a run of missed deadlines, cached and kept up to date by the store
+        (a missed deadline adds its house, the player's own answer removes it)."""
+        cached = self._missed.get(game_id)
+        if cached is None:
+            seen = self.changes.get(game_id, 0)
+            rows = await self.db.fetchall("SELECT house FROM missed_deadlines WHERE game_id = ?", (game_id,))
+            cached = {str(r[0]) for r in rows}
+            if self.changes.get(game_id, 0) == seen:
+                self._missed[game_id] = cached
+        return cached
+
+    def transaction(self) -> Any:
+        """``async with store.transaction() as session``: statements that commit together or not at all."""
+        return self.db.transaction()
+
+    async def write(self, sql: str, params: tuple[Any, ...] = ()) -> int:
+        """One statement on its own (autocommit), never inside another coroutine's transaction; returns rowcount."""
+        return await self.db.execute(sql, params)

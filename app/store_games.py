@@ -1,0 +1,492 @@
+"""The store's games and seats: a game's row and status, its seats, and its state with the append-only answer log
+and snapshots (every accepted answer one statement guarded by a compare-and-set on the game's version)."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from app.database import IntegrityError
+from app.store_base import Write
+from app.store_outbox import OUTBOX_STEP, DuplicateCommand, OutboxStore
+
+GAME_COLUMNS = (
+    "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, log_thread_id,"
+    " broken_reason"
+)
+
+SET_SEAT = (
+    "INSERT INTO seats (game_id, house, user_id) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id, house) DO UPDATE SET user_id = excluded.user_id"
+)
+
+VERSION_CONFLICT = "version-conflict"  # the message of the answer_commits trigger when the version has moved
+SET_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)"
+    " ON CONFLICT (game_id, version) DO UPDATE SET state = excluded.state"
+)
+
+
+class GameStatus(StrEnum):
+    """Where a game stands: its lobby, running, paused by a moderator, or ended."""
+
+    LOBBY = "lobby"
+    RUNNING = "running"
+    PAUSED = "paused"
+    ENDED = "ended"
+
+
+ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED)  # a started game that has not ended
+
+
+class Source(StrEnum):
+    """Who a change came from: logged with each entry (player, deadline, auto, moderator), or only published (a
+    start, an undo's reset)."""
+
+    PLAYER = "player"
+    DEADLINE = "deadline"
+    AUTO = "auto"  # a decision with a single legal answer
+    MODERATOR = "moderator"
+    START = "start"
+    RESET = "reset"  # an undo brought the game back to a version: every open decision is sent afresh
+
+
+class VersionConflict(Exception):
+    """The game changed since it was read: another answer won the race."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    name: str
+    created_by: int
+    status: GameStatus
+    settings: dict[str, Any]
+    state: str | None
+    version: int
+    status_message_id: int | None = None
+    log_thread_id: int | None = None  # the thread under the channel holding the step-by-step log
+    broken_reason: str | None = None  # why its state no longer loads: quarantined until a repaired one is imported
+
+
+@dataclass(frozen=True)
+class AnswerRow:
+    version: int
+    house: str
+    user_id: int | None
+    prompt_id: str
+    answer: Any
+    source: Source
+    at: float
+
+
+class GameStore(OutboxStore):
+    """Games, seats, state, answers and snapshots; their writes go through ``apply`` when a command records them."""
+
+    # ----- games -----
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        created_by: int,
+        settings: dict[str, Any],
+        create_key: str | None = None,
+    ) -> int:
+        """A new lobby's id; with ``create_key`` (the interaction's id) a second create of the same key, even racing
+        from another process, gets the first one's game instead of another."""
+        now = time.time()
+        async with self.transaction() as db:
+            row = await db.fetchone(
+                "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at,"
+                " create_key) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)"
+                " ON CONFLICT (create_key) WHERE create_key IS NOT NULL DO NOTHING RETURNING id",
+                (guild_id, channel_id, name, created_by, now, json.dumps(settings), now, create_key),
+            )
+            if row is None:
+                row = await db.fetchone("SELECT id FROM games WHERE create_key = ?", (create_key,))
+        assert row is not None
+        return int(row[0])
+
+    async def game_created_by(self, create_key: str) -> int | None:
+        """The game that ``/game new`` with this key (its interaction's id) made, if any."""
+        row = await self.db.fetchone("SELECT id FROM games WHERE create_key = ?", (create_key,))
+        return int(row[0]) if row is not None else None
+
+    async def game(self, game_id: int) -> GameRow | None:
+        cached = self._games.get(game_id)
+        if cached is not None:
+            return cached
+        seen = self.changes.get(game_id, 0)
+        row = await self.db.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if row is None:
+            return None
+        game = _game_row(row)
+        # An ended game is read rarely: it does not take a place in memory.
+        if game.status != GameStatus.ENDED and self.changes.get(game_id, 0) == seen:
+            self._games[game_id] = game
+        return game
+
+    def _changed_game(self, game_id: int, **fields: Any) -> None:
+        """Apply a committed change to the cached row (if cached; otherwise the next read loads it)."""
+        cached = self._games.get(game_id)
+        if cached is not None:
+            self._games[game_id] = replace(cached, **fields)
+
+    async def games_in_channel(self, channel_id: int, *, active_only: bool = True) -> list[GameRow]:
+        sql = f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ?"
+        if active_only:
+            sql += " AND status != 'ended'"
+        return [_game_row(r) for r in await self.db.fetchall(sql + " ORDER BY id", (channel_id,))]
+
+    async def count_active(self) -> int:
+        """Games running or paused, counted by the database (no state is read)."""
+        row = await self.db.fetchone("SELECT COUNT(*) FROM games WHERE status IN ('running', 'paused')")
+        return int(row[0]) if row else 0
+
+    async def active_games(self) -> list[GameRow]:
+        """Games running or paused, but those quarantined (nothing is done with them until they are repaired)."""
+        rows = await self.db.fetchall(
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('running', 'paused') AND broken_reason IS NULL"
+            " ORDER BY id"
+        )
+        return [_game_row(r) for r in rows]
+
+    async def quarantine(self, game_id: int, reason: str, notice: dict[str, Any]) -> bool:
+        """Mark a game whose state no longer loads, park its deadline and write its moderators' notice, in one
+        transaction, once: whether this call marked it (False: it was already)."""
+        async with self.transaction() as db:
+            marked = await db.execute(
+                "UPDATE games SET broken_reason = ?, broken_at = ? WHERE id = ? AND broken_reason IS NULL",
+                (reason, time.time(), game_id),
+            )
+            if marked:
+                await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+                await self._add_notices(db, game_id, [notice])
+        self.forget(game_id)
+        return bool(marked)
+
+    def repaired_write(self, game_id: int) -> Write:
+        """The quarantine ends: a repaired state was imported (in the import's own commit)."""
+        return Write(
+            "UPDATE games SET broken_reason = NULL, broken_at = NULL WHERE id = ?",
+            (game_id,),
+            lambda: self._changed_game(game_id, broken_reason=None),
+        )
+
+    def missed_write(self, game_id: int, house: str) -> Write:
+        """A missed deadline of ``house``'s player, in the commit of the answer the deadline gave."""
+
+        def after() -> None:
+            self._missed.pop(game_id, None)
+
+        return Write(
+            "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = missed_deadlines.in_a_row + 1",
+            (game_id, house),
+            after,
+        )
+
+    async def command_recorded(self, game_id: int, key: str) -> bool:
+        """Whether a command with this idempotency key was committed to the game (an entry of its log, or a change
+        of its table)."""
+        row = await self.db.fetchone(
+            "SELECT 1 FROM answers WHERE game_id = ? AND command_key = ?"
+            " UNION ALL SELECT 1 FROM commands WHERE game_id = ? AND key = ?",
+            (game_id, key, game_id, key),
+        )
+        return row is not None
+
+    async def keyed_houses(self, game_id: int, prefix: str) -> list[str]:
+        """The houses of the log's entries whose command key starts with ``prefix`` (a deadline's answers)."""
+        rows = await self.db.fetchall(
+            "SELECT house FROM answers WHERE game_id = ? AND substr(command_key, 1, ?) = ?",
+            (game_id, len(prefix), prefix),
+        )
+        return sorted({str(r[0]) for r in rows})
+
+    def status_write(self, game_id: int, status: GameStatus) -> Write:
+        """A game that ends drops its intermediate snapshots in the same statement (a trigger, migration 7)."""
+
+        def after() -> None:
+            if status == GameStatus.ENDED:
+                self.forget(game_id)
+            else:
+                self._changed_game(game_id, status=status)
+
+        return Write("UPDATE games SET status = ?, updated_at = ? WHERE id = ?", (status, time.time(), game_id), after)
+
+    async def set_status(self, game_id: int, status: GameStatus) -> None:
+        await self.apply([self.status_write(game_id, status)])
+
+    def settings_write(self, game_id: int, settings: dict[str, Any]) -> Write:
+        text = json.dumps(settings)
+        return Write(
+            "UPDATE games SET settings = ?, updated_at = ? WHERE id = ?",
+            (text, time.time(), game_id),
+            lambda: self._changed_game(game_id, settings=json.loads(text)),
+        )
+
+    async def update_settings(self, game_id: int, settings: dict[str, Any]) -> None:
+        await self.apply([self.settings_write(game_id, settings)])
+
+    async def status_message(self, game_id: int) -> int | None:
+        row = await self.game(game_id)
+        return row.status_message_id if row is not None else None
+
+    async def set_status_message(self, game_id: int, message_id: int) -> None:
+        await self.write("UPDATE games SET status_message_id = ? WHERE id = ?", (message_id, game_id))
+        self._changed_game(game_id, status_message_id=message_id)
+
+    async def set_log_thread(self, game_id: int, thread_id: int) -> None:
+        await self.write("UPDATE games SET log_thread_id = ? WHERE id = ?", (thread_id, game_id))
+        self._changed_game(game_id, log_thread_id=thread_id)
+
+    # ----- seats -----
+
+    async def seats(self, game_id: int) -> dict[str, int | None]:
+        """house -> user (a copy: callers may change it)."""
+        cached = self._seats.get(game_id)
+        if cached is None:
+            seen = self.changes.get(game_id, 0)
+            rows = await self.db.fetchall("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,))
+            cached = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
+            if self.changes.get(game_id, 0) == seen:
+                self._seats[game_id] = cached
+        return dict(cached)
+
+    async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
+        """(game, house) for every unfinished game the user sits in, optionally only in one channel."""
+        sql = (
+            "SELECT s.game_id, s.house FROM seats s JOIN games g ON g.id = s.game_id"
+            " WHERE s.user_id = ? AND g.status != 'ended'"
+        )
+        params: tuple[Any, ...] = (user_id,)
+        if channel_id is not None:
+            sql += " AND g.channel_id = ?"
+            params = (user_id, channel_id)
+        return [(int(r[0]), str(r[1])) for r in await self.db.fetchall(sql + " ORDER BY s.game_id", params)]
+
+    # ----- state, answers, snapshots -----
+
+    async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
+        """Store the initial state, the seats and a snapshot in one transaction."""
+        async with self.transaction() as db:
+            for house, user in seats.items():
+                await db.execute(SET_SEAT, (game_id, house, user))
+            await db.execute(
+                "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (state, version, time.time(), game_id),
+            )
+            await db.execute(SET_SNAPSHOT, (game_id, version, state))
+            await db.execute(OUTBOX_STEP, (game_id, version, "step", time.time()))
+        self.forget(game_id)
+
+    async def commit_answer(
+        self,
+        game_id: int,
+        *,
+        expected_version: int,
+        new_version: int,
+        new_state: str,
+        house: str,
+        user_id: int | None,
+        prompt_id: str,
+        answer: Any,
+        source: Source,
+        snapshot: bool = False,
+        status: GameStatus | None = None,
+        events: list[dict[str, Any]] | None = None,
+        player: str | None = None,
+        seats: dict[str, int | None] | None = None,
+        key: str | None = None,
+        notices: list[dict[str, Any]] | None = None,
+        writes: list[Write] | None = None,
+    ) -> None:
+        """Append the answer and store the new state, only if the game is still at ``expected_version``.
+
+        A player's own answer also ends their run of missed deadlines, in the same transaction (``player``: the
+        house whose player answered, when it is not ``house``, as a liege answering for his vassal). ``seats``: the
+        seats the new state holds (a change of player), written in the same transaction. ``key``: the command's
+        idempotency key (the confirmation it answers): a second commit with the same key raises ``DuplicateCommand``
+        and stores nothing. ``notices``: channel lines to post after this version (a moderator's audit line).
+        ``writes``: what else the commit implies (the new step's deadline, a missed deadline), in its transaction.
+        """
+        ends_a_run = source == Source.PLAYER and (player or house) in await self.missed_houses(game_id)
+        try:
+            # One statement, so one atomic transaction: the trigger of answer_commits (migration 7) checks the
+            # version, stores the state, appends the answer, and writes the snapshot, ends the run of missed
+            # deadlines and prunes an ended game's snapshots when asked; any failure leaves none of it.
+            commit = (
+                "INSERT INTO answer_commits (game_id, expected_version, new_version, state, status, house, user_id,"
+                " prompt_id, answer, source, at, events, snapshot, ends_run_of, command_key) VALUES (?, ?, ?, ?, ?,"
+                " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            )
+            values = (
+                game_id,
+                expected_version,
+                new_version,
+                new_state,
+                status,
+                house,
+                user_id,
+                prompt_id,
+                json.dumps(answer),
+                source,
+                time.time(),
+                json.dumps([e for e in events or [] if "private_to" not in e]),
+                snapshot,
+                (player or house) if ends_a_run else None,
+                key,
+            )
+            if seats is None and not notices and not writes:
+                await self.write(commit, values)
+            else:
+                async with self.transaction() as db:
+                    await db.execute(commit, values)
+                    await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
+                    await self._add_notices(db, game_id, notices or [])
+                    for write in writes or []:
+                        await db.execute(write.sql, write.params)
+                self._seats.pop(game_id, None)
+        except BaseException as err:
+            self._seats.pop(game_id, None)
+            self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one
+            if isinstance(err, IntegrityError) and str(err).startswith(VERSION_CONFLICT):
+                raise VersionConflict(f"game {game_id} is no longer at version {expected_version}") from err
+            if isinstance(err, IntegrityError) and "command_key" in str(err):
+                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
+            raise
+        for write in writes or []:
+            if write.after is not None:
+                write.after()
+        if status == GameStatus.ENDED:
+            self.forget(game_id)
+            return
+        if ends_a_run:
+            self._missed.get(game_id, set()).discard(player or house)
+        changed: dict[str, Any] = {"state": new_state, "version": new_version}
+        if status is not None:
+            changed["status"] = status
+        self._changed_game(game_id, **changed)
+
+    async def answers(self, game_id: int, *, after_version: int = 0) -> list[AnswerRow]:
+        rows = await self.db.fetchall(
+            "SELECT version, house, user_id, prompt_id, answer, source, at FROM answers"
+            " WHERE game_id = ? AND version > ? ORDER BY version",
+            (game_id, after_version),
+        )
+        return [
+            AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6])) for r in rows
+        ]
+
+    async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
+        """The entry that made ``version`` and the public events it caused (None: no entry made it, as a start)."""
+        r = await self.db.fetchone(
+            "SELECT version, house, user_id, prompt_id, answer, source, at, events FROM answers"
+            " WHERE game_id = ? AND version = ?",
+            (game_id, version),
+        )
+        if r is None:
+            return None
+        row = AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6]))
+        return row, json.loads(r[7])
+
+    async def public_events(self, game_id: int, *, limit: int = 200) -> list[dict[str, Any]]:
+        """The most recent public events of a game, oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT events FROM answers WHERE game_id = ? ORDER BY version DESC LIMIT ?", (game_id, limit)
+        )
+        out: list[dict[str, Any]] = []
+        for row in reversed(rows):
+            out.extend(json.loads(row[0]))
+        return out
+
+    async def events_by_version(self, game_id: int) -> dict[int, list[dict[str, Any]]]:
+        """The public events of every logged entry of a game, by version."""
+        rows = await self.db.fetchall(
+            "SELECT version, events FROM answers WHERE game_id = ? ORDER BY version", (game_id,)
+        )
+        return {int(r[0]): json.loads(r[1]) for r in rows}
+
+    async def snapshot_versions(self, game_id: int) -> list[int]:
+        rows = await self.db.fetchall("SELECT version FROM snapshots WHERE game_id = ? ORDER BY version", (game_id,))
+        return [int(r[0]) for r in rows]
+
+    async def latest_snapshot(self, game_id: int, *, at_most: int) -> tuple[int, str] | None:
+        row = await self.db.fetchone(
+            "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? ORDER BY version DESC LIMIT 1",
+            (game_id, at_most),
+        )
+        return (int(row[0]), str(row[1])) if row else None
+
+    async def truncate_after(
+        self,
+        game_id: int,
+        version: int,
+        state: str,
+        seats: dict[str, int | None] | None = None,
+        *,
+        key: str | None = None,
+        by: int | None = None,
+        notices: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds, in one
+        transaction with the command's key and notices (``apply``); the restored version is published as a reset."""
+        now = time.time()
+        writes = [
+            Write("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write("DELETE FROM snapshots WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write(
+                "UPDATE games SET state = ?, version = ?, updated_at = ? WHERE id = ?",
+                (state, version, now, game_id),
+                lambda: self._changed_game(game_id, state=state, version=version),
+            ),
+            *(Write(SET_SEAT, (game_id, h, u)) for h, u in (seats or {}).items()),
+            Write("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version)),
+            Write(OUTBOX_STEP, (game_id, version, "reset", now)),
+        ]
+        try:
+            await self.apply(writes, game_id=game_id, key=key, name="undo", by=by, notices=notices)
+        finally:
+            self._seats.pop(game_id, None)
+
+
+def _game_row(row: tuple[Any, ...]) -> GameRow:
+    """A row of ``GAME_COLUMNS``."""
+    (
+        game_id,
+        guild_id,
+        channel_id,
+        name,
+        created_by,
+        status,
+        settings,
+        state,
+        version,
+        status_message_id,
+        thread,
+        broken,
+    ) = row
+    return GameRow(
+        id=int(game_id),
+        guild_id=int(guild_id),
+        channel_id=int(channel_id),
+        name=str(name),
+        created_by=int(created_by),
+        status=GameStatus(status),
+        settings=json.loads(settings),
+        state=state,
+        version=int(version),
+        status_message_id=int(status_message_id) if status_message_id is not None else None,
+        log_thread_id=int(thread) if thread is not None else None,
+        broken_reason=str(broken) if broken is not None else None,
+    )

@@ -1,0 +1,130 @@
+"""The store's commands and outbox: a change's statements applied once per command key with the notices it implies,
+the notices still to post, and the versions whose consequences are not all published."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from app.database import IntegrityError, Session
+from app.store_base import StoreBase, Write
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A channel line no version implies, as stored in the outbox (``notices``)."""
+
+    id: int
+    game_id: int
+    after_version: int
+    payload: dict[str, Any]
+
+
+OUTBOX_STEP = (
+    "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id, version, kind) DO UPDATE SET sent = '', created_at = excluded.created_at"
+)
+
+
+class DuplicateCommand(Exception):
+    """A command with this idempotency key is already applied (a confirmation pressed twice)."""
+
+
+class OutboxStore(StoreBase):
+    """Commands, notices and the outbox."""
+
+    # ----- commands and notices -----
+
+    async def apply(
+        self,
+        writes: list[Write],
+        *,
+        game_id: int | None = None,
+        key: str | None = None,
+        name: str = "",
+        by: int | None = None,
+        notices: list[dict[str, Any]] | None = None,
+    ) -> None:
+        """Run a change's statements in one transaction with the command's key (``DuplicateCommand`` if it was
+        applied already: nothing is stored) and the notices it implies, posted after the game's version as the change
+        leaves it."""
+        if len(writes) == 1 and key is None and not notices:  # one statement commits on its own (deadlines, status)
+            await self.write(writes[0].sql, writes[0].params)
+            if writes[0].after is not None:
+                writes[0].after()
+            return
+        try:
+            async with self.transaction() as db:
+                if key is not None and game_id is not None:
+                    await db.execute(
+                        "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, ?, ?, ?)",
+                        (game_id, key, name, by, time.time()),
+                    )
+                for write in writes:
+                    await db.execute(write.sql, write.params)
+                if notices and game_id is not None:
+                    await self._add_notices(db, game_id, notices)
+        except IntegrityError as err:
+            if "commands" in str(err):
+                raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
+            raise
+        for write in writes:
+            if write.after is not None:
+                write.after()
+
+    @staticmethod
+    async def _add_notices(db: Session, game_id: int, notices: list[dict[str, Any]]) -> None:
+        now = time.time()
+        await db.executemany(
+            "INSERT INTO notices (game_id, after_version, payload, created_at)"
+            " SELECT ?, version, ?, ? FROM games WHERE id = ?",
+            [(game_id, json.dumps(n), now, game_id) for n in notices],
+        )
+
+    async def add_notices(self, game_id: int, notices: list[dict[str, Any]]) -> None:
+        """Notices no change of the game goes with (a deadline's news)."""
+        async with self.transaction() as db:
+            await self._add_notices(db, game_id, notices)
+
+    async def notices(self, game_id: int | None = None) -> list[Notice]:
+        """The notices still to post, of one game or of all, each game's in the order they were written."""
+        sql = "SELECT id, game_id, after_version, payload FROM notices"
+        params: tuple[Any, ...] = ()
+        if game_id is not None:
+            sql += " WHERE game_id = ?"
+            params = (game_id,)
+        rows = await self.db.fetchall(sql + " ORDER BY game_id, id", params)
+        return [Notice(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3])) for r in rows]
+
+    async def notice_posted(self, notice_id: int) -> None:
+        await self.write("DELETE FROM notices WHERE id = ?", (notice_id,))
+
+    # ----- the outbox -----
+
+    async def unpublished(self) -> list[tuple[int, int, str, frozenset[str]]]:
+        """(game, version, kind, parts already sent) of every version whose consequences are not all published,
+        each game's in the order they were committed."""
+        rows = await self.db.fetchall(
+            "SELECT game_id, version, kind, sent FROM outbox"
+            " WHERE game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL)"  # parked until repaired
+            " ORDER BY game_id, created_at, version"
+        )
+        return [(int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p)) for r in rows]
+
+    async def published_part(self, game_id: int, version: int, part: str, kind: str = "step") -> None:
+        """Note that one part of a version's consequences is out (a restart must not send it again)."""
+        await self.write(
+            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ? AND kind = ?",
+            (part, game_id, version, kind),
+        )
+
+    async def published(self, game_id: int, version: int, kind: str = "step") -> None:
+        """Everything a version implies is out, and so is everything of the game's earlier versions (published in
+        order) but what failed and waits for a retry."""
+        await self.write(
+            "DELETE FROM outbox WHERE game_id = ? AND (version < ? OR (version = ? AND kind = ?))"
+            " AND sent NOT LIKE '%retry%'",
+            (game_id, version, version, kind),
+        )
