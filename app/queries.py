@@ -215,6 +215,13 @@ GIFT = "gift"  # a gift of Power (Mother of Dragons): logged and replayed like a
 VASSALIZE = "vassalize"  # a player leaves and the house becomes a vassal (Mother of Dragons): logged like a seat
 
 
+def handed_over(applied: Applied) -> set[str]:
+    """The houses whose decider a version's seat changes changed: each reseated house and the vassals it commands
+    (a vassal is decided for by its liege's player, so replacing the liege hands the vassal over too)."""
+    reseated = {e["house"] for e in applied.events if e["type"] == "seat-changed"}
+    return reseated | {vassal for vassal, liege in applied.game.state.vassals.items() if liege in reseated}
+
+
 def opened_by(applied: Applied) -> set[str] | None:
     """The houses whose decision a version opened or handed to another member: the decisions whose DMs it implies
     (None: every open decision, at a start or after a repair). Worked out from the versions alone, so a restart
@@ -223,7 +230,7 @@ def opened_by(applied: Applied) -> set[str] | None:
         return None
     before = {p.id for p in applied.before.prompts()}
     houses = {p.house for p in applied.game.prompts() if p.id not in before}
-    return houses | {e["house"] for e in applied.events if e["type"] == "seat-changed"}
+    return houses | handed_over(applied)
 
 
 def outbox_kind(applied: Applied) -> str:

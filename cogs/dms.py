@@ -10,6 +10,7 @@ import discord
 from app.deadlines import Reminder
 from app.decisions import Form, only_answer
 from app.labels import house_mark
+from app.queries import handed_over
 from app.service import Applied, GameService
 from app.store import ACTIVE, Source
 from cogs.channels import Channels
@@ -74,10 +75,10 @@ class DecisionDMs:
         game_id = applied.game_id
         if applied.before is None and applied.source != Source.START:
             self.notified.pop(game_id, None)
-        for e in applied.events:
-            if e["type"] == "seat-changed":  # a new player must hear of the decision already open
-                marks = self.notified.get(game_id, set())
-                self.notified[game_id] = {k for k in marks if k[0] != e["house"]}
+        # A new player must hear of the decisions already open: his house's and its vassals'.
+        handed = handed_over(applied)
+        if handed and game_id in self.notified:
+            self.notified[game_id] = {k for k in self.notified[game_id] if k[0] not in handed}
 
     def forget_game(self, game_id: int) -> None:
         self.notified.pop(game_id, None)

@@ -30,6 +30,7 @@ from app.decisions import (
 )
 from app.labels import house_mark
 from app.lru import Bounded
+from app.queries import handed_over
 from app.service import Applied, GameService, ServiceError, SharedGame
 from app.store import Source
 from cogs.acks import AckFirst
@@ -200,16 +201,15 @@ class FormController:
 
     def position_changed(self, applied: Applied) -> None:
         """A version was committed: after a repair or an undo every form of the earlier position is void, even one
-        for a prompt with the same id as a decision open now; a house handed to a new player leaves its old
-        player's form."""
+        for a prompt with the same id as a decision open now; a house handed to a new player (with the vassals it
+        commands) leaves its old player's forms."""
         game_id = applied.game_id
         if applied.before is None and applied.source != Source.START:
             void = self.void_forms.setdefault(game_id, set())
             for key in [k for k in self.drafts if k[0] == game_id]:
                 void |= self.drafts.pop(key).messages
-        for e in applied.events:
-            if e["type"] == "seat-changed":
-                self.drafts.pop((game_id, e["house"]), None)
+        for house in handed_over(applied):
+            self.drafts.pop((game_id, house), None)
 
     def forget_game(self, game_id: int) -> None:
         for key in [k for k in self.drafts if k[0] == game_id]:
