@@ -14,10 +14,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, TypeVar
 
 from app.commands import Answer
 from app.database import Listener, PostgresDatabase, notify_sql
@@ -37,6 +38,9 @@ POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a no
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
 KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its gateway read the outcome long before)
 PRUNE_EVERY_S = 300.0
+KEEP_UNTOLD_S = 7 * 86400.0  # an outcome its gateway never told (it was down) waits this long for it to come back
+RETRY_FIRST_S, RETRY_MAX_S = 0.2, 5.0  # a waiting side's backoff while its database connection is down
+TOKEN_LIFE_S = 14 * 60.0  # an interaction's token lasts 15 minutes: a minute's margin for the edit itself
 
 CLAIM = (
     "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL AND NOT EXISTS ("
@@ -47,6 +51,69 @@ CLAIM = (
 
 class CommandFailed(Exception):
     """A worker could not apply the command (its database failed, or a bug): nothing was recorded."""
+
+
+class OutcomeUnknown(Exception):
+    """The gateway lost its database for longer than it waits: whether the command was recorded is not known (the
+    player is told to look, never that it was not recorded)."""
+
+
+T = TypeVar("T")
+
+
+def is_connection_lost(error: BaseException) -> bool:
+    """A dropped or unobtainable connection (a restart, ``pg_terminate_backend``, a pool that timed out): the statement
+    it carried may or may not have committed, so the outcome is read again, never guessed."""
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(error, psycopg.OperationalError | psycopg.InterfaceError)
+
+
+async def persist(what: str, attempt: Callable[[], Awaitable[T]], *, until: float) -> T:
+    """``attempt()`` again, with a growing pause, while the database connection is lost and ``time.monotonic()`` is
+    before ``until``; any other failure (or the last one) is raised."""
+    pause = RETRY_FIRST_S
+    while True:
+        try:
+            return await attempt()
+        except Exception as error:
+            if not is_connection_lost(error) or time.monotonic() > until:
+                raise
+            log.warning("%s: lost the database connection (%s); trying again", what, str(error).strip()[:200])
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, RETRY_MAX_S)
+
+
+@dataclass(frozen=True)
+class ReplyTo:
+    """How the gateway reaches the player who gave a command, stored with it (``command_queue.reply``) so that a
+    gateway restarted meanwhile can tell him: the interaction's webhook while its token lives, a DM after."""
+
+    application_id: int
+    token: str
+    expires_at: float  # the token's end (epoch seconds)
+    user_id: int
+    locale: str
+    message_id: int | None = None  # the form the receipt replaces (None: the receipt is the interaction's followup)
+    receipt: str = ""  # what he is told once the command is recorded
+    changeable: bool = False  # the receipt carries a Change button (a secret answer)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @staticmethod
+    def of_json(text: str) -> ReplyTo:
+        return ReplyTo(**json.loads(text))
+
+
+@dataclass(frozen=True)
+class Untold:
+    """A command a gateway enqueued whose player it never told the outcome (it died first)."""
+
+    queue_id: int
+    command: Answer
+    reply: ReplyTo
+    enqueued_at: float
+    outcome: dict[str, Any] | None  # None: not applied yet
 
 
 def payload_of(command: Answer) -> str:
@@ -86,14 +153,53 @@ class CommandQueue:
     def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
 
-    async def enqueue(self, command: Answer) -> int:
+    async def enqueue(self, command: Answer, *, gateway: str | None = None, reply: ReplyTo | None = None) -> int:
+        """Queue the command; ``gateway`` (who enqueued it) and ``reply`` (how to reach its player) let a gateway that
+        restarts find the players it left waiting."""
         row = await self.db.fetchone(
-            "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at) VALUES (?, ?, ?) RETURNING id)"
-            f" SELECT id, {notify_sql()} FROM queued",
-            (command.game_id, payload_of(command), time.time(), QUEUED),
+            "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply)"
+            f" VALUES (?, ?, ?, ?, ?) RETURNING id) SELECT id, {notify_sql()} FROM queued",
+            (
+                command.game_id,
+                payload_of(command),
+                time.time(),
+                gateway,
+                reply.to_json() if reply is not None else None,
+                QUEUED,
+            ),
         )
         assert row is not None
         return int(row[0])
+
+    async def find(self, command: Answer) -> int | None:
+        """The command already queued with this one's key (an enqueue whose connection dropped may have committed).
+        Asked only after such a drop, so it may read the game's rows (a few, pruned hourly) without an index."""
+        row = await self.db.fetchone(
+            "SELECT min(id) FROM command_queue WHERE game_id = ? AND payload::json->>'key' = ?",
+            (command.game_id, command.key),
+        )
+        return int(row[0]) if row is not None and row[0] is not None else None
+
+    async def mark_told(self, queue_id: int) -> None:
+        await self.db.execute("UPDATE command_queue SET told_at = ? WHERE id = ?", (time.time(), queue_id))
+
+    async def untold(self, gateway: str) -> list[Untold]:
+        """The commands ``gateway`` enqueued whose players it has not told, oldest first."""
+        rows = await self.db.fetchall(
+            "SELECT id, payload, reply, enqueued_at, CASE WHEN done_at IS NULL THEN NULL ELSE outcome END"
+            " FROM command_queue WHERE gateway = ? AND told_at IS NULL AND reply IS NOT NULL ORDER BY id",
+            (gateway,),
+        )
+        return [
+            Untold(
+                int(r[0]),
+                command_of(str(r[1])),
+                ReplyTo.of_json(str(r[2])),
+                float(r[3]),
+                json.loads(r[4]) if r[4] is not None else None,
+            )
+            for r in rows
+        ]
 
     async def outcome(self, queue_id: int) -> dict[str, Any] | None:
         row = await self.db.fetchone(
@@ -151,9 +257,12 @@ class CommandQueue:
         return None if gave_up == 1 else await self.outcome(queue_id)
 
     async def prune(self, older_than: float) -> int:
-        """Forget the outcomes of commands done before ``older_than`` (their gateways have long had them)."""
+        """Forget the outcomes of commands done before ``older_than`` (their gateways have long had them); one whose
+        player was never told waits ``KEEP_UNTOLD_S`` more for its gateway to come back and tell him."""
         return await self.db.execute(
-            "DELETE FROM command_queue WHERE done_at IS NOT NULL AND done_at < ?", (older_than,)
+            "DELETE FROM command_queue WHERE done_at IS NOT NULL AND done_at < ?"
+            " AND (told_at IS NOT NULL OR reply IS NULL OR done_at < ?)",
+            (older_than, older_than - KEEP_UNTOLD_S),
         )
 
 
@@ -161,8 +270,10 @@ class Outcomes:
     """The gateway's side: the outcome of each command it enqueued, from ``NOTIFY`` or, if that was missed, from the
     table."""
 
-    def __init__(self, queue: CommandQueue) -> None:
+    def __init__(self, queue: CommandQueue, *, gateway: str = "gateway") -> None:
         self.queue = queue
+        self.gateway = gateway  # the name its commands carry (``command_queue.gateway``): the same after a restart
+        self.to_tell: Bounded[str, int] = Bounded(4096)  # command key -> its queue id, until its player was told
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
@@ -184,36 +295,113 @@ class Outcomes:
         elif not future.done():
             future.set_result(message["outcome"])
 
-    async def submit(self, command: Answer, *, timeout: float = OUTCOME_TIMEOUT_S) -> None:
-        """Enqueue the command and wait for a worker to apply it; raises its refusal, or ``CommandFailed``."""
-        if self.schema is None:
-            self.schema = await self.queue.schema()
-        queue_id = await self.queue.enqueue(command)
-        outcome = self.early.pop(queue_id, None)
-        if outcome is None:
-            future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-            self.waiting[queue_id] = future
-            outcome = await self._wait(queue_id, future, timeout)
-        raise_outcome(outcome)
-
-    async def _wait(self, queue_id: int, future: asyncio.Future[dict[str, Any]], timeout: float) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
+    async def submit(
+        self, command: Answer, *, timeout: float = OUTCOME_TIMEOUT_S, reply: ReplyTo | None = None
+    ) -> None:
+        """Enqueue the command and wait for a worker to apply it; raises its refusal, ``CommandFailed`` (the record says
+        nothing was applied) or ``OutcomeUnknown`` (the database stayed out of reach). A dropped connection is tried
+        again meanwhile, and an enqueue whose connection dropped looks its command up by key before enqueueing it
+        again. With ``reply``, ``told(command.key)`` marks the player told once he was."""
+        until = time.monotonic() + timeout
         try:
-            while True:
-                try:
-                    return await asyncio.wait_for(asyncio.shield(future), timeout=POLL_S * 4)
-                except TimeoutError:
-                    stored = await self.queue.outcome(queue_id)
-                    if stored is not None:
-                        return stored
-                    if time.monotonic() > deadline:
-                        # Never applied later behind the player's back: he is told it was not recorded.
-                        applied_meanwhile = await self.queue.abandon(queue_id)
-                        if applied_meanwhile is not None:
-                            return applied_meanwhile
-                        raise CommandFailed(f"no worker applied command {queue_id} in time") from None
+            if self.schema is None:
+                self.schema = await persist("the queue's schema", self.queue.schema, until=until)
+            queue_id = await self._enqueue(command, reply, until)
+        except Exception as error:
+            if is_connection_lost(error):
+                raise OutcomeUnknown(f"could not reach the database to enqueue {command.key}") from error
+            raise
+        if reply is not None and command.key is not None:
+            self.to_tell[command.key] = queue_id
+        raise_outcome(await self.outcome(queue_id, until))
+
+    async def _enqueue(self, command: Answer, reply: ReplyTo | None, until: float) -> int:
+        dropped = False
+
+        async def attempt() -> int:
+            nonlocal dropped
+            if dropped:  # the INSERT before may have committed: the command is enqueued once
+                found = await self.queue.find(command)
+                if found is not None:
+                    return found
+            dropped = True  # until this attempt returns
+            queue_id = await self.queue.enqueue(command, gateway=self.gateway if reply else None, reply=reply)
+            dropped = False
+            return queue_id
+
+        return await persist(f"enqueueing {command.key}", attempt, until=until)
+
+    async def outcome(self, queue_id: int, until: float) -> dict[str, Any]:
+        """The command's outcome once a worker recorded it; past ``until`` (monotonic), the command is given up and
+        never applied later, unless a worker is applying it, whose outcome is then awaited."""
+        outcome = self.early.pop(queue_id, None)
+        if outcome is not None:
+            return outcome
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[queue_id] = future
+        try:
+            return await self._wait(queue_id, future, until)
         finally:
             self.waiting.pop(queue_id, None)
+
+    async def _wait(self, queue_id: int, future: asyncio.Future[dict[str, Any]], until: float) -> dict[str, Any]:
+        while True:
+            try:
+                return await asyncio.wait_for(asyncio.shield(future), timeout=POLL_S * 4)
+            except TimeoutError:
+                pass
+            try:
+                stored = await self.queue.outcome(queue_id)
+            except Exception as error:
+                if not is_connection_lost(error):
+                    raise
+                # The outcome is in the table whatever happened to this connection: read it again.
+                log.warning("reading command %s's outcome: lost the database connection; trying again", queue_id)
+                continue
+            if stored is not None:
+                return stored
+            if time.monotonic() > until:
+                # Never applied later behind the player's back: he is told it was not recorded.
+                abandon = lambda: self.queue.abandon(queue_id)  # noqa: E731
+                applied_meanwhile = await persist(f"giving up command {queue_id}", abandon, until=until + 60)
+                return applied_meanwhile or {"failed": "abandoned"}
+
+    async def told(self, key: str | None) -> None:
+        """The player of the command with ``key`` was told its outcome: a restarted gateway will not tell him again."""
+        queue_id = self.to_tell.pop(key, None) if key is not None else None
+        if queue_id is None:
+            return
+        try:
+            await persist(f"marking {key} told", lambda: self.queue.mark_told(queue_id), until=time.monotonic() + 30)
+        except Exception:  # he would be told once more after a restart of this gateway: the receipt edited again
+            log.exception("could not mark command %s told", queue_id)
+
+    async def recover(self, tell: Callable[[Untold, dict[str, Any]], Awaitable[None]], *, at_once: int = 16) -> int:
+        """After this gateway's restart: each command it enqueued and never told its player, its outcome awaited (a
+        command still waiting when its time runs out is given up, as for a living gateway), then ``tell(command,
+        outcome)`` and marked told. Returns how many players were told."""
+        if self.schema is None:
+            self.schema = await persist("the queue's schema", self.queue.schema, until=time.monotonic() + 600)
+        rows = await persist("reading the untold commands", lambda: self.queue.untold(self.gateway),
+                             until=time.monotonic() + 600)  # fmt: skip
+        if rows:
+            log.info("%s commands were enqueued before this gateway restarted: telling their players", len(rows))
+        slots = asyncio.Semaphore(at_once)
+
+        async def one(row: Untold) -> bool:
+            left = row.enqueued_at + OUTCOME_TIMEOUT_S - time.time()
+            outcome = row.outcome or await self.outcome(row.queue_id, time.monotonic() + max(left, 0.0))
+            async with slots:
+                try:
+                    await tell(row, outcome)
+                except Exception:
+                    log.exception("could not tell the player of command %s its outcome", row.queue_id)
+                    return False
+            await persist(f"marking {row.queue_id} told", lambda: self.queue.mark_told(row.queue_id),
+                          until=time.monotonic() + 60)  # fmt: skip
+            return True
+
+        return sum(await asyncio.gather(*(one(row) for row in rows)))
 
 
 async def tell_publisher(db: PostgresDatabase) -> None:
@@ -287,5 +475,9 @@ class GatewayService(GameService):
         super().__init__(store)
         self.outcomes = outcomes
 
-    async def answer(self, command: Answer) -> None:
-        await self.outcomes.submit(command)
+    async def answer(self, command: Answer, *, reply: ReplyTo | None = None) -> None:
+        """``reply``: how to reach the player if this gateway restarts before telling him (then ``told``)."""
+        await self.outcomes.submit(command, reply=reply)
+
+    async def told(self, command: Answer) -> None:
+        await self.outcomes.told(command.key)

@@ -470,9 +470,14 @@ class GameService(GameQueries):
 
     # ----- the lobby -----
 
-    async def create(self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings) -> int:
+    async def create(
+        self, *, guild_id: int, channel_id: int, creator: int, name: str, settings: GameSettings, key: str | None = None
+    ) -> int:
         """A new lobby. A channel holds one game at a time (in its lobby or running): two would make every
-        channel command ambiguous."""
+        channel command ambiguous. ``key`` (the interaction's id): the same ``/game new`` delivered twice (two gateways
+        by mistake, a retry) gets the game the first made, before any check (the channel holds it now)."""
+        if key is not None and (made := await self.store.game_created_by(key)) is not None:
+            return made
         if settings.ruleset not in rulesets.RULESETS:
             raise RuleError(
                 "unknown-ruleset", "No such ruleset.", ruleset=settings.ruleset, known=sorted(rulesets.RULESETS)
@@ -497,7 +502,12 @@ class GameService(GameQueries):
                     "channel-busy", "This channel already has a game.", name=existing[0].name, game=existing[0].id
                 )
             return await self.store.create_game(
-                guild_id=guild_id, channel_id=channel_id, name=name, created_by=creator, settings=settings.to_dict()
+                guild_id=guild_id,
+                channel_id=channel_id,
+                name=name,
+                created_by=creator,
+                settings=settings.to_dict(),
+                create_key=key,
             )
 
     async def _lobby(self, command: Join | LeaveLobby) -> list[int]:

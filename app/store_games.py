@@ -89,17 +89,34 @@ class GameStore(OutboxStore):
     # ----- games -----
 
     async def create_game(
-        self, *, guild_id: int, channel_id: int, name: str, created_by: int, settings: dict[str, Any]
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        name: str,
+        created_by: int,
+        settings: dict[str, Any],
+        create_key: str | None = None,
     ) -> int:
+        """A new lobby's id; with ``create_key`` (the interaction's id) a second create of the same key, even racing
+        from another process, gets the first one's game instead of another."""
         now = time.time()
         async with self.transaction() as db:
             row = await db.fetchone(
-                "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?) RETURNING id",
-                (guild_id, channel_id, name, created_by, now, json.dumps(settings), now),
+                "INSERT INTO games (guild_id, channel_id, name, created_by, created_at, status, settings, updated_at,"
+                " create_key) VALUES (?, ?, ?, ?, ?, 'lobby', ?, ?, ?)"
+                " ON CONFLICT (create_key) WHERE create_key IS NOT NULL DO NOTHING RETURNING id",
+                (guild_id, channel_id, name, created_by, now, json.dumps(settings), now, create_key),
             )
+            if row is None:
+                row = await db.fetchone("SELECT id FROM games WHERE create_key = ?", (create_key,))
         assert row is not None
         return int(row[0])
+
+    async def game_created_by(self, create_key: str) -> int | None:
+        """The game that ``/game new`` with this key (its interaction's id) made, if any."""
+        row = await self.db.fetchone("SELECT id FROM games WHERE create_key = ?", (create_key,))
+        return int(row[0]) if row is not None else None
 
     async def game(self, game_id: int) -> GameRow | None:
         cached = self._games.get(game_id)

@@ -88,6 +88,7 @@ class WesterosBot(commands.Bot):
         )
         self._warming: asyncio.Future[list[int]] | None = None
         self.pump: OutboxPump | None = None
+        self._recovering: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
         from cogs.forms import DecideButton, FormButton, FormSelect
@@ -125,6 +126,9 @@ class WesterosBot(commands.Bot):
         elif self.role == "worker":
             self.pump = OutboxPump(self.play.publisher, str(self.config.database), ttl=self.config.lease_s)
             self.pump.start()
+        elif isinstance(self.service, GatewayService):
+            # The players whose answers this gateway queued before it restarted are told, as their outcomes come.
+            self._recovering = asyncio.ensure_future(self._tell_untold(self.service))
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
         gc.collect()
@@ -133,6 +137,17 @@ class WesterosBot(commands.Bot):
         # default thresholds (700, 10, 10) ran about 400 young and 5 full passes, the full ones of 25-50 ms in
         # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
         gc.set_threshold(*GC_THRESHOLDS)
+
+    async def _tell_untold(self, service: GatewayService) -> None:
+        from cogs.receipts import tell_late
+
+        try:
+            told = await service.outcomes.recover(lambda row, outcome: tell_late(self, service, row, outcome))
+        except Exception:
+            log.exception("could not tell the players this gateway left waiting before its restart")
+            return
+        if told:
+            log.info("told %s players the outcomes of answers queued before this gateway restarted", told)
 
     async def _deadline_notice(self, notice: Reminder) -> None:
         await self.play.dms.on_reminder(notice)
@@ -150,6 +165,8 @@ class WesterosBot(commands.Bot):
             self.scheduler.shutdown(wait=False)
         if self.pump is not None:
             await self.pump.stop()
+        if self._recovering is not None:
+            self._recovering.cancel()
         play = getattr(self, "play", None)
         if play is not None:  # the posts of answers already committed go out first, if they can in time
             with contextlib.suppress(TimeoutError):
@@ -173,6 +190,14 @@ def westeros_bot(config: Config, service: GameService, *, role: str) -> Westeros
     return ShardedWesterosBot(
         config, service, role=role, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ())
     )
+
+
+def gateway_name(config: Config) -> str:
+    """What a gateway's queued commands say enqueued them, the same after its restart: its shards (two gateways
+    never hold the same), or plain ``gateway`` for the only one."""
+    if config.shard_ids is None:
+        return "gateway"
+    return "gateway:" + ",".join(str(shard) for shard in sorted(config.shard_ids))
 
 
 def point_at(api_base: str | None, gateway_url: str | None) -> None:
@@ -238,7 +263,7 @@ async def run_bot_process(
     service: GameService = GameService(store)
     if role == "gateway":
         assert isinstance(store.db, PostgresDatabase)
-        outcomes = Outcomes(CommandQueue(store.db))
+        outcomes = Outcomes(CommandQueue(store.db), gateway=gateway_name(config))
         outcomes.start()
         service = GatewayService(store, outcomes)
         announce_commits(service, store.db)

@@ -11,6 +11,7 @@ then Join, Leave and Start. Every change edits it in place, drawn from what is s
 from __future__ import annotations
 
 import io
+import logging
 import re
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -33,6 +34,9 @@ from engine import Game
 from i18n import has, language_of, t
 from render import render_legend
 
+log = logging.getLogger("westeros.lobby")
+
+INTERACTION_ACKNOWLEDGED = 40060  # Discord's error code: the interaction was answered already
 LANGUAGE_NAMES = {"en": "English", "ru": "Русский"}
 DEAL = "deal"  # the house menu's "no preference": the player's house is dealt at the start
 VALUE_LIMIT = 32  # characters of a menu value read from an interaction (a house id is far shorter)
@@ -281,9 +285,17 @@ class Lobby(commands.Cog):
             creator=interaction.user.id,
             name=name or f"#{interaction.channel_id}",
             settings=settings,
+            key=command_key(interaction),  # the same interaction delivered twice makes one lobby
         )
         content, view = await self.lobby_message(game_id, language)
-        await interaction.response.send_message(content, view=view, allowed_mentions=discord.AllowedMentions.none())
+        try:
+            await interaction.response.send_message(content, view=view, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException as error:
+            if error.code != INTERACTION_ACKNOWLEDGED:
+                raise
+            # Another gateway (or an earlier delivery) received this interaction too and has answered it with the
+            # same lobby: nothing more to say, and no second lobby message.
+            log.warning("/game new %s was answered elsewhere (game %s)", interaction.id, game_id)
 
     @game.command(name="status", description="Where the games in this channel stand")
     async def status(self, interaction: discord.Interaction[Any]) -> None:

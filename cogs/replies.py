@@ -20,7 +20,7 @@ from discord import app_commands
 from app.database import is_database_error
 from app.decisions import FormError
 from app.messages import error_text
-from app.queue import CommandFailed
+from app.queue import CommandFailed, OutcomeUnknown
 from app.service import ServiceError
 from cogs.text import fit, shown
 from engine import RuleError
@@ -44,7 +44,10 @@ async def say(interaction: discord.Interaction[Any], content: str, **options: An
 def failure_text(error: BaseException, lang: str) -> str:
     if isinstance(error, REFUSALS):
         return error_text(error, lang, literal=lambda text: shown(text, 300))
-    # The database refused or failed (the transaction was rolled back), or no worker could apply the answer.
+    # A gateway that could not reach the database for long: the answer may be recorded, so it is never said it was not.
+    if isinstance(error, OutcomeUnknown):
+        return t("error.outcome-unknown", lang)
+    # The database refused or failed (the transaction was rolled back), or the record says no worker applied it.
     if is_database_error(error) or isinstance(error, CommandFailed):
         return t("error.not-recorded", lang)
     return t("error.unexpected", lang)
