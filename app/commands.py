@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from app.store import Source, Write
+from app.store import GameRow, Source, Write
 from engine import Game
 
 # (the game as it starts, house -> member) before anyone else is told: the lobby shows the seats first
@@ -75,6 +75,10 @@ class Answer(Command):
     prompt_id: str | None = None
     source: Source = Source.PLAYER
     only_if_unanswered: bool = False
+    # A deadline's answer: the player whose missed deadline it records, and the channel's news of the deadline, both
+    # written in the answer's own commit (a firer that dies between two answers leaves nothing half told).
+    missed_by: str | None = None
+    news: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -190,8 +194,21 @@ class Done:
     durations: dict[str, int] = field(default_factory=dict)  # the game's deadline durations after SetDeadlines
 
 
+@dataclass(frozen=True)
+class Arming:
+    """A new step's deadline, as statements of the commit that opens the step, and what to do once it committed
+    (the scheduler mirrors the table)."""
+
+    writes: list[Write]
+    committed: Callable[[], None]
+
+
 class Clock(Protocol):
     """The deadlines, as the service drives them (``app/deadlines.py``)."""
+
+    async def arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None: ...
+
+    async def arm(self, game_id: int, game: Game | None = None, *, recompute: bool = False) -> object: ...
 
     async def plan_extend(self, game_id: int, seconds: float) -> Plan: ...
 

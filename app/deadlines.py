@@ -16,6 +16,7 @@ a process that died still fires. A reminder goes out from the process that notes
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -26,11 +27,11 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
-from app.commands import Answer, Plan
+from app.commands import Answer, Arming, Plan
 from app.kinds.registry import DeadlineCategory, registered
 from app.notices import AbsentPlayer, ChannelNotice, DeadlinePassed, VacationTaken, to_payload
 from app.service import Applied, GameService, GameSettings, ServiceError
-from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameStatus, Source
+from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameRow, GameStatus, Source
 from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
 from engine.prompts import PromptKind
@@ -66,6 +67,11 @@ Notify = Callable[[Reminder], Awaitable[None]]
 
 def step_key(game: Game) -> str:
     return "|".join(sorted(p.id for p in game.prompts()))
+
+
+def deadline_step(key: str) -> str:
+    """A short name of a step for the keys of its deadline's commands (a step key can be long)."""
+    return hashlib.sha256(key.encode()).hexdigest()[:16]
 
 
 def category(game: Game) -> DeadlineCategory:
@@ -109,10 +115,31 @@ class Deadlines:
         if game.finished or not game.prompts():
             await self.disarm(game_id)
             return None
-        key = step_key(game)
         current = await self.table.get(game_id)
-        if current is not None and current.step_key == key and not recompute:
+        if current is not None and current.step_key == step_key(game) and not recompute:
             return current
+        new = await self._next(game_id, game, row, current)
+        await self.table.put(new)
+        self._schedule(new)
+        return new
+
+    async def arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None:
+        """The deadline ``game`` (a new version of the game of ``row``, not yet committed) needs, as statements of the
+        commit that makes it (None: the stored row already fits it)."""
+        current = await self.table.get(game_id)
+        if row.status not in ACTIVE or game.finished or not game.prompts():
+            if current is None:
+                return None
+            return Arming([self.table.clear_write(game_id)], lambda: self._unschedule(game_id))
+        if current is not None and current.step_key == step_key(game):
+            return None
+        new = await self._next(game_id, game, row, current)
+        return Arming([self.table.put_write(new)], lambda: self._schedule(new))
+
+    async def _next(self, game_id: int, game: Game, row: GameRow, current: DeadlineRow | None) -> DeadlineRow:
+        """The deadline of the game's open step: its category's duration from when the step opened (now, for a new
+        step), the daily time if the game keeps one, and the vacations of the houses awaited."""
+        key = step_key(game)
         settings = GameSettings.from_dict(row.settings)
         cat = category(game)
         duration = _clamp(settings.deadlines.get(cat, settings.deadlines.get("other", 12 * 3600)))
@@ -127,10 +154,9 @@ class Deadlines:
         away = [until for house, (until, _) in vacations.items() if house in awaited and until > due]
         if away:
             due = min(max(away), self.clock() + MAX_DEADLINE_S)
-        new = DeadlineRow(game_id, key, cat, now, due, max(0.0, due - now) if row.status == GameStatus.PAUSED else None)
-        await self.table.put(new)
-        self._schedule(new)
-        return new
+        return DeadlineRow(
+            game_id, key, cat, now, due, max(0.0, due - now) if row.status == GameStatus.PAUSED else None
+        )
 
     async def disarm(self, game_id: int) -> None:
         await self.table.clear(game_id)
@@ -143,8 +169,15 @@ class Deadlines:
         for row in rows:
             self._schedule(row)
         for game in await self.service.store.active_games():
-            if await self.table.get(game.id) is None:
-                await self.arm(game.id)
+            # Every open step gets its deadline, and every decision with one answer is answered: what a commit
+            # implied and a crash may have skipped. A game that no longer loads is quarantined; the others go on.
+            try:
+                loaded = await self.service.load(game.id)
+                await self.arm(game.id, loaded)
+                if game.status == GameStatus.RUNNING and not loaded.finished:
+                    await self.service.answer_forced(game.id, loaded)
+            except ServiceError as err:
+                log.warning("game %s was not re-armed: %s", game.id, err.message)
         if sweep_every is not None:
             self.scheduler.add_job(
                 self.sweep, "interval", seconds=sweep_every, id="deadline-sweep", replace_existing=True,
@@ -156,8 +189,11 @@ class Deadlines:
         """Fire every overdue deadline no process holds (its scheduler's process died, or never knew it); how many."""
         fired = 0
         for game_id, key in await self.table.overdue(self.clock()):
-            if await self.fire(game_id, key):
-                fired += 1
+            try:
+                if await self.fire(game_id, key):
+                    fired += 1
+            except ServiceError as err:  # one game that cannot be played (quarantined) stops no other
+                log.warning("the deadline of game %s was not fired: %s", game_id, err.message)
         return fired
 
     # ----- what commands do to the clock (``GameService.execute`` commits each plan with its command) -----
@@ -260,6 +296,10 @@ class Deadlines:
             await self.table.release(game_id, key)
 
     async def _fire(self, game_id: int, key: str) -> list[str]:
+        """Each house's default is a command of its own, keyed by the step and the house, and carries its missed
+        deadline in its commit; the last one carries the deadline's news, naming every house the deadline answered for
+        (those an earlier firer answered before it died too). A firer that dies at any point leaves a state the next
+        one completes: no house answered twice, none left out of the news or the record."""
         answered: list[str] = []
         row = await self.service.row(game_id)
         if row.status != GameStatus.RUNNING:
@@ -267,39 +307,60 @@ class Deadlines:
         settings = GameSettings.from_dict(row.settings)
         game = await self.service.load(game_id)
         if step_key(game) != key:
-            return answered  # the step moved on: this deadline is stale
-        told: list[ChannelNotice] = []  # one write and one post for all of the deadline's news
-        for prompt in [p for p in game.prompts() if not p.answered]:
+            await self.arm(game_id, game)  # the step moved on: this deadline is stale, the open step gets its own
+            return answered
+        step = deadline_step(key)
+        earlier = await self.service.store.keyed_houses(game_id, f"deadline:{step}:")
+        todo = [p for p in game.prompts() if not p.answered]
+        for number, prompt in enumerate(todo):
             answer: Any = prompt.default
             if settings.autopilot == "agent":
                 answer = HeuristicAgent(game.state.seed + game.version).answer(prompt, game.view(prompt.house))
+            player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
+            news: tuple[dict[str, Any], ...] = ()
+            if number == len(todo) - 1:
+                houses = sorted(set(earlier) | {*answered, prompt.house})
+                news = await self._news(game_id, settings, houses, game, last_player=player)
             try:
-                await self._apply(game_id, prompt.house, prompt.id, answer, prompt.default)
+                await self._apply(game_id, prompt, answer, key=f"deadline:{step}:{prompt.house}", missed_by=player,
+                                  news=news)  # fmt: skip
             except (ServiceError, RuleError) as err:
                 # Someone answered in the meantime, or the step changed: that answer stands.
                 log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
+                if news:  # the news rode on this answer: it goes on its own
+                    await self.service.notice_once(game_id, f"deadline-news:{step}", list(news))
                 continue
             answered.append(prompt.house)
-            player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
-            misses = await self.table.record_missed(game_id, player)
-            if misses >= self.flag_after:
-                told.append(AbsentPlayer(game_id, player, misses))
-        if answered:
-            told.append(DeadlinePassed(game_id, answered, settings.autopilot))
-            await self.service.notice(game_id, told)
         return answered
 
-    async def _apply(self, game_id: int, house: str, prompt_id: str, answer: Any, default: Any) -> None:
+    async def _news(
+        self, game_id: int, settings: GameSettings, houses: list[str], game: Game, *, last_player: str
+    ) -> tuple[dict[str, Any], ...]:
+        """What the channel is told of a deadline that answered for ``houses``: the houses, and each player whose run
+        of missed deadlines reaches the flag with this one (``last_player``'s miss is recorded with the news)."""
+        told: list[ChannelNotice] = []
+        players = sorted({rules.commander(game.state, h) for h in houses})
+        for player in players:
+            misses = await self.service.store.missed_in_a_row(game_id, player) + (player == last_player)
+            if misses >= self.flag_after:
+                told.append(AbsentPlayer(game_id, player, misses))
+        told.append(DeadlinePassed(game_id, houses, settings.autopilot))
+        return tuple(to_payload(n) for n in told)
+
+    async def _apply(
+        self, game_id: int, prompt: Any, answer: Any, *, key: str, missed_by: str, news: tuple[dict[str, Any], ...]
+    ) -> None:
         def command(given: Any) -> Answer:
-            return Answer(game_id=game_id, house=house, answer=given, prompt_id=prompt_id, source=Source.DEADLINE,
-                          only_if_unanswered=True)  # fmt: skip
+            return Answer(game_id=game_id, house=prompt.house, answer=given, prompt_id=prompt.id,
+                          source=Source.DEADLINE, only_if_unanswered=True, key=key, missed_by=missed_by,
+                          news=news)  # fmt: skip
 
         try:
             await self.service.execute(command(answer))
         except RuleError:
-            if answer == default:
+            if answer == prompt.default:
                 raise
-            await self.service.execute(command(default))
+            await self.service.execute(command(prompt.default))
 
     async def remind(self, game_id: int, key: str, which: str) -> None:
         if self.notify is None:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from app.labels import house_mark, house_name
 from i18n import t, tn
 
-NoticeType = Literal["audit", "deadline-passed", "absent-player", "vacation"]
+NoticeType = Literal["audit", "deadline-passed", "absent-player", "vacation", "game-broken"]
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,22 @@ class VacationTaken:
     type: NoticeType = "vacation"
 
 
-ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken
+@dataclass(frozen=True)
+class GameBroken:
+    """The game's stored state no longer loads: it is quarantined until a moderator imports a repaired one. Only the
+    kind of failure is told (``error``): the reason may quote the state, and stays in the database and the log."""
+
+    error: str
+    type: NoticeType = "game-broken"
+
+
+ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken | GameBroken
 _TYPES: dict[str, type[ChannelNotice]] = {
     "audit": AuditLine,
     "deadline-passed": DeadlinePassed,
     "absent-player": AbsentPlayer,
     "vacation": VacationTaken,
+    "game-broken": GameBroken,
 }
 
 
@@ -89,4 +99,6 @@ def notice_text(notice: ChannelNotice, lang: str) -> str:
         return t(f"deadline.passed.{notice.autopilot}", lang, houses=houses)
     if isinstance(notice, AbsentPlayer):
         return tn("deadline.absent", notice.misses, lang, house=house_name(notice.house, lang))
+    if isinstance(notice, GameBroken):
+        return t("game.broken", lang, error=notice.error[:60])
     return t("vacation.notice", lang, house=t(f"house.{notice.house}", lang), until=f"<t:{int(notice.until)}:f>")

@@ -15,6 +15,7 @@ from typing import Any
 
 from app.decisions import Form, build_form
 from app.lru import Bounded
+from app.notices import GameBroken, to_payload
 from app.store import (
     AnswerRow,
     DeadlineRow,
@@ -42,6 +43,21 @@ class ServiceError(Exception):
         self.code = code
         self.message = message
         self.params = params
+
+
+class BrokenGame(ServiceError):
+    """A game whose stored state (or history) no longer loads: it is quarantined (``GameQueries.quarantine``) and
+    nothing is done with it until a moderator imports a repaired state."""
+
+    def __init__(self, game_id: int, reason: str, error: str = "") -> None:
+        super().__init__("game-broken", "This game's saved position cannot be read; its moderators have been told.")
+        self.game_id = game_id
+        self.reason = reason[:500]
+        self.error = error  # the kind of failure (an exception's name): all the channel is told
+
+
+# What loading a bad row may raise: the engine validates what it builds, and a hand-edited or old row can fail anywhere.
+LOAD_ERRORS = (ValueError, TypeError, KeyError, IndexError, AttributeError, RuleError)
 
 
 @dataclass(frozen=True)
@@ -357,15 +373,39 @@ class GameQueries:
     async def load(self, game_id: int) -> SharedGame:
         """The game as stored now. The object is shared between readers, so treat it as read-only: everything
         that changes a game goes through this service, which works on a copy of its own."""
-        return self._shared(game_id, await self.row(game_id))
+        row = await self.row(game_id)
+        try:
+            return self._shared(game_id, row)
+        except BrokenGame as err:
+            await self.quarantine(err)
+            raise
+
+    async def quarantine(self, broken: BrokenGame) -> bool:
+        """Mark a game that cannot be loaded as broken, with the reason, and tell its channel once (its moderators
+        repair it with ``/mod export`` and ``/mod import``); its deadline is parked. Whether this call marked it."""
+        notice = to_payload(GameBroken(broken.error or "?"))
+        marked = await self.store.quarantine(broken.game_id, broken.reason, notice)
+        if marked:
+            log.error("game %s cannot be loaded and is quarantined: %s", broken.game_id, broken.reason)
+            self._parsed.pop(broken.game_id, None)
+            self.quarantined(broken.game_id)
+        return marked
+
+    def quarantined(self, game_id: int) -> None:
+        """A game was quarantined just now (the service tells its listeners: a notice waits in the outbox)."""
 
     def _shared(self, game_id: int, row: GameRow) -> SharedGame:
         if row.state is None:
             raise ServiceError("not-started", "The game has not started yet.")
+        if row.broken_reason is not None:
+            raise BrokenGame(game_id, row.broken_reason)
         cached = self._parsed.get(game_id)
         if cached is not None and (cached[0] is row.state or cached[0] == row.state):
             return cached[1]
-        game = SharedGame(Game.from_json(row.state).state)
+        try:
+            game = SharedGame(Game.from_json(row.state).state)
+        except LOAD_ERRORS as err:
+            raise BrokenGame(game_id, f"{type(err).__name__}: {err}", type(err).__name__) from err
         if row.status != GameStatus.ENDED:  # an ended game is read rarely: it does not take a place in memory
             self._parsed[game_id] = (row.state, game)
         return game
@@ -476,11 +516,14 @@ class GameQueries:
         snap = await self.store.latest_snapshot(game_id, at_most=version)
         if snap is None:
             raise ServiceError("no-snapshot", "The game's history is incomplete.")
-        game = Game.from_json(snap[1])
-        for a in await self.store.answers(game_id, after_version=snap[0]):
-            if a.version > version:
-                break
-            replay(game, a.prompt_id, a.house, a.answer)
+        try:
+            game = Game.from_json(snap[1])
+            for a in await self.store.answers(game_id, after_version=snap[0]):
+                if a.version > version:
+                    break
+                replay(game, a.prompt_id, a.house, a.answer)
+        except LOAD_ERRORS as err:
+            raise BrokenGame(game_id, f"version {version}: {type(err).__name__}: {err}", type(err).__name__) from err
         if game.version != version:
             raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
         return game
@@ -529,6 +572,10 @@ class GameQueries:
             last, events = entry
             before = None if last.prompt_id == REPAIR else await at(version - 1)
             return Applied(game_id, last.house, last.source, game, events, before)
+        except BrokenGame as err:
+            # Parked, not dropped: the outbox keeps what the game still has to say for after its repair.
+            await self.quarantine(err)
+            return None
         except ServiceError:
             log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
             await self.store.published(game_id, version, kind)

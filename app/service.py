@@ -50,6 +50,7 @@ from app.queries import (
     SEAT_CHANGE,
     VASSALIZE,
     Applied,
+    BrokenGame,
     GameQueries,
     GameSettings,
     ServiceError,
@@ -176,6 +177,9 @@ class GameService(GameQueries):
             except Exception:
                 log.exception("a listener failed after game %s version %s", applied.game_id, applied.game.version)
 
+    def quarantined(self, game_id: int) -> None:
+        self._noticed(game_id)  # the moderators' notice waits in the outbox
+
     def _noticed(self, game_id: int) -> None:
         for listener in self._notice_listeners:
             try:
@@ -186,6 +190,14 @@ class GameService(GameQueries):
     async def notice(self, game_id: int, notices: list[ChannelNotice]) -> None:
         """Channel lines no command goes with (a deadline's news): to the outbox, then posted."""
         await self.store.add_notices(game_id, [to_payload(n) for n in notices])
+        self._noticed(game_id)
+
+    async def notice_once(self, game_id: int, key: str, notices: list[dict[str, Any]]) -> None:
+        """Channel lines written once under ``key``, whoever writes them again (a deadline's news after a crash)."""
+        try:
+            await self.store.apply([], game_id=game_id, key=key, name="notice", by=None, notices=notices)
+        except DuplicateCommand:
+            return
         self._noticed(game_id)
 
     def lock(self, game_id: int) -> contextlib.AbstractAsyncContextManager[None]:
@@ -239,6 +251,9 @@ class GameService(GameQueries):
                 return await self._table(command)
         except DuplicateCommand as err:
             raise ServiceError("already-done", "That was already done.") from err
+        except BrokenGame as err:
+            await self.quarantine(err)
+            raise
         raise TypeError(f"no path for {type(command).__name__}")
 
     async def answer(self, command: Answer) -> None:
@@ -276,37 +291,16 @@ class GameService(GameQueries):
         game_id = command.game_id
         if isinstance(command, SetSeat | Vassalize) and command.by is not None:
             await self.check_handover(game_id, command.house, moderator=command.by, consented_by=command.consented_by)
+        recorded = False
         async with self.lock(game_id):
-            player = isinstance(command, Gift) or (isinstance(command, Answer) and command.source == Source.PLAYER)
-            row = await self._active(game_id, player=player)
-            before = self._shared(game_id, row)
-            entry = await self._entry(command, before, row)
-            game = before.copy()  # the command works on its own copy
-            version = game.version
-            events = entry.apply(game)
-            state = game.to_json()
-            notices = self._audit(command)
-            await self.store.commit_answer(
-                game_id,
-                expected_version=version,
-                new_version=game.version,
-                new_state=state,
-                house=entry.house,
-                user_id=command.by,
-                prompt_id=entry.log_id,
-                answer=entry.record,
-                source=entry.source,
-                snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
-                status=GameStatus.ENDED if game.finished else None,
-                events=events,
-                player=rules.commander(game.state, entry.house),
-                key=command.key,
-                seats=entry.seats,
-                notices=notices,
-            )
-            shared = SharedGame(game.state)  # readers share it from now on; nothing changes it again
-            self._parsed[game_id] = (state, shared)
-        applied = Applied(game_id, entry.house, entry.source, shared, events, before)
+            # A retry of a command already committed (its worker died before recording the outcome) is answered from
+            # the record before any rule check, since the position it was checked against is gone.
+            recorded = command.key is not None and await self.store.command_recorded(game_id, command.key)
+            if not recorded:
+                shared, applied, notices = await self._logged_locked(command)
+        if recorded:
+            await self.finish_recorded(game_id)
+            raise DuplicateCommand(f"game {game_id} already applied the command {command.key}")
         await self._notify(applied)
         if notices:
             self._noticed(game_id)
@@ -315,6 +309,48 @@ class GameService(GameQueries):
         else:
             await self.answer_forced(game_id, shared)
         return applied
+
+    async def _logged_locked(self, command: LoggedCommand) -> tuple[SharedGame, Applied, list[dict[str, Any]]]:
+        game_id = command.game_id
+        player = isinstance(command, Gift) or (isinstance(command, Answer) and command.source == Source.PLAYER)
+        row = await self._active(game_id, player=player)
+        before = self._shared(game_id, row)
+        entry = await self._entry(command, before, row)
+        game = before.copy()  # the command works on its own copy
+        version = game.version
+        events = entry.apply(game)
+        state = game.to_json()
+        notices = self._audit(command) + (list(command.news) if isinstance(command, Answer) else [])
+        # The next step's deadline is written in the commit itself: a crash after it can never leave the new
+        # step without one.
+        arming = await self.clock.arming(game_id, game, row) if self.clock is not None else None
+        writes = list(arming.writes) if arming is not None else []
+        if isinstance(command, Answer) and command.missed_by is not None:
+            writes.append(self.store.missed_write(game_id, command.missed_by))
+        await self.store.commit_answer(
+            game_id,
+            expected_version=version,
+            new_version=game.version,
+            new_state=state,
+            house=entry.house,
+            user_id=command.by,
+            prompt_id=entry.log_id,
+            answer=entry.record,
+            source=entry.source,
+            snapshot=game.version % SNAPSHOT_EVERY == 0 or game.finished,
+            status=GameStatus.ENDED if game.finished else None,
+            events=events,
+            player=rules.commander(game.state, entry.house),
+            key=command.key,
+            seats=entry.seats,
+            notices=notices,
+            writes=writes,
+        )
+        shared = SharedGame(game.state)  # readers share it from now on; nothing changes it again
+        self._parsed[game_id] = (state, shared)
+        if arming is not None:
+            arming.committed()
+        return shared, Applied(game_id, entry.house, entry.source, shared, events, before), notices
 
     async def _entry(self, command: LoggedCommand, before: SharedGame, row: GameRow) -> Entry:
         """Who may give the command, and whether the table allows it now; the rules are checked as it applies."""
@@ -358,6 +394,18 @@ class GameService(GameQueries):
             Source.MODERATOR,
             seats={house: user_id},
         )
+
+    async def finish_recorded(self, game_id: int) -> None:
+        """What a committed command implied beyond its commit, done again for a retry of it (idempotent): the open
+        step's deadline, and the decisions with a single answer, answered."""
+        row = await self.row(game_id)
+        if row.status not in ACTIVE or row.state is None:
+            return
+        game = self._shared(game_id, row)
+        if self.clock is not None:
+            await self.clock.arm(game_id, game)
+        if not game.finished and row.status == GameStatus.RUNNING:
+            await self.answer_forced(game_id, game)
 
     async def answer_forced(self, game_id: int, game: Game) -> None:
         """Answer, and log as such, every open prompt that has exactly one legal answer (U: never asked)."""
@@ -421,10 +469,13 @@ class GameService(GameQueries):
             assert row.state is not None
             if await self.seated(game_id, command.by):
                 raise ServiceError("seated-repair", "A player of this game may not replace its position.")
-            old = Game.from_json(row.state)
-            houses = sorted(rules.player_houses(old.state))
+            # A quarantined game's state does not load: its houses and seats are read from the seats it keeps.
+            old = None if row.broken_reason is not None else Game.from_json(row.state)
+            stored_seats = await self.store.seats(game_id)
+            houses = sorted(rules.player_houses(old.state)) if old is not None else sorted(stored_seats)
+            options = old.state.options if old is not None else GameSettings.from_dict(row.settings).options()
             spec = dict(command.spec)
-            spec = {**spec, "players": spec.get("players", houses), "options": spec.get("options", old.state.options)}
+            spec = {**spec, "players": spec.get("players", houses), "options": spec.get("options", options)}
             wanted = spec["players"]
             if not (wanted == len(houses) or (isinstance(wanted, list) and sorted(map(str, wanted)) == houses)):
                 raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
@@ -438,15 +489,17 @@ class GameService(GameQueries):
             if sorted(rules.player_houses(game.state)) != houses:
                 raise ServiceError("scenario-players", "The scenario is for other houses.", houses=houses)
             for house in game.state.players:
-                if house in old.state.houses:
+                if old is not None and house in old.state.houses:
                     game.state.houses[house].seat = old.state.houses[house].seat
                     game.state.houses[house].autopilot = old.state.houses[house].autopilot
-            game.state.version = old.version + 1
+                elif old is None and stored_seats.get(house) is not None:
+                    game.state.houses[house].seat = str(stored_seats[house])
+            game.state.version = row.version + 1
             events = [{"type": "game-repaired"}]
             notices = self._audit(command)
             await self.store.commit_answer(
                 game_id,
-                expected_version=old.version,
+                expected_version=row.version,
                 new_version=game.version,
                 new_state=game.to_json(),
                 house="",
@@ -458,9 +511,12 @@ class GameService(GameQueries):
                 events=events,
                 key=command.key,
                 notices=notices,
+                writes=[self.store.repaired_write(game_id)] if row.broken_reason is not None else [],
             )
             self._parsed.pop(game_id, None)
             shared = await self.load(game_id)
+            if self.clock is not None:
+                await self.clock.arm(game_id, shared)
         applied = Applied(game_id, "", Source.MODERATOR, shared, events)
         await self._notify(applied)
         if notices:

@@ -61,7 +61,8 @@ class DeadlineStore:
         """(game, step key) of every running deadline past its time that no process holds."""
         rows = await self.db.fetchall(
             "SELECT game_id, step_key FROM deadlines WHERE paused_remaining IS NULL AND due_at <= ?"
-            " AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY due_at",
+            " AND (claimed_until IS NULL OR claimed_until < ?)"
+            " AND game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL) ORDER BY due_at",
             (now, now),
         )
         return [(int(r[0]), str(r[1])) for r in rows]
@@ -101,6 +102,12 @@ class DeadlineStore:
 
     async def put(self, row: DeadlineRow) -> None:
         await self.store.apply([self.put_write(row)])
+
+    def clear_write(self, game_id: int) -> Write:
+        def after() -> None:
+            self.store.deadline_cache[game_id] = None
+
+        return Write("DELETE FROM deadlines WHERE game_id = ?", (game_id,), after)
 
     async def clear(self, game_id: int) -> None:
         await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))

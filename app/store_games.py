@@ -14,7 +14,8 @@ from app.store_base import Write
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, OutboxStore
 
 GAME_COLUMNS = (
-    "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, log_thread_id"
+    "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, log_thread_id,"
+    " broken_reason"
 )
 
 SET_SEAT = (
@@ -70,6 +71,7 @@ class GameRow:
     version: int
     status_message_id: int | None = None
     log_thread_id: int | None = None  # the thread under the channel holding the step-by-step log
+    broken_reason: str | None = None  # why its state no longer loads: quarantined until a repaired one is imported
 
 
 @dataclass(frozen=True)
@@ -150,10 +152,65 @@ class GameStore(OutboxStore):
         return int(row[0]) if row else 0
 
     async def active_games(self) -> list[GameRow]:
+        """Games running or paused, but those quarantined (nothing is done with them until they are repaired)."""
         rows = await self.db.fetchall(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('running', 'paused') ORDER BY id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status IN ('running', 'paused') AND broken_reason IS NULL"
+            " ORDER BY id"
         )
         return [_game_row(r) for r in rows]
+
+    async def quarantine(self, game_id: int, reason: str, notice: dict[str, Any]) -> bool:
+        """Mark a game whose state no longer loads, park its deadline and write its moderators' notice, in one
+        transaction, once: whether this call marked it (False: it was already)."""
+        async with self.transaction() as db:
+            marked = await db.execute(
+                "UPDATE games SET broken_reason = ?, broken_at = ? WHERE id = ? AND broken_reason IS NULL",
+                (reason, time.time(), game_id),
+            )
+            if marked:
+                await db.execute("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+                await self._add_notices(db, game_id, [notice])
+        self.forget(game_id)
+        return bool(marked)
+
+    def repaired_write(self, game_id: int) -> Write:
+        """The quarantine ends: a repaired state was imported (in the import's own commit)."""
+        return Write(
+            "UPDATE games SET broken_reason = NULL, broken_at = NULL WHERE id = ?",
+            (game_id,),
+            lambda: self._changed_game(game_id, broken_reason=None),
+        )
+
+    def missed_write(self, game_id: int, house: str) -> Write:
+        """A missed deadline of ``house``'s player, in the commit of the answer the deadline gave."""
+
+        def after() -> None:
+            self._missed.pop(game_id, None)
+
+        return Write(
+            "INSERT INTO missed_deadlines (game_id, house, in_a_row) VALUES (?, ?, 1)"
+            " ON CONFLICT (game_id, house) DO UPDATE SET in_a_row = missed_deadlines.in_a_row + 1",
+            (game_id, house),
+            after,
+        )
+
+    async def command_recorded(self, game_id: int, key: str) -> bool:
+        """Whether a command with this idempotency key was committed to the game (an entry of its log, or a change
+        of its table)."""
+        row = await self.db.fetchone(
+            "SELECT 1 FROM answers WHERE game_id = ? AND command_key = ?"
+            " UNION ALL SELECT 1 FROM commands WHERE game_id = ? AND key = ?",
+            (game_id, key, game_id, key),
+        )
+        return row is not None
+
+    async def keyed_houses(self, game_id: int, prefix: str) -> list[str]:
+        """The houses of the log's entries whose command key starts with ``prefix`` (a deadline's answers)."""
+        rows = await self.db.fetchall(
+            "SELECT house FROM answers WHERE game_id = ? AND substr(command_key, 1, ?) = ?",
+            (game_id, len(prefix), prefix),
+        )
+        return sorted({str(r[0]) for r in rows})
 
     def status_write(self, game_id: int, status: GameStatus) -> Write:
         """A game that ends drops its intermediate snapshots in the same statement (a trigger, migration 7)."""
@@ -252,6 +309,7 @@ class GameStore(OutboxStore):
         seats: dict[str, int | None] | None = None,
         key: str | None = None,
         notices: list[dict[str, Any]] | None = None,
+        writes: list[Write] | None = None,
     ) -> None:
         """Append the answer and store the new state, only if the game is still at ``expected_version``.
 
@@ -260,6 +318,7 @@ class GameStore(OutboxStore):
         seats the new state holds (a change of player), written in the same transaction. ``key``: the command's
         idempotency key (the confirmation it answers): a second commit with the same key raises ``DuplicateCommand``
         and stores nothing. ``notices``: channel lines to post after this version (a moderator's audit line).
+        ``writes``: what else the commit implies (the new step's deadline, a missed deadline), in its transaction.
         """
         ends_a_run = source == Source.PLAYER and (player or house) in await self.missed_houses(game_id)
         try:
@@ -288,13 +347,15 @@ class GameStore(OutboxStore):
                 (player or house) if ends_a_run else None,
                 key,
             )
-            if seats is None and not notices:
+            if seats is None and not notices and not writes:
                 await self.write(commit, values)
             else:
                 async with self.transaction() as db:
                     await db.execute(commit, values)
                     await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
                     await self._add_notices(db, game_id, notices or [])
+                    for write in writes or []:
+                        await db.execute(write.sql, write.params)
                 self._seats.pop(game_id, None)
         except BaseException as err:
             self._seats.pop(game_id, None)
@@ -304,6 +365,9 @@ class GameStore(OutboxStore):
             if isinstance(err, IntegrityError) and "command_key" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
+        for write in writes or []:
+            if write.after is not None:
+                write.after()
         if status == GameStatus.ENDED:
             self.forget(game_id)
             return
@@ -398,7 +462,20 @@ class GameStore(OutboxStore):
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:
     """A row of ``GAME_COLUMNS``."""
-    game_id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, thread = row
+    (
+        game_id,
+        guild_id,
+        channel_id,
+        name,
+        created_by,
+        status,
+        settings,
+        state,
+        version,
+        status_message_id,
+        thread,
+        broken,
+    ) = row
     return GameRow(
         id=int(game_id),
         guild_id=int(guild_id),
@@ -411,4 +488,5 @@ def _game_row(row: tuple[Any, ...]) -> GameRow:
         version=int(version),
         status_message_id=int(status_message_id) if status_message_id is not None else None,
         log_thread_id=int(thread) if thread is not None else None,
+        broken_reason=str(broken) if broken is not None else None,
     )

@@ -107,7 +107,9 @@ class OutboxStore(StoreBase):
         """(game, version, kind, parts already sent) of every version whose consequences are not all published,
         each game's in the order they were committed."""
         rows = await self.db.fetchall(
-            "SELECT game_id, version, kind, sent FROM outbox ORDER BY game_id, created_at, version"
+            "SELECT game_id, version, kind, sent FROM outbox"
+            " WHERE game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL)"  # parked until repaired
+            " ORDER BY game_id, created_at, version"
         )
         return [(int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p)) for r in rows]
 
