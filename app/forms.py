@@ -343,6 +343,42 @@ def choice_words(prefix: str) -> Callable[[Any, str, Prompt | None], str]:
     return words
 
 
+Label = Callable[[Any, str], str]  # (one value of an answer, language) -> how a player reads it
+
+
+def value_words(
+    label: Label, *, shaped: Callable[[Any], bool] | None = None, declined: str | None = None
+) -> Callable[[Any, str, Prompt | None], str]:
+    """The words of a kind answered with one value (a card's or a loan's choice): the sentence ``declined`` for None
+    (the house chose nothing), the value's ``label`` when ``shaped`` accepts it (by default a string), generic words
+    otherwise."""
+
+    def words(answer: Any, lang: str, prompt: Prompt | None = None) -> str:
+        if answer is None and declined is not None:
+            return t(declined, lang)
+        if shaped(answer) if shaped is not None else isinstance(answer, str):
+            return label(answer, lang)
+        return generic_words(answer, lang, prompt)
+
+    return words
+
+
+def fields_words(
+    key: str, *, declined: str | None = None, **fields: tuple[str, Label]
+) -> Callable[[Any, str, Prompt | None], str]:
+    """The words of a kind answered with a dict of strings: the sentence ``key`` whose every parameter is the label
+    of one field (``area=("area", area_label)``), the sentence ``declined`` for None, generic words otherwise."""
+
+    def words(answer: Any, lang: str, prompt: Prompt | None = None) -> str:
+        if answer is None and declined is not None:
+            return t(declined, lang)
+        if isinstance(answer, dict) and all(isinstance(answer.get(field), str) for field, _ in fields.values()):
+            return t(key, lang, **{name: label(answer[field], lang) for name, (field, label) in fields.items()})
+        return generic_words(answer, lang, prompt)
+
+    return words
+
+
 # ----- shared by the kinds that destroy units (reconcile, wildling-destroy) -----
 
 

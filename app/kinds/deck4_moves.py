@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.forms import Choice, Field, Form, choices_of, generic_words, one_pick, one_select
+from app.forms import Choice, Field, Form, choices_of, fields_words, generic_words, one_pick, one_select
 from app.kinds.registry import DeadlineCategory, KindSpec, Repick, register
 from app.labels import area_label, house_name, westeros_name, westeros_text
 from engine import Prompt
@@ -87,20 +87,12 @@ def _read_loyalty_move(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str,
     return {"from": one_pick(picks, "from"), "to": one_pick(picks, "to")}
 
 
-def _loyalty_move_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, dict) and isinstance(answer.get("from"), str) and isinstance(answer.get("to"), str):
-        return t(
-            "receipt.loyalty-move", lang, origin=area_label(answer["from"], lang), to=area_label(answer["to"], lang)
-        )
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
         kind=PromptKind.LOYALTY_MOVE,
         form=_loyalty_move,
         read=_read_loyalty_move,
-        words=_loyalty_move_words,
+        words=fields_words("receipt.loyalty-move", origin=("from", area_label), to=("to", area_label)),
         category=DeadlineCategory.OTHER,
         repick=Repick("from", loyalty_move_fields),  # the lands a token may go to are its area's neighbours
         only_answer=_only_move,
@@ -147,9 +139,6 @@ def _loyalty_undo_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
 
 register(
     KindSpec(
-        kind=PromptKind.LOYALTY_UNDO,
-        form=_loyalty_undo,
-        words=_loyalty_undo_words,
-        category=DeadlineCategory.OTHER,
+        kind=PromptKind.LOYALTY_UNDO, form=_loyalty_undo, words=_loyalty_undo_words, category=DeadlineCategory.OTHER
     )
 )

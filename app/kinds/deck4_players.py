@@ -15,12 +15,13 @@ from app.forms import (
     FormError,
     choices_of,
     encode,
-    generic_read,
+    fields_words,
     generic_words,
     in_menus,
     one_pick,
     one_select,
     prompt_title,
+    value_words,
 )
 from app.kinds.registry import DeadlineCategory, KindSpec, register
 from app.labels import area_label, house_name, unit_label, westeros_name, westeros_text
@@ -157,25 +158,17 @@ def _read_playing_with_fire(prompt: Prompt, picks: dict[str, list[str]]) -> dict
     return {"area": lands[0], "house": player}
 
 
-def _playing_with_fire_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if answer is None:
-        return t("decision.deck4p.declined", lang)
-    if isinstance(answer, dict) and isinstance(answer.get("area"), str) and isinstance(answer.get("house"), str):
-        return t(
-            "decision.playing-with-fire.words",
-            lang,
-            area=area_label(answer["area"], lang),
-            house=house_name(answer["house"], lang),
-        )
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
         kind=PromptKind.PLAYING_WITH_FIRE,
         form=_playing_with_fire,
         read=_read_playing_with_fire,
-        words=_playing_with_fire_words,
+        words=fields_words(
+            "decision.playing-with-fire.words",
+            declined="decision.deck4p.declined",
+            area=("area", area_label),
+            house=("house", house_name),
+        ),
         category=DeadlineCategory.OTHER,
     )
 )
@@ -195,18 +188,9 @@ def _loyalty_unit(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options)
 
 
-def _loyalty_unit_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, str):
-        return unit_label(answer, lang)
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
-        kind=PromptKind.LOYALTY_UNIT,
-        form=_loyalty_unit,
-        words=_loyalty_unit_words,
-        category=DeadlineCategory.OTHER,
+        kind=PromptKind.LOYALTY_UNIT, form=_loyalty_unit, words=value_words(unit_label), category=DeadlineCategory.OTHER
     )
 )
 
@@ -228,20 +212,11 @@ def _loyalty_player(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options, selected=encode(prompt.default))
 
 
-def _loyalty_player_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if answer is None:
-        return t("decision.deck4p.declined", lang)
-    if isinstance(answer, str):
-        return house_name(answer, lang)
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
         kind=PromptKind.LOYALTY_PLAYER,
         form=_loyalty_player,
-        read=generic_read,
-        words=_loyalty_player_words,
+        words=value_words(house_name, declined="decision.deck4p.declined"),
         category=DeadlineCategory.OTHER,
     )
 )

@@ -23,7 +23,7 @@ from app.forms import (
     FormError,
     choices_of,
     destroy_text,
-    generic_read,
+    fields_words,
     generic_words,
     in_menus,
     one_pick,
@@ -31,6 +31,7 @@ from app.forms import (
     prompt_title,
     read_destroy,
     unit_fields,
+    value_words,
 )
 from app.kinds.registry import DeadlineCategory, KindSpec, register
 from app.labels import (
@@ -155,20 +156,15 @@ def _loan(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options)
 
 
-def _loan_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if answer is None:
-        return t("decision.loan.declined", lang)
-    if isinstance(answer, str) and answer in data.loan_cards():
-        return loan_name(answer, lang)
-    return generic_words(answer, lang, prompt)
+def _is_loan(answer: Any) -> bool:
+    return isinstance(answer, str) and answer in data.loan_cards()
 
 
 register(
     KindSpec(
         kind=PromptKind.LOAN,
         form=_loan,
-        read=generic_read,
-        words=_loan_words,
+        words=value_words(loan_name, shaped=_is_loan, declined="decision.loan.declined"),
         category=DeadlineCategory.OTHER,
     )
 )
@@ -221,18 +217,12 @@ def _interest_only(prompt: Prompt) -> tuple[Any] | None:
     return None
 
 
-def _interest_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, dict):
-        return destroy_text(answer, lang)
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
         kind=PromptKind.INTEREST_UNITS,
         form=_interest_units,
         read=_read_interest_units,
-        words=_interest_words,
+        words=value_words(destroy_text, shaped=lambda answer: isinstance(answer, dict)),
         category=DeadlineCategory.OTHER,
         live_lines=_interest_live,
         only_answer=_interest_only,
@@ -431,23 +421,14 @@ def _read_pyromancer(prompt: Prompt, picks: dict[str, list[str]]) -> dict[str, s
     return {"area": areas[0], "token": one_pick(picks, TOKEN)}
 
 
-def _pyromancer_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, dict) and isinstance(answer.get("area"), str) and isinstance(answer.get("token"), str):
-        return t(
-            "decision.loan-pyromancer.words",
-            lang,
-            area=area_label(answer["area"], lang),
-            token=development_label(answer["token"], lang),
-        )
-    return generic_words(answer, lang, prompt)
-
-
 register(
     KindSpec(
         kind=PromptKind.LOAN_PYROMANCER,
         form=_pyromancer,
         read=_read_pyromancer,
-        words=_pyromancer_words,
+        words=fields_words(
+            "decision.loan-pyromancer.words", area=("area", area_label), token=("token", development_label)
+        ),
         category=DeadlineCategory.OTHER,
     )
 )
@@ -475,18 +456,15 @@ def _spy_deck(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     return one_select(prompt, lang, ask=ask, lines=lines, options=options)
 
 
-def _spy_deck_words(answer: Any, lang: str, prompt: Prompt | None) -> str:
-    if isinstance(answer, int) and not isinstance(answer, bool):
-        return _deck_name(answer, lang)
-    return generic_words(answer, lang, prompt)
+def _is_deck(answer: Any) -> bool:
+    return isinstance(answer, int) and not isinstance(answer, bool)
 
 
 register(
     KindSpec(
         kind=PromptKind.LOAN_SPY_DECK,
         form=_spy_deck,
-        read=generic_read,
-        words=_spy_deck_words,
+        words=value_words(_deck_name, shaped=_is_deck),
         category=DeadlineCategory.OTHER,
     )
 )
