@@ -23,6 +23,7 @@ from typing import Any
 from app.forms import (
     FIELDS_PER_PAGE,
     MAX_OPTIONS,
+    NO_PICK,
     NONE,
     STAY,
     Choice,
@@ -33,7 +34,10 @@ from app.forms import (
     generic_form,
     generic_read,
     generic_words,
+    menu_choices,
+    menu_picks,
     prompt_title,
+    settled,
     units_summary,
 )
 from app.kinds.action import march_unit_fields
@@ -47,6 +51,7 @@ __all__ = [
     "FIELDS_PER_PAGE",
     "MAX_OPTIONS",
     "NONE",
+    "NO_PICK",
     "STAY",
     "Choice",
     "Field",
@@ -58,6 +63,8 @@ __all__ = [
     "card_label",
     "live_lines",
     "march_unit_fields",
+    "menu_choices",
+    "menu_picks",
     "orders_current",
     "orders_options",
     "orders_summary",
@@ -66,6 +73,7 @@ __all__ = [
     "refusal",
     "repick",
     "repicks",
+    "settled",
     "to_answer",
     "token_label",
     "typed_orders",
@@ -91,7 +99,15 @@ def build_form(prompt: Prompt, view: dict[str, Any], lang: str, draft: dict[str,
             f.selected = list(draft[f.key])
     if spec is not None and spec.options is not None:
         refresh_orders(form, prompt, {f.key: list(f.selected) for f in form.fields}, lang)
+    settle(form.fields)
     return form
+
+
+def settle(fields: list[Field]) -> None:
+    """A field that leaves nothing to choose holds the pick it must (its line says it; no menu can change it)."""
+    for f in fields:
+        if settled(f):
+            f.selected = [o.value for o in f.options]
 
 
 # A form whose options depend on the other fields' picks (a kind with ``KindSpec.options``: the orders form, whose
@@ -151,6 +167,7 @@ def repick(
     assert rebuild is not None and rebuild.key == key and values
     at = next(i for i, f in enumerate(form.fields) if f.key == key)
     form.fields = form.fields[: at + 1] + rebuild.fields(prompt, values[0], lang)
+    settle(form.fields[at + 1 :])
     kept = {f.key: picks[f.key] for f in form.fields[:at] if f.key in picks}
     return {**kept, key: values, **{f.key: list(f.selected) for f in form.fields[at + 1 :]}}
 

@@ -91,6 +91,30 @@ class Form:
         return replace(self, lines=list(self.lines), fields=fields, options_for=options_for, details=list(self.details))
 
 
+# ----- what a field shows: a menu only where there is something to choose (issue V) -----
+
+NO_PICK = "-"  # the "nothing" a menu of one optional choice offers beside it (never an engine value)
+
+
+def settled(f: Field) -> bool:
+    """Whether the field leaves nothing to choose: every option it has must be picked (the one option of a required
+    pick, or none at all). Such a field is a line saying its pick, never a menu: no form shows a menu of one option."""
+    return f.min_values >= len(f.options)
+
+
+def menu_choices(f: Field, lang: str) -> list[Choice]:
+    """The options the menu of an unsettled field shows: its own, and beside a single optional one (a unit that may be
+    destroyed or not) the choice of nothing, so that taking it or not is a choice between two."""
+    if len(f.options) == 1 and f.min_values == 0:
+        return [*f.options, Choice(NO_PICK, t("form.no_pick", lang))]
+    return list(f.options)
+
+
+def menu_picks(values: list[str]) -> list[str]:
+    """What a menu's picked values mean for the form: "nothing" picked is no pick."""
+    return [v for v in values if v != NO_PICK]
+
+
 def copy_picks(picks: dict[str, list[str]]) -> dict[str, list[str]]:
     return {key: list(values) for key, values in picks.items()}
 

@@ -23,9 +23,12 @@ from app.decisions import (
     answer_text,
     build_form,
     live_lines,
+    menu_choices,
+    menu_picks,
     refusal,
     repick,
     repicks,
+    settled,
     to_answer,
 )
 from app.labels import house_mark
@@ -169,6 +172,12 @@ def menu_label(form: Form, f: Field) -> str:
     if f.label == form.ask[: len(f.label)] and len(form.fields) == 1:
         return f"**{form.title}**"
     return f"**{f.label[:1].upper()}{f.label[1:]}**"  # a label can open with a unit's name ("корабль 1 …")
+
+
+def settled_line(form: Form, f: Field, picks: dict[str, list[str]]) -> str:
+    """A field that leaves nothing to choose, as the line standing for its menu: what it is for, and its pick."""
+    label = menu_label(form, f)
+    return f"{label}{' ' if label.rstrip('*')[-1:] in '?:' else ': '}{picked_labels(f, picks)}"
 
 
 def picked_labels(f: Field, picks: dict[str, list[str]]) -> str:
@@ -317,9 +326,12 @@ class FormController:
         view = discord.ui.LayoutView(timeout=None)
         view.add_item(discord.ui.TextDisplay(top))
         for f, label in zip(page, labels, strict=True):
+            if settled(f):  # nothing to choose: a line says the pick, where a menu of one option would stand
+                view.add_item(discord.ui.TextDisplay(settled_line(draft.form, f, draft.picks)))
+                continue
             index = draft.form.fields.index(f)
             view.add_item(discord.ui.TextDisplay(label))
-            menu = FormSelect(game_id, house, draft.version, index, self.menu(game_id, house, draft, index, f))
+            menu = FormSelect(game_id, house, draft.version, index, self.menu(game_id, house, draft, index, f, lang))
             view.add_item(discord.ui.ActionRow(menu))
         if status:
             view.add_item(discord.ui.TextDisplay(status))
@@ -338,21 +350,25 @@ class FormController:
         return view
 
     @staticmethod
-    def menu(game_id: int, house: str, draft: Draft, index: int, f: Field) -> discord.ui.Select[Any]:
+    def menu(game_id: int, house: str, draft: Draft, index: int, f: Field, lang: str) -> discord.ui.Select[Any]:
+        """The field's menu: its options, and beside a single optional one "nothing" (picked while it is not), so
+        that the menu is a choice between two and one of them is always shown picked."""
         chosen = set(draft.picks.get(f.key, []))
+        options = menu_choices(f, lang)
+        either = len(options) > len(f.options)
         return discord.ui.Select(
             custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
             placeholder=clip(f.label, 150),
-            min_values=f.min_values,
-            max_values=min(f.max_values, len(f.options)),
+            min_values=1 if either else f.min_values,
+            max_values=1 if either else min(f.max_values, len(options)),
             options=[
                 discord.SelectOption(
                     label=clip(o.label, 100),
                     value=o.value,
                     description=clip(o.description, 100) if o.description else None,
-                    default=o.value in chosen,
+                    default=o.value in chosen or (either and o is options[-1] and not chosen),
                 )
-                for o in f.options
+                for o in options
             ],
         )
 
@@ -440,6 +456,7 @@ class FormController:
             await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
             return
         key = draft.form.fields[index].key
+        values = menu_picks(values)  # "nothing" picked in a menu of one optional choice is no pick
         draft.picks[key] = values
         game = await self.service.load(game_id)
         if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from

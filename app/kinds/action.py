@@ -174,7 +174,9 @@ def _march_options(prompt: Prompt, picks: dict[str, list[str]], key: str, lang: 
         return None
     stays = any(_unit_picks(picks).get(unit) == [] for unit in _unit_picks(picks))
     kept = picks.get("leave_power", ["no"])[:1] == ["yes"]  # a pick already made stays shown, as a token's does
-    return [Choice("no", t("no", lang)), *([Choice("yes", t("yes", lang))] if not stays or kept else [])]
+    if stays and not kept:  # "no" is all there is: the form's line says why, where a menu of one option stood
+        return [Choice("no", t("decision.march.leave_power.stays", lang))]
+    return [Choice("no", t("no", lang)), Choice("yes", t("yes", lang))]
 
 
 def _unit_picks(picks: dict[str, list[str]]) -> dict[str, list[str]]:

@@ -134,13 +134,12 @@ async def test_U_01_a_march_form_names_each_unit_above_its_menu_and_refuses_two_
     player = by_house["lannister"]
     form = dm_form(table, player, game_id, "lannister")
     lannisport = area_label("lannisport", "en")
+    # Its one origin is a line, not a menu of one option (issue V, item 4).
+    assert f"{t('decision.march.from', 'en')}: {lannisport}" in as_phone(form).split("\n")
     assert menus(form) == [
-        (t("decision.march.from", "en"), f"[▼ {lannisport}]"),
-        *[
-            (t("decision.march.unit", "en", unit=unit_label(u, "en").capitalize(), n=n, area=lannisport),
-             f"[▼ {t('decision.march.stay', 'en', area=lannisport)}]")
-            for u, n in (("footman", 1), ("footman", 2), ("knight", 1))
-        ],
+        (t("decision.march.unit", "en", unit=unit_label(u, "en").capitalize(), n=n, area=lannisport),
+         f"[▼ {t('decision.march.stay', 'en', area=lannisport)}]")
+        for u, n in (("footman", 1), ("footman", 2), ("knight", 1))
     ]  # fmt: skip
     assert "[Submit]" in as_phone(form)
 
