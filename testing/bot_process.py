@@ -63,13 +63,7 @@ class BotProcess:
         discord.py opens a process's shards 5 seconds apart)."""
         before = self.fake.gateway.identify_count
         before_ready = self.output().count("worker ready")
-        log = self.log_path.open("ab")
-        profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, *profiling, str(ROOT / "bot.py"), "--role", self.role, cwd=ROOT, env=self.env(),
-            stdout=log, stderr=log,
-        )  # fmt: skip
-        log.close()
+        await self._spawn()
         if self.role == "worker":
             await self.fake.world.wait_until(
                 lambda: self.output().count("worker ready") > before_ready, timeout, "the worker to be ready", poll=0.05
@@ -84,6 +78,29 @@ class BotProcess:
         )
         # discord.py marks itself ready a moment after the guilds arrive; let it settle.
         await asyncio.sleep(2.5)
+
+    async def _spawn(self) -> None:
+        log = self.log_path.open("ab")
+        profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable, *profiling, str(ROOT / "bot.py"), "--role", self.role, cwd=ROOT, env=self.env(),
+            stdout=log, stderr=log,
+        )  # fmt: skip
+        log.close()
+
+    async def exit_status(self, timeout: float = 60.0) -> int:
+        """Start a process expected to stop by itself (refused at start, say) and wait for it: its exit status. One
+        still running after ``timeout`` seconds is killed, and that is an error."""
+        await self._spawn()
+        assert self.proc is not None
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout=timeout)
+        except TimeoutError:
+            self.proc.kill()
+            await self.proc.wait()
+            raise AssertionError(
+                f"bot.py --role {self.role} still ran after {timeout} s:\n{self.output()[-3000:]}"
+            ) from None
 
     async def kill(self) -> None:
         """SIGKILL: no clean shutdown, as in a crash or an OOM kill."""
