@@ -38,6 +38,12 @@ class Config:
     # SHARD_COUNT, or a worker, which holds no gateway); else the total and, in order, the ids this process holds.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    startup_timeout_s: float = 60.0  # how long start-up waits for a database that does not answer (STARTUP_TIMEOUT_S)
+    backup_every_hours: float = 0.0  # the one-process bot backs up this often; 0: never (BACKUP_EVERY_HOURS)
+    backup_keep: int = 7  # the newest backups kept in backup_dir (BACKUP_KEEP)
+    backup_dir: Path | None = None  # BACKUP_DIR; None: ``backups/`` beside the database (app/backup.py)
+    log_level: str = "INFO"  # LOG_LEVEL
+    log_format: str = "text"  # LOG_FORMAT: ``text``, or ``json`` (one object per line, for hosts that collect logs)
     extra: dict[str, str] = field(default_factory=dict)
 
     def __repr__(self) -> str:  # never print the token
@@ -178,7 +184,49 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         lease_s=_seconds(env.get("LEASE_S"), 30.0),
         shard_count=shard_count,
         shard_ids=shard_ids,
+        startup_timeout_s=_seconds(env.get("STARTUP_TIMEOUT_S"), 60.0),
+        backup_every_hours=_hours(env.get("BACKUP_EVERY_HOURS")),
+        backup_keep=_keep(env.get("BACKUP_KEEP")),
+        backup_dir=Path(env["BACKUP_DIR"]) if env.get("BACKUP_DIR", "").strip() else None,
+        log_level=_log_level(env.get("LOG_LEVEL")),
+        log_format=_log_format(env.get("LOG_FORMAT")),
     )
+
+
+def _hours(raw: str | None) -> float:
+    """BACKUP_EVERY_HOURS: hours between backups (a fraction is allowed); unset or 0: no automatic backups."""
+    try:
+        hours = float(raw) if raw else 0.0
+    except ValueError:
+        raise ConfigError(f"BACKUP_EVERY_HOURS must be a number of hours (24 for daily), not {raw!r}") from None
+    return hours if hours > 0 else 0.0
+
+
+def _keep(raw: str | None) -> int:
+    try:
+        keep = int(raw) if raw else 7
+    except ValueError:
+        keep = 0
+    if keep < 1:
+        raise ConfigError(f"BACKUP_KEEP must be a whole number of backups, 1 or more, not {raw!r}")
+    return keep
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+
+
+def _log_level(raw: str | None) -> str:
+    level = (raw or "INFO").strip().upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {raw!r}")
+    return level
+
+
+def _log_format(raw: str | None) -> str:
+    shape = (raw or "text").strip().lower()
+    if shape not in ("text", "json"):
+        raise ConfigError(f"LOG_FORMAT must be text or json, not {raw!r}")
+    return shape
 
 
 TOKEN_HELP = """\

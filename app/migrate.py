@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.config import shown_database
 from app.database import is_postgres, lock_key, sqlite_path
 
 if TYPE_CHECKING:
@@ -77,6 +78,24 @@ def current_revision(target: str | Path) -> str | None:
     return str(found[0]) if found else None
 
 
+def known_revisions() -> list[str]:
+    """The revisions this code knows, oldest first (their files' names begin with them), read without Alembic."""
+    return sorted(path.name[:4] for path in (MIGRATIONS / "versions").glob("[0-9][0-9][0-9][0-9]_*.py"))
+
+
+class SchemaAhead(Exception):
+    """The database stands at a revision this code does not know: a newer version of the bot migrated it."""
+
+
+def refuse_if_ahead(target: str | Path, revision: str | None) -> None:
+    """Raise ``SchemaAhead`` (one line, for the operator) if ``revision`` is newer than this code's."""
+    if revision is not None and revision not in known_revisions():
+        raise SchemaAhead(
+            f"the database {shown_database(target)} is at schema revision {revision}, newer than this code's {HEAD}:"
+            " run the newer version of the bot, or restore a backup taken before the upgrade (docs/deploy.md)"
+        )
+
+
 def legacy_revision(connection: sa.Connection) -> str | None:
     """The revision a SQLite file from before Alembic stands at (None: Alembic keeps it, or it is new)."""
     import sqlalchemy as sa
@@ -89,8 +108,10 @@ def legacy_revision(connection: sa.Connection) -> str | None:
 
 def upgrade(target: str | Path, revision: str = "head") -> None:
     """Migrate the database ``target`` names to ``revision`` (blocking: run it in a thread from async code)."""
-    if revision == "head" and current_revision(target) == HEAD:
+    now = current_revision(target)
+    if revision == "head" and now == HEAD:
         return
+    refuse_if_ahead(target, now)
     import sqlalchemy as sa
     from alembic import command
 

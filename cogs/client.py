@@ -7,6 +7,7 @@ import contextlib
 import gc
 import logging
 import signal
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -16,6 +17,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 from discord.ext import commands
 
 from app.background import ImagePool
+from app.backup import schedule_backups
 from app.config import Config
 from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
@@ -27,6 +29,7 @@ from cogs.pump import OutboxPump
 from cogs.translator import CatalogTranslator
 
 log = logging.getLogger("westeros.bot")
+BOT_ROOT = Path(__file__).resolve().parent.parent  # where bot.py is: PostgreSQL's backups/ go beside it
 
 HTTP_CONNECTIONS = 64
 GC_THRESHOLDS = (20_000, 20, 10)  # the garbage collector's, chosen by measurement (see setup_hook)
@@ -102,6 +105,8 @@ class WesterosBot(commands.Bot):
         self.tree.error(answer_failure)  # every slash command's failure: one localised sentence, and the log
         # Deadlines subscribe first, so a decision's DM already carries its deadline.
         self.scheduler.start()
+        if self.role == "all" and self.config.backup_every_hours:  # gateways and workers: a cron job (docs/deploy.md)
+            schedule_backups(self.scheduler, self.config, BOT_ROOT)
         self.deadlines = Deadlines(
             self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s
         )
