@@ -34,6 +34,10 @@ class Config:
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
     lease_s: float = 30.0  # a process's leases (its role, its shards) free themselves this long after it dies (LEASE_S)
+    # /healthz and /metrics (HEALTH_PORT, HEALTH_HOST; cogs/health.py): off unless a port is given, and on the
+    # loopback unless another address is given, since they are for the host's own monitoring.
+    health_port: int | None = None
+    health_host: str = "127.0.0.1"
     # The gateway's shards (SHARD_COUNT, SHARD_IDS): None when the process holds one unsharded connection (no
     # SHARD_COUNT, or a worker, which holds no gateway); else the total and, in order, the ids this process holds.
     shard_count: int | None = None
@@ -99,6 +103,19 @@ def _seconds(raw: str | None, default: float) -> float:
 
 class ConfigError(ValueError):
     """A setting the bot refuses to start with; its message says which and what to set instead."""
+
+
+def _health_port(raw: str) -> int | None:
+    """HEALTH_PORT: unset or empty turns health and metrics off; anything but a port refuses to start."""
+    if not raw:
+        return None
+    try:
+        port = int(raw)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise ConfigError(f"HEALTH_PORT must be a port number from 1 to 65535, not {raw!r} (unset it to turn it off)")
+    return port
 
 
 MAX_SHARDS = 1024  # Discord asks for a shard per 2,500 guilds at most: this is room for 2.5 million guilds
@@ -182,6 +199,8 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),
         lease_s=_seconds(env.get("LEASE_S"), 30.0),
+        health_port=_health_port(env.get("HEALTH_PORT", "").strip()),
+        health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
         shard_count=shard_count,
         shard_ids=shard_ids,
         startup_timeout_s=_seconds(env.get("STARTUP_TIMEOUT_S"), 60.0),

@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
+from app import metrics
 from app.commands import Answer, Arming, Plan
 from app.kinds.registry import DeadlineCategory, registered
 from app.notices import AbsentPlayer, ChannelNotice, DeadlinePassed, VacationTaken, to_payload
@@ -291,7 +292,9 @@ class Deadlines:
         if not await self.table.claim(game_id, key, now=self.clock(), lease=self.lease):
             return []
         try:
-            return await self._fire(game_id, key)
+            answered = await self._fire(game_id, key)
+            metrics.deadline_fired(answered)
+            return answered
         finally:
             await self.table.release(game_id, key)
 

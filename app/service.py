@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, overload
 
+from app import metrics
 from app.commands import (
     Answer,
     Clock,
@@ -301,6 +302,8 @@ class GameService(GameQueries):
         if recorded:
             await self.finish_recorded(game_id)
             raise DuplicateCommand(f"game {game_id} already applied the command {command.key}")
+        if isinstance(command, Answer):
+            metrics.answer_applied(applied.source)
         await self._notify(applied)
         if notices:
             self._noticed(game_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import gc
 import logging
 import signal
@@ -16,6 +17,7 @@ import yarl
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 from discord.ext import commands
 
+from app import metrics
 from app.background import ImagePool
 from app.backup import schedule_backups
 from app.config import Config
@@ -25,6 +27,7 @@ from app.leases import ONE_PROCESS, PUBLISHER, Lease, LeaseHeld, LeaseKeeper, ga
 from app.queue import CommandQueue, GatewayService, Outcomes, Workers, tell_publisher
 from app.service import GameService
 from app.store import Store
+from cogs.health import HealthServer
 from cogs.pump import OutboxPump
 from cogs.translator import CatalogTranslator
 
@@ -91,6 +94,7 @@ class WesterosBot(commands.Bot):
         )
         self._warming: asyncio.Future[list[int]] | None = None
         self.pump: OutboxPump | None = None
+        self.health: HealthServer | None = None
         self._recovering: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
@@ -134,6 +138,8 @@ class WesterosBot(commands.Bot):
         elif isinstance(self.service, GatewayService):
             # The players whose answers this gateway queued before it restarted are told, as their outcomes come.
             self._recovering = asyncio.ensure_future(self._tell_untold(self.service))
+        if self.config.health_port is not None:
+            await self._serve_health(self.config.health_port)
         # Everything loaded so far (code, board data, catalogs) lives as long as the process: keep it out of the
         # garbage collector's full passes, which otherwise pause the event loop for tens of milliseconds.
         gc.collect()
@@ -142,6 +148,19 @@ class WesterosBot(commands.Bot):
         # default thresholds (700, 10, 10) ran about 400 young and 5 full passes, the full ones of 25-50 ms in
         # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
         gc.set_threshold(*GC_THRESHOLDS)
+
+    async def _serve_health(self, port: int) -> None:
+        """/healthz and /metrics on this loop (cogs/health.py). A port already taken is said in one line and the bot
+        runs on without them: its prober then sees it down, and the log says why."""
+        server = HealthServer(self, metrics.enable(queue=self.role != "all"), host=self.config.health_host, port=port)
+        try:
+            await server.start()
+        except OSError as err:
+            log.error("could not serve health and metrics on %s:%s: %s", self.config.health_host, port, err.strerror)
+            await server.stop()
+            metrics.disable()
+            return
+        self.health = server
 
     async def _tell_untold(self, service: GatewayService) -> None:
         from cogs.receipts import tell_late
@@ -166,6 +185,10 @@ class WesterosBot(commands.Bot):
         log.info("shard %s of %s ready (guilds: %s)", shard_id, self.shard_count, guilds)
 
     async def close(self) -> None:
+        if self.health is not None:
+            await self.health.stop()
+            self.health = None
+            metrics.disable()
         if self.scheduler.running:
             self.scheduler.shutdown(wait=False)
         if self.pump is not None:
@@ -265,6 +288,8 @@ async def run_bot_process(
 ) -> int:
     """A process holding Discord's gateway: the one-process bot, or a gateway of workers."""
     outcomes: Outcomes | None = None
+    if sync_commands:  # a one-off beside the running bot: it must not take the bot's health port
+        config = dataclasses.replace(config, health_port=None)
     service: GameService = GameService(store)
     if role == "gateway":
         assert isinstance(store.db, PostgresDatabase)

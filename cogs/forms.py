@@ -15,6 +15,7 @@ from typing import Any
 
 import discord
 
+from app import metrics
 from app.commands import Answer
 from app.decisions import (
     Field,
@@ -469,6 +470,7 @@ class FormController:
     async def on_form_button(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str
     ) -> None:
+        metrics.click_arrived()  # a Submit's receipt latency counts from here
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
         await self.acknowledge(interaction, thinking=False)
         draft = await self._owned_draft(interaction, game_id, house, version)
@@ -536,6 +538,7 @@ class FormController:
             if change is not None:
                 receipt.add_item(discord.ui.ActionRow(change))
             await interaction.edit_original_response(view=receipt)
+            metrics.receipt_sent()
             return
         view: discord.ui.View = discord.utils.MISSING
         if change is not None:

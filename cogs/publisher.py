@@ -17,6 +17,7 @@ from typing import Any
 
 import discord
 
+from app import metrics
 from app.background import Background, ImagePool, PoolBusy
 from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
 from app.labels import awaited_text, house_mark, house_name
@@ -227,7 +228,8 @@ class Publisher:
         try:
             # A partial of a module function pickles: the image workers are other processes.
             table_images = functools.partial(images_for_step, crops=False, outcomes=outcomes)
-            return await self.background.run(table_images, view_before, view_after, public, lang)
+            drawing = self.background.run(table_images, view_before, view_after, public, lang)
+            return await metrics.images_drawn(drawing)
         except PoolBusy:
             log.warning("the image queue is full: game %s's step is posted without its images", game_id)
         except Exception:

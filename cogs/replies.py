@@ -17,6 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from app import metrics
 from app.database import is_database_error
 from app.decisions import FormError
 from app.messages import error_text
@@ -64,8 +65,10 @@ async def answer_failure(interaction: discord.Interaction[Any], error: BaseExcep
     what = interaction.command.qualified_name if interaction.command else data.get("custom_id")
     if isinstance(original, REFUSALS):
         log.info("refused %s for %s: %s", what, interaction.user.id, original)
+        metrics.refused(original.code)
     else:
         log.error("failed %s for %s", what, interaction.user.id, exc_info=original)
+        metrics.failed(original)
     try:
         await say(interaction, failure_text(original, str(interaction.locale)))
     except discord.HTTPException:
