@@ -1,0 +1,125 @@
+"""app/metrics.py (issue O): the hooks do nothing while metrics are off, count when they are on, and cost little either
+way; the gauges are read from a real database at a scrape, and what the registry shows parses with the client
+library's own parser."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from app import metrics
+from app.store import Store
+
+
+@pytest.fixture
+def on() -> Iterator[metrics.Metrics]:
+    yield metrics.enable(queue=True)
+    metrics.disable()
+
+
+def samples(m: metrics.Metrics) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(m.exposition().decode())
+        for s in family.samples
+    }
+
+
+async def two_images() -> list[bytes]:
+    await asyncio.sleep(0.01)
+    return [b"png", b"png"]
+
+
+async def test_O_every_hook_does_nothing_while_metrics_are_off() -> None:
+    assert metrics.current is None
+    metrics.answer_applied("player")
+    metrics.click_arrived()
+    metrics.receipt_sent()
+    metrics.deadline_fired(["stark"])
+    metrics.refused("not-your-turn")
+    metrics.failed(RuntimeError("boom"))
+    assert await metrics.images_drawn(two_images()) == [b"png", b"png"]
+    assert metrics.current is None
+
+
+async def test_O_the_hooks_count_what_happens(on: metrics.Metrics) -> None:
+    for source in ("player", "player", "deadline"):
+        metrics.answer_applied(source)
+    metrics.deadline_fired([])  # a deadline that answered for nobody (the step moved on) is not counted
+    metrics.deadline_fired(["stark", "lannister"])
+    metrics.receipt_sent()  # no click arrived in this context: nothing to measure
+    metrics.click_arrived()
+    metrics.receipt_sent()
+    assert await metrics.images_drawn(two_images()) == [b"png", b"png"]
+    metrics.refused("not-your-turn")
+    metrics.failed(TimeoutError())
+    got = samples(on)
+    assert got[("westeros_answers_applied_total", (("source", "player"),))] == 2
+    assert got[("westeros_answers_applied_total", (("source", "deadline"),))] == 1
+    assert got[("westeros_deadlines_fired_total", ())] == 1
+    assert got[("westeros_receipt_latency_seconds_count", ())] == 1
+    assert got[("westeros_image_draw_seconds_count", ())] == 1
+    assert got[("westeros_image_draw_seconds_sum", ())] >= 0.01
+    assert got[("westeros_images_drawn_total", ())] == 2
+    assert got[("westeros_errors_total", (("kind", "refusal"), ("name", "not-your-turn")))] == 1
+    assert got[("westeros_errors_total", (("kind", "failure"), ("name", "TimeoutError")))] == 1
+
+
+async def test_O_the_gauges_are_read_from_the_database_at_a_scrape(on: metrics.Metrics, tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "games.sqlite3")
+    try:
+        game_id = await store.create_game(guild_id=1, channel_id=2, name="g", created_by=3, settings={})
+        await store.create_game(guild_id=1, channel_id=4, name="h", created_by=3, settings={})
+        await store.write("UPDATE games SET status = 'running' WHERE id = ?", (game_id,))
+        written = time.time() - 120  # a version committed two minutes ago and not yet published
+        await store.write(
+            "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, 1, 'step', ?)", (game_id, written)
+        )
+        await on.refresh(store.db)
+    finally:
+        await store.close()
+    got = samples(on)
+    assert got[("westeros_outbox_backlog", ())] == 1
+    assert 119 <= got[("westeros_outbox_oldest_age_seconds", ())] < 180
+    assert got[("westeros_games", (("status", "running"),))] == 1
+    assert got[("westeros_games", (("status", "lobby"),))] == 1
+    assert got[("westeros_games", (("status", "ended"),))] == 0
+    assert got[("westeros_queue_depth", ())] == 0
+
+
+def per_call(hook: Callable[[], object], calls: int = 200_000) -> float:
+    """The fastest of three timings of ``calls`` calls, in microseconds per call."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        for _ in range(calls):
+            hook()
+        best = min(best, time.perf_counter() - started)
+    return best / calls * 1e6
+
+
+def test_O_the_hooks_cost_little_on_and_next_to_nothing_off() -> None:
+    """On the development machine (two shared cores): under 0.1 µs per hook off, 2-3 µs on (a labelled counter's
+    increment, a histogram's observation), where an answer's own work takes milliseconds. The bounds are loose: the
+    machine is shared."""
+    off = {
+        "answer": per_call(lambda: metrics.answer_applied("player")),
+        "receipt": per_call(metrics.receipt_sent),
+    }
+    metrics.enable(queue=False)
+    try:
+        metrics.click_arrived()
+        on = {
+            "answer": per_call(lambda: metrics.answer_applied("player")),
+            "receipt": per_call(metrics.receipt_sent),
+        }
+    finally:
+        metrics.disable()
+    print(f"per call, off: {off}; on: {on} (µs)")
+    assert max(off.values()) < 1.0
+    assert max(on.values()) < 20.0
