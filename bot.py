@@ -111,9 +111,9 @@ def main(argv: list[str] | None = None) -> int:
             lock.close()
 
 
-def database_ready(config: Config) -> int | None:
-    """Wait for the database to answer and refuse a schema newer than the code, each in one line: None when it is
-    ready, else the exit status."""
+def database_ready(config: Config, *, ahead: int = EX_DATAERR, doing: str = "start") -> int | None:
+    """Wait for the database to answer and refuse a schema newer than the code (exit status ``ahead``), each in one
+    line: None when it is ready, else the exit status."""
     from app import migrate
     from app.startup import DatabaseUnavailable, wait_for_database
 
@@ -124,8 +124,8 @@ def database_ready(config: Config) -> int | None:
         log.error("%s", err)
         return EX_UNAVAILABLE
     except migrate.SchemaAhead as err:
-        log.error("refusing to start: %s", err)
-        return EX_DATAERR
+        log.error("refusing to %s: %s", doing, err)
+        return ahead
     return None
 
 
@@ -145,9 +145,12 @@ def operate(args: argparse.Namespace, config: Config) -> int:
     from app import migrate
     from app.backup import BackupError, backup, backup_dir, backup_name, restore
 
-    refused = database_ready(config) if args.operation != "restore" else None
-    if refused is not None:
-        return refused
+    # ``migrate --check`` answers 1 for any database not at this code's revision, a newer one included.
+    check = args.operation == "migrate" and args.check
+    if args.operation != "restore":  # a restore may make the database: it checks the copy instead
+        refused = database_ready(config, ahead=1 if check else EX_DATAERR, doing=args.operation)
+        if refused is not None:
+            return refused
     shown = shown_database(config.database)
     try:
         if args.operation == "migrate":

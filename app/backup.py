@@ -327,15 +327,27 @@ def sqlite_copy_revision(copy: Path) -> str | None:
         raise BackupError(f"refusing to restore {copy}: it is not a sound SQLite database ({err})") from None
 
 
-def postgres_copy_revision(copy: Path) -> str | None:
-    """Check a ``pg_dump`` archive (``pg_restore`` reads its table of contents) and return its schema revision."""
+def postgres_copy_revision(copy: Path, schema: str) -> str | None:
+    """Check a ``pg_dump`` archive (``pg_restore`` reads its table of contents, and its tables are in ``schema``, the
+    target's: a restore recreates them in the schema they were dumped from, which may be another deployment's) and
+    return its schema revision."""
     if not copy.is_file():
         raise BackupError(f"there is no backup at {copy}")
     try:
-        ToolCommand(["pg_restore", "--list", str(copy)]).run()
+        contents = ToolCommand(["pg_restore", "--list", str(copy)]).run()
         data = ToolCommand(["pg_restore", "--data-only", "--table=alembic_version", "--file=-", str(copy)]).run()
     except BackupError as err:
         raise BackupError(f"refusing to restore {copy}: it is not a sound pg_dump archive ({err})") from None
+    entries = [line.split() for line in contents.splitlines() if line.strip() and not line.startswith(";")]
+    # An entry: ``<id>; <table oid> <oid> TABLE <schema> <name> <owner>`` (``TABLE DATA`` for its rows).
+    schemas = {
+        entry[5] if entry[4] == "DATA" else entry[4] for entry in entries if len(entry) > 6 and entry[3] == "TABLE"
+    }
+    if schemas != {schema}:
+        raise BackupError(
+            f"refusing to restore {copy}: its tables are in the schema {', '.join(sorted(schemas)) or '(none)'},"
+            f" and the database's address works in {schema}: a restore recreates them where they were dumped from"
+        )
     lines = data.splitlines()
     for number, line in enumerate(lines):
         if line.startswith("COPY ") and number + 1 < len(lines) and lines[number + 1] != "\\.":
@@ -362,7 +374,7 @@ def restore(target: str | Path, copy: Path) -> RestoreResult:
         if not command.available():
             return RestoreResult(None, None, command)
         with database_unused(url):
-            revision = postgres_copy_revision(copy)
+            revision = postgres_copy_revision(copy, schema_of_url(url))
             migrate.refuse_if_ahead(copy, revision)
             command.run()
             migrate.upgrade(url)

@@ -171,6 +171,7 @@ async def test_damaged_copies_are_refused(tmp_path: Path) -> None:
 
 
 async def test_a_damaged_pg_dump_is_refused(tmp_path: Path) -> None:
+    """A truncated archive, and one of another schema (its restore would overwrite that deployment's): refused."""
     if shutil.which("pg_dump") is None:
         pytest.skip("pg_dump is not installed here")
     require_postgres()
@@ -178,6 +179,12 @@ async def test_a_damaged_pg_dump_is_refused(tmp_path: Path) -> None:
         migrate.upgrade(url)
         copy = tmp_path / "copy.pgdump"
         assert (await cli(url, "backup", str(copy))).returncode == 0
+        with postgres.fresh_schema() as elsewhere:  # another deployment's schema: pg_restore would recreate url's
+            migrate.upgrade(elsewhere, "0009")
+            refused = await cli(elsewhere, "restore", str(copy))
+            assert refused.returncode == 1
+            assert "its tables are in the schema t_" in refused.stderr and "Traceback" not in refused.stderr
+            assert migrate.current_revision(elsewhere) == "0009"
         copy.write_bytes(copy.read_bytes()[: copy.stat().st_size // 2])
         refused = await cli(url, "restore", str(copy))
         assert refused.returncode == 1
@@ -213,9 +220,9 @@ async def test_migrate_check_and_migrate(database: Path | str) -> None:
     current = await cli(database, "migrate", "--check")
     assert current.returncode == 0 and current.stderr == "" and migrate.HEAD in current.stdout
     await set_revision(database, "0099")
-    for args in (("migrate", "--check"), ("migrate",), ()):
+    for args, status in ((("migrate", "--check"), 1), (("migrate",), 65), ((), 65)):
         newer = await cli(database, *args, DISCORD_TOKEN="not-used")
-        assert newer.returncode != 0
+        assert newer.returncode == status, newer.stderr
         assert "newer than this code's" in newer.stderr and "Traceback" not in newer.stderr, newer.stderr
         assert len(newer.stderr.strip().splitlines()) == 1
     assert migrate.current_revision(database) == "0099"
