@@ -106,6 +106,33 @@ def live_lease_holders(url: str) -> list[str]:
     return sorted(str(row[0]) for row in rows)
 
 
+def lease_epochs(url: str) -> dict[str, int]:
+    """Each lease's epoch now (none before revision 0014)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as connection:
+        try:
+            rows = connection.execute("SELECT name, epoch FROM leases").fetchall()
+        except psycopg.errors.UndefinedTable:
+            return {}
+    return {str(name): int(epoch) for name, epoch in rows}
+
+
+def free_restored_leases(url: str, epochs_before: dict[str, int]) -> None:
+    """A copy taken while the bot ran holds its leases as they were: none of their holders lives now (the restore
+    made sure), so they are freed at once, and each epoch (a fencing token) is kept above the one it had before the
+    restore, so it never goes back."""
+    import psycopg
+
+    with psycopg.connect(url) as connection, connection.transaction():
+        found = connection.execute("SELECT to_regclass('leases')").fetchone()
+        if found is None or found[0] is None:  # a copy from before revision 0014: the upgrade makes the table
+            return
+        connection.execute("UPDATE leases SET expires_at = 0")
+        for name, epoch in epochs_before.items():
+            connection.execute("UPDATE leases SET epoch = greatest(epoch, %s + 1) WHERE name = %s", (epoch, name))
+
+
 # ----- PostgreSQL's tools -----
 
 
@@ -376,7 +403,9 @@ def restore(target: str | Path, copy: Path) -> RestoreResult:
         with database_unused(url):
             revision = postgres_copy_revision(copy, schema_of_url(url))
             migrate.refuse_if_ahead(copy, revision)
+            epochs = lease_epochs(url)
             command.run()
+            free_restored_leases(url, epochs)
             migrate.upgrade(url)
         return RestoreResult(revision, migrate.current_revision(url))
     with database_unused(target):

@@ -86,7 +86,7 @@ async def test_backup_of_a_running_game_restores_its_state(database: Path | str,
     are as they were at the backup. A restore is refused while the bot runs."""
     copy = tmp_path / "copy.backup"
     async with running_game(database, tmp_path, "Backed up") as run:
-        first, second, _ = run.players
+        first, second, third = run.players
         await answer_once(run.fake, run.store, first)
         before = await standing(database)
         done = await cli(database, "backup", str(copy))
@@ -101,17 +101,31 @@ async def test_backup_of_a_running_game_restores_its_state(database: Path | str,
         assert refused.returncode == 1
         assert refused.stderr.startswith("refusing to restore") and len(refused.stderr.splitlines()) == 1
         assert await standing(database) != before  # the refusal changed nothing
-        if isinstance(database, Path):  # into a fresh file, beside the running bot
+        # A backup taken while an answer is being applied holds the game either before it or after it.
+        during = tmp_path / "during.backup"
+        middle = await standing(database)
+        done, _ = await asyncio.gather(cli(database, "backup", str(during)), answer_once(run.fake, run.store, third))
+        assert done.returncode == 0, done.stderr
+        after = await standing(database)
+        if isinstance(database, Path):  # into fresh files, beside the running bot
             fresh = tmp_path / "fresh" / "games.sqlite3"
             restored = await cli(fresh, "restore", str(copy))
             assert restored.returncode == 0, restored.stderr
             assert await standing(fresh) == before
+            assert restored.stdout.startswith(f"restored {copy} (schema revision {migrate.HEAD}) into {fresh}")
+            other = tmp_path / "other.sqlite3"
+            assert (await cli(other, "restore", str(during))).returncode == 0
+            assert await standing(other) in (middle, after)
             return
         await run.bot.stop()  # PostgreSQL: into the deployment's own schema, once its bot stopped
         assert live_lease_holders(database) == []
+        restored = await cli(database, "restore", str(during))
+        assert restored.returncode == 0, restored.stderr
+        assert await standing(database) in (middle, after)
         restored = await cli(database, "restore", str(copy))
         assert restored.returncode == 0, restored.stderr
         assert await standing(database) == before
+        await run.bot.start()  # and the bot starts again on it
 
 
 async def test_a_second_bot_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
@@ -271,6 +285,21 @@ async def test_a_missing_folder_is_waited_for(tmp_path: Path) -> None:
     assert f"does not answer (its folder {database.parent} does not exist)" in done.stderr
     assert "answers now" in done.stderr and "Traceback" not in done.stderr
     assert migrate.current_revision(database) == migrate.HEAD
+
+
+async def test_log_level_and_format(tmp_path: Path) -> None:
+    """LOG_LEVEL=ERROR leaves the start-up's warning out and keeps its error, as JSON; a level that is none is refused
+    at start in one line."""
+    database = tmp_path / "nowhere" / "games.sqlite3"
+    done = await cli(database, "migrate", STARTUP_TIMEOUT_S="1", LOG_LEVEL="error", LOG_FORMAT="json")
+    assert done.returncode == 69
+    (line,) = done.stderr.splitlines()
+    entry = json.loads(line)
+    assert entry["level"] == "ERROR" and entry["logger"] == "westeros.bot"
+    assert entry["message"].startswith(f"the database {database} still does not answer after 1 s")
+    wrong = await cli(database, "migrate", LOG_LEVEL="loud")
+    assert wrong.returncode == 78
+    assert wrong.stderr.strip() == "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL, not 'loud'"
 
 
 async def test_json_logs_and_automatic_backups(tmp_path: Path) -> None:
