@@ -96,7 +96,7 @@ class HealthServer:
         database_problem = await database_state(self.bot)
         publisher_problem, publishing = publisher_state(self.bot)
         for part, problem, well in (
-            ("discord", discord_problem, "connected"),
+            ("discord", discord_problem, "logged in to the HTTP API" if self.bot.role == "worker" else "connected"),
             ("database", database_problem, "answers"),
             ("publisher", publisher_problem, publishing),
         ):

@@ -190,3 +190,64 @@ async def test_O_metrics_count_a_burst_of_answers_and_show_no_secret_or_member(t
                     assert str(player.id) not in text
         finally:
             await bot.stop()
+
+
+async def test_O_a_gateway_and_a_worker_each_serve_their_own_health_and_metrics(tmp_path: Path) -> None:
+    """The gateway measures the receipts, the worker applies the answers and publishes; each says so on its own port,
+    and both show the queue's depth."""
+    require_postgres()
+    gateway_port, worker_port = free_port(), free_port()
+    with postgres.fresh_schema("health") as url:
+        async with FakeDiscord.start(point_discord_py=False) as fake:
+            guild = fake.add_guild("Westeros", locale="en-US")
+            channel = fake.add_text_channel(guild, "game")
+            moderator = fake.add_member(guild, "Moderator_Varys", manage_guild=True)
+            players = [fake.add_member(guild, name) for name in NAMES]
+            gateway = BotProcess(
+                fake, url, role="gateway", log_path=tmp_path / "gateway.log",
+                env={**TIMING, "HEALTH_PORT": str(gateway_port)},
+            )  # fmt: skip
+            worker = BotProcess(
+                fake, url, role="worker", log_path=tmp_path / "worker.log",
+                env={**TIMING, "HEALTH_PORT": str(worker_port)},
+            )  # fmt: skip
+            store = await Store.open(url, shared=True)
+            try:
+                await gateway.sync_commands()
+                await gateway.start()
+                await worker.start()
+                body = await wait_for_status(gateway_port, 200, 20)
+                assert "publisher: none here (the workers publish)" in body, body
+                body = await wait_for_status(worker_port, 200, 20)
+                assert "discord: logged in to the HTTP API" in body, body
+                game_id = await new_game(fake, channel, moderator, players)
+                house_of = {user: house for house, user in (await store.seats(game_id)).items()}
+                dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
+                # The worker that published the decision DMs holds the publish lease.
+                _, body = await get(worker_port, "/healthz")
+                assert "publisher: holding the publish lease" in body, body
+
+                async def answer(player: Any) -> None:
+                    form = dms[player.id]
+                    submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
+                    await fake.world.wait_until(
+                        lambda: bool(submitted.response and "Recorded" in submitted.response.text()),
+                        60,
+                        f"the receipt of {player.name}",
+                    )
+
+                await asyncio.gather(*(answer(p) for p in players))
+                await asyncio.sleep(0.5)
+                by_gateway = samples((await get(gateway_port, "/metrics"))[1])
+                by_worker = samples((await get(worker_port, "/metrics"))[1])
+                player_answers = ("westeros_answers_applied_total", (("source", "player"),))
+                assert by_gateway[("westeros_receipt_latency_seconds_count", ())] == len(players)
+                assert by_gateway.get(player_answers, 0.0) == 0  # the gateway queues them; the worker applies them
+                assert by_worker[player_answers] == len(players)
+                for seen in (by_gateway, by_worker):
+                    assert ("westeros_queue_depth", ()) in seen
+                    assert seen[("westeros_games", (("status", "running"),))] == 1
+            finally:
+                await store.close()
+                await worker.stop()
+                await gateway.stop()
