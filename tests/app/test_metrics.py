@@ -13,6 +13,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from app import metrics
+from app.config import ConfigError, load_config
 from app.store import Store
 
 
@@ -123,3 +124,13 @@ def test_O_the_hooks_cost_little_on_and_next_to_nothing_off() -> None:
     print(f"per call, off: {off}; on: {on} (µs)")
     assert max(off.values()) < 1.0
     assert max(on.values()) < 20.0
+
+
+def test_O_health_port_is_off_unless_set_and_refused_when_it_is_no_port(tmp_path: Path) -> None:
+    assert load_config(tmp_path, {}).health_port is None
+    config = load_config(tmp_path, {"HEALTH_PORT": "9101"})
+    assert (config.health_port, config.health_host) == (9101, "127.0.0.1")
+    assert load_config(tmp_path, {"HEALTH_PORT": "9101", "HEALTH_HOST": "0.0.0.0"}).health_host == "0.0.0.0"
+    for wrong in ("http", "0", "70000"):
+        with pytest.raises(ConfigError, match="HEALTH_PORT"):
+            load_config(tmp_path, {"HEALTH_PORT": wrong})
