@@ -41,7 +41,7 @@ class RequestRecord:
 @dataclass
 class FaultRule:
     matcher: str
-    kind: str  # "rate_limit" | "server_error" | "error"
+    kind: str  # "rate_limit" | "server_error" | "error" | "lost_answer"
     remaining: int
     retry_after: float = 0.05
     is_global: bool = False
@@ -49,6 +49,7 @@ class FaultRule:
     code: int = 0
     message: str = ""
     hits: int = 0
+    hold: float = 0.0  # "lost_answer": seconds the answer is withheld
 
 
 class FaultPlan:
@@ -77,6 +78,15 @@ class FaultPlan:
     def error(self, route: str, *, status: int, code: int, message: str, times: int = 1) -> FaultRule:
         """Answer the next ``times`` matching requests with an arbitrary Discord JSON error."""
         rule = FaultRule(route, "error", times, status=status, code=code, message=message)
+        self.rules.append(rule)
+        return rule
+
+    def lost_answer(self, route: str, *, times: int = 1, hold: float = 0.0, status: int = 500) -> FaultRule:
+        """Do the next ``times`` matching requests (the message is created, the edit made), then withhold the answer
+        for ``hold`` seconds and answer a 5xx instead: Discord did the thing and the bot never heard so (a cut
+        connection, Discord's own "answers an error after doing the thing"). A long ``hold`` keeps the bot waiting
+        there, to be killed."""
+        rule = FaultRule(route, "lost_answer", times, status=status, message="500: Internal Server Error", hold=hold)
         self.rules.append(rule)
         return rule
 

@@ -222,6 +222,8 @@ class StoredMessage:
     reactions: list[str] = field(default_factory=list)
     history: list[dict[str, Any]] = field(default_factory=list)  # previous versions, oldest first
     pings: list[str] = field(default_factory=list)  # whom it notified when posted (see mentions.py)
+    nonce: str | None = None  # the sender's nonce, echoed in the create response as Discord does
+    sent_at: float = 0.0  # time.time() at creation: the window in which an enforced nonce finds it again
 
     @property
     def ephemeral(self) -> bool:

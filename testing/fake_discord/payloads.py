@@ -227,6 +227,8 @@ def message_payload(world: World, message: StoredMessage, *, hide_content: bool 
         out["application_id"] = str(world.application_id)
     if message.reference:
         out["message_reference"] = message.reference
+    if message.nonce is not None:
+        out["nonce"] = message.nonce
     if message.reactions:
         out["reactions"] = [
             {"count": 1, "me": True, "emoji": {"id": None, "name": e}, "count_details": {"burst": 0, "normal": 1}}

@@ -111,20 +111,29 @@ class RestRouter:
         if spec.auth and not self._authorized(request):
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401), None
         rule = ctx.faults.take(spec.method, spec.path, path)
+        if rule is not None and rule.kind == "lost_answer":
+            await self._handle(spec, request, key)  # done, whatever it answers
+            until = time.monotonic() + rule.hold
+            while time.monotonic() < until and request.transport is not None and not request.transport.is_closing():
+                await asyncio.sleep(0.05)  # withheld until the hold ends or the client is gone (a killed bot)
+            return json_response({"message": rule.message, "code": 0}, status=rule.status), rule.kind
         if rule is not None:
             if rule.kind == "rate_limit":
                 return _rate_limited(rule), rule.kind
             if rule.kind == "server_error":
                 return json_response({"message": rule.message, "code": 0}, status=rule.status), rule.kind
             return error_response(ApiError(rule.status, rule.code, rule.message)), rule.kind
+        return await self._handle(spec, request, key), None
+
+    async def _handle(self, spec: RouteSpec, request: web.Request, key: str) -> web.StreamResponse:
         try:
-            return await spec.handler(request), None
+            return await spec.handler(request)
         except ApiError as exc:
-            return error_response(exc), None
+            return error_response(exc)
         except Exception as exc:  # a bug in the fake: make it loud but don't trigger 5xx retries
             log.exception("fake_discord internal error in %s", key)
-            ctx.internal_errors.append(InternalError(key, traceback.format_exc()))
-            return json_response({"message": f"fake_discord internal error: {exc!r}", "code": 0}, status=400), None
+            self.ctx.internal_errors.append(InternalError(key, traceback.format_exc()))
+            return json_response({"message": f"fake_discord internal error: {exc!r}", "code": 0}, status=400)
 
     async def _unsupported(self, request: web.Request) -> web.StreamResponse:
         tail = request.match_info.get("tail", "")

@@ -108,6 +108,11 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         body = await read_body(request)
         check_can_send(ctx, channel)
         validate_message(body.payload, file_count=len(body.files))
+        nonce = body.payload.get("nonce")
+        if nonce is not None and body.payload.get("enforce_nonce"):
+            earlier = world.nonced_message(channel, world.bot, str(nonce))
+            if earlier is not None:  # the same send again: Discord answers with the first, and creates nothing
+                return json_response(message_payload(world, earlier))
         message_type = 19 if body.payload.get("message_reference") else 0
         message = world.create_message(channel, world.bot, body, message_type=message_type)
         ctx.events.message_create(message)

@@ -12,6 +12,7 @@ from .models import FLAG_COMPONENTS_V2
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
+MAX_NONCE = 25  # characters of a message's nonce
 MAX_EMBED_TOTAL = 6000
 EMBED_LIMITS = {"title": 256, "description": 4096}
 MAX_FIELDS = 25
@@ -34,6 +35,9 @@ def validate_message(
 ) -> None:
     """Raise ApiError like Discord for an invalid create/edit message payload. An edit passes the message's flags
     (``existing_flags``): a message sent with IS_COMPONENTS_V2 keeps it, so its edits follow the v2 rules too."""
+    nonce = payload.get("nonce")
+    if creating and isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        raise _err("nonce", f"Must be {MAX_NONCE} or fewer in length.")
     content = payload.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
         raise _err("content", f"Must be {MAX_CONTENT} or fewer in length.")

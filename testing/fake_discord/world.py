@@ -7,6 +7,7 @@ Everything that changes state calls :meth:`World.changed`, which wakes
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
@@ -85,6 +86,9 @@ class World:
         self._waiters: set[_Waiter[Any]] = set()
         self._check_scheduled = False
         self.version = 0
+        # Discord's enforce_nonce: a message sent again with the nonce of one the same author sent in the same channel
+        # within this many seconds ("the past few minutes") is that message, and no new one is created.
+        self.nonce_window = 300.0
 
     # ----------------------------------------------------------------- waiting
     def changed(self) -> None:
@@ -321,6 +325,8 @@ class World:
             tts=bool(data.get("tts")),
             reference=data.get("message_reference"),
             pings=pings(str(data.get("content") or ""), data.get("allowed_mentions")),
+            nonce=str(data["nonce"]) if data.get("nonce") is not None else None,
+            sent_at=time.time(),
         )
         self.messages[msg_id] = message
         self.transcript.append(message)
@@ -353,6 +359,17 @@ class World:
         message.deleted = True
         message.pinned = False
         self.changed()
+
+    def nonced_message(self, channel: FakeChannel, author: FakeUser, nonce: str) -> StoredMessage | None:
+        """The message ``author`` sent in ``channel`` with ``nonce`` within the nonce window, if any (Discord's
+        enforce_nonce: a send repeated with its nonce returns it instead of creating another)."""
+        since = time.time() - self.nonce_window
+        for message in reversed(self.transcript):
+            if message.sent_at < since:
+                break
+            if message.nonce == nonce and message.channel_id == channel.id and message.author.id == author.id:
+                return message
+        return None
 
     # ----------------------------------------------------------------- queries
     def messages_in(

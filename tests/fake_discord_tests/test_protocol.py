@@ -159,6 +159,45 @@ async def test_custom_error_fault_and_request_counts(table: Table) -> None:
         assert [r.fault for r in fake.requests.matching(route)] == ["error", None]
 
 
+async def test_a_send_repeated_with_its_enforced_nonce_is_the_first_message(table: Table) -> None:
+    """Discord's enforce_nonce (discord.py sends it with every nonce): the same author, channel and nonce within the
+    window return the message already created and create nothing; another nonce, another channel or a send after the
+    window is a new message."""
+    fake = table.fake
+    other = fake.add_text_channel(table.guild, "other")
+    async with fake.run_bot(TinyBot()) as bot:
+        channel = bot.get_channel(table.channel.id)
+        elsewhere = bot.get_channel(other.id)
+        assert isinstance(channel, discord.TextChannel) and isinstance(elsewhere, discord.TextChannel)
+        first = await channel.send("the reveal", nonce="g1v7post0")
+        again = await channel.send("the reveal, sent again", nonce="g1v7post0")
+        assert again.id == first.id and again.content == "the reveal" and again.nonce == "g1v7post0"
+        assert [m.content for m in fake.messages_in(table.channel)] == ["the reveal"]
+        assert (await channel.send("another", nonce="g1v7post1")).id != first.id
+        assert (await elsewhere.send("the reveal", nonce="g1v7post0")).id != first.id
+        fake.world.nonce_window = 0.0  # the window is over: the nonce is free again
+        assert (await channel.send("the reveal, later", nonce="g1v7post0")).id != first.id
+        assert [m.content for m in fake.messages_in(table.channel)] == ["the reveal", "another", "the reveal, later"]
+        with pytest.raises(discord.HTTPException) as caught:
+            await channel.send("too long a nonce", nonce="n" * 26)
+        assert caught.value.code == 50035
+
+
+async def test_a_lost_answer_does_the_thing_and_discord_py_retries_it_with_its_nonce(table: Table) -> None:
+    """A send Discord did but whose answer was lost (a 500 after creating the message): discord.py sends it again with
+    the same nonce, and the channel holds one message."""
+    fake = table.fake
+    async with fake.run_bot(TinyBot()) as bot:
+        route = f"POST /channels/{table.channel.id}/messages"
+        rule = fake.faults.lost_answer(route)
+        channel = bot.get_channel(table.channel.id)
+        assert isinstance(channel, discord.TextChannel)
+        message = await channel.send("once")
+        assert rule.hits == 1 and [r.status for r in fake.requests.matching(route)] == [500, 200]
+        assert [m.content for m in fake.messages_in(table.channel)] == ["once"]
+        assert message.id == fake.messages_in(table.channel)[0].id
+
+
 async def test_private_channel_visibility(table: Table) -> None:
     fake = table.fake
     secret = fake.add_text_channel(table.guild, "stark-orders", private_to=[table.alice])
