@@ -748,6 +748,13 @@ class GameService(GameQueries):
     async def published_part(self, applied: Applied, part: str) -> None:
         await self.store.published_part(applied.game_id, applied.game.version, part, outbox_kind(applied))
 
+    async def sends(self, applied: Applied) -> tuple[float | None, dict[str, int | None]]:
+        """The outbox row's time of writing and the messages its publication already sent (``OutboxStore.sends``)."""
+        return await self.store.sends(applied.game_id, applied.game.version, outbox_kind(applied))
+
+    async def sent_message(self, applied: Applied, part: str, message_id: int | None) -> None:
+        await self.store.sent_message(applied.game_id, applied.game.version, outbox_kind(applied), part, message_id)
+
     async def notice_posted(self, notice_id: int) -> None:
         await self.store.notice_posted(notice_id)
 

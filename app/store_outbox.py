@@ -120,11 +120,41 @@ class OutboxStore(StoreBase):
             (part, game_id, version, kind),
         )
 
+    async def sends(self, game_id: int, version: int, kind: str = "step") -> tuple[float | None, dict[str, int | None]]:
+        """The outbox row's time of writing (None: no row) and the messages its publication already sent, by their
+        place in it (``outbox_sends``), each with its message's id."""
+        rows = await self.db.fetchall(
+            "SELECT o.created_at, s.part, s.message_id FROM outbox o LEFT JOIN outbox_sends s"
+            " ON s.game_id = o.game_id AND s.version = o.version AND s.kind = o.kind"
+            " WHERE o.game_id = ? AND o.version = ? AND o.kind = ?",
+            (game_id, version, kind),
+        )
+        if not rows:
+            return None, {}
+        sent = {str(r[1]): (int(r[2]) if r[2] is not None else None) for r in rows if r[1] is not None}
+        return float(rows[0][0]), sent
+
+    async def sent_message(self, game_id: int, version: int, kind: str, part: str, message_id: int | None) -> None:
+        """Discord accepted one message of a version's publication: a retry of that publication skips it."""
+        await self.write(
+            "INSERT INTO outbox_sends (game_id, version, kind, part, message_id, at) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, version, kind, part) DO UPDATE SET message_id = excluded.message_id",
+            (game_id, version, kind, part, message_id, time.time()),
+        )
+
     async def published(self, game_id: int, version: int, kind: str = "step") -> None:
         """Everything a version implies is out, and so is everything of the game's earlier versions (published in
-        order) but what failed and waits for a retry."""
-        await self.write(
-            "DELETE FROM outbox WHERE game_id = ? AND (version < ? OR (version = ? AND kind = ?))"
-            " AND sent NOT LIKE '%retry%'",
-            (game_id, version, version, kind),
-        )
+        order) but what failed and waits for a retry. The marks of single messages go with their rows (and so do
+        those of rows an undo took out)."""
+        async with self.transaction() as db:
+            await db.execute(
+                "DELETE FROM outbox WHERE game_id = ? AND (version < ? OR (version = ? AND kind = ?))"
+                " AND sent NOT LIKE '%retry%'",
+                (game_id, version, version, kind),
+            )
+            await db.execute(
+                "DELETE FROM outbox_sends WHERE game_id = ? AND NOT EXISTS (SELECT 1 FROM outbox o"
+                " WHERE o.game_id = outbox_sends.game_id AND o.version = outbox_sends.version"
+                " AND o.kind = outbox_sends.kind)",
+                (game_id,),
+            )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import functools
+import hashlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -26,7 +27,8 @@ from app.lru import Bounded
 from app.narration import last_phase, narrate_all, phase_header
 from app.notices import from_payload, notice_text
 from app.queries import OutboxKey
-from app.service import Applied, GameService, ServiceError, opened_by
+from app.service import Applied, GameService, ServiceError, opened_by, outbox_kind
+from app.store import GameRow
 from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
@@ -39,6 +41,54 @@ log = logging.getLogger("westeros.play")
 
 FILES_PER_MESSAGE = 10  # Discord's limit
 RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
+
+
+class Sends:
+    """The messages one version's publication sends, each marked in the outbox (``outbox_sends``) as soon as Discord
+    accepted it, by its place in the publication: a retry (after a failure, or a crash and a restart) skips those,
+    and sends each new message with a nonce of its own, so that Discord answers a send it already took (a crash
+    between its answer and the mark) with the message it created then, within its nonce window. Read from the
+    database at the first send only: a quiet step costs nothing."""
+
+    def __init__(self, service: GameService, applied: Applied) -> None:
+        self.service = service
+        self.applied = applied
+        self._written_at: float | None = None
+        self._sent: dict[str, int | None] | None = None
+
+    async def _marks(self) -> dict[str, int | None]:
+        if self._sent is None:
+            self._written_at, self._sent = await self.service.sends(self.applied)
+        return self._sent
+
+    async def recorded(self, part: str) -> tuple[bool, int | None]:
+        """Whether ``part`` went out already, and its message's id."""
+        marks = await self._marks()
+        return part in marks, marks.get(part)
+
+    async def nonce(self, part: str) -> str:
+        """The nonce of ``part``'s message: the same at every try of this publication, and another for the same
+        version committed again after an undo (its outbox row is written anew)."""
+        await self._marks()
+        applied = self.applied
+        key = f"{applied.game_id}:{applied.game.version}:{outbox_kind(applied)}:{self._written_at!r}:{part}"
+        return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()  # 24 characters: Discord takes up to 25
+
+    async def mark(self, part: str, message_id: int | None) -> None:
+        await self.service.sent_message(self.applied, part, message_id)
+        (await self._marks())[part] = message_id
+
+
+def post_part(post: Post, lang: str, taken: set[str]) -> str:
+    """A new channel post's place in its step's publication: its kind and first line, which a plan made again after
+    a restart (the in-memory table lost) gives the same post, where an index might not."""
+    first = post.text(lang).split("\n", 1)[0]
+    stem = f"post:{post.kind}:{hashlib.blake2b(first.encode(), digest_size=6).hexdigest()}"
+    n = 0
+    while f"{stem}:{n}" in taken:
+        n += 1
+    taken.add(f"{stem}:{n}")
+    return f"{stem}:{n}"
 
 
 def vassals_line(view: dict[str, Any], lang: str) -> str:
@@ -184,7 +234,9 @@ class Publisher:
         try:
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.working():
-                if "channel" not in sent and await self.post_to_channel(game_id, applied.game, applied.events, images):
+                if "channel" not in sent and await self.post_to_channel(
+                    game_id, applied.game, applied.events, images, sends=Sends(self.service, applied)
+                ):
                     await self.service.published_part(applied, "channel")
                     told = True
                 dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
@@ -242,47 +294,87 @@ class Publisher:
         game: Game,
         events: list[dict[str, Any]],
         images: list[tuple[str, bytes, str]] | None = None,
+        *,
+        sends: Sends,
     ) -> bool:
         """What the step shows the table (``app/channel_posts.py``): new messages where the table must look, the
         messages still growing edited in place, the images attached to the messages they show; then every line in the
-        log thread. Whether anything was posted."""
+        log thread. Whether anything was posted. Each new message and each log-thread line is marked as it goes
+        (``sends``): a retry sends only the rest. An edit of a channel message is not marked: it sets the whole text
+        again, so repeating it changes nothing. What this process remembers of the table changes only once all is
+        out, so that a retry plans the same posts."""
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self.channels.channel(row.channel_id)
         public = [e for e in events if "private_to" not in e]
+        phase_seen = self.phase_shown.get(game_id)
+        try:
+            return await self._post_step(game_id, game, public, images or [], sends, row, lang, channel)
+        except BaseException:
+            if phase_seen is None:  # a retry narrates the step as this try did
+                self.phase_shown.pop(game_id, None)
+            else:
+                self.phase_shown[game_id] = phase_seen
+            raise
+
+    async def _post_step(
+        self,
+        game_id: int,
+        game: Game,
+        public: list[dict[str, Any]],
+        images: list[tuple[str, bytes, str]],
+        sends: Sends,
+        row: GameRow,
+        lang: str,
+        channel: discord.abc.Messageable,
+    ) -> bool:
         log_lines = self.narration(game_id, game, public, lang)
         round_ = game.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
         phase_after = game.view(None)["phase"] if log_lines and not game.finished else None
         table, posts = plan_step(self.tables.get(game_id) or Table(), public, lang, round_=round_,
                                  phase_after=phase_after)  # fmt: skip
-        files = self._files_for(posts, images or [])
+        files = self._files_for(posts, images)
         if files.get(None):  # images no message of the step shows (the game's start): one message of their own
             view = game.view(None)
             name = shown(row.name, NAME_LIMIT)
             caption = t("map.caption", lang, game=name, round=view["round"], phase=t(f"phase.{view['phase']}", lang))
             posts.append(Post("board", [Entry(caption)], board=True))
             files[id(posts[-1])] = files.pop(None)
+        taken: set[str] = set()
         for post in posts:
             text = fit(post.text(lang))  # a battle's or a board's lines are not split: cut at the limit if ever
             if post.message_id is None:
+                part = post_part(post, lang, taken)
                 attached = files.get(id(post), [])
-                await self._fence()
-                message = await channel.send(text, files=attached[:FILES_PER_MESSAGE])
+                post.message_id = await self._send_once(sends, part, channel, text, attached[:FILES_PER_MESSAGE])
                 for start in range(FILES_PER_MESSAGE, len(attached), FILES_PER_MESSAGE):
-                    await self._fence()
-                    await channel.send(files=attached[start : start + FILES_PER_MESSAGE])
-                post.message_id = message.id
+                    await self._send_once(
+                        sends, f"{part}+{start}", channel, None, attached[start : start + FILES_PER_MESSAGE]
+                    )
             else:
                 try:
                     await self._fence()
                     await channel.get_partial_message(post.message_id).edit(content=text)  # type: ignore[attr-defined]
                 except discord.NotFound:  # someone deleted it: the lines go out anew
-                    await self._fence()
-                    post.message_id = (await channel.send(text)).id
+                    post.message_id = await self._send_once(sends, f"repost:{post.message_id}", channel, text, [])
             post.changed = False
+        await self.log_to_thread(game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang, sends=sends)
         self.tables[game_id] = table
-        await self.log_to_thread(game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang)
         return bool(posts or log_lines)
+
+    async def _send_once(
+        self, sends: Sends, part: str, to: discord.abc.Messageable, text: str | None, files: list[discord.File]
+    ) -> int | None:
+        """Send one new message of the publication unless it went out already (then its id, as recorded), with its
+        nonce; marked as soon as Discord accepted it."""
+        done, message_id = await sends.recorded(part)
+        if done:
+            return message_id
+        nonce = await sends.nonce(part)
+        await self._fence()
+        message = await (to.send(text, files=files, nonce=nonce) if files else to.send(text, nonce=nonce))
+        await sends.mark(part, message.id)
+        return int(message.id)
 
     @staticmethod
     def _files_for(posts: list[Post], images: list[tuple[str, bytes, str]]) -> dict[int | None, list[discord.File]]:
@@ -310,35 +402,48 @@ class Publisher:
         game_name: str,
         lines: list[str],
         lang: str,
+        *,
+        sends: Sends,
     ) -> None:
         """Every line of the step in the game's log thread, added to its last message while there is room (an edit
         notifies nobody). The thread is opened with the game's first lines; where it cannot be (no permission), the
-        channel's messages and ``/game log`` remain."""
+        channel's messages and ``/game log`` remain. Each chunk of lines is marked once out (``sends``): an edit
+        adds to a message, so a retry must not make it again."""
         if not lines:
             return
         thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang)
         if thread is None:
             return
-        for chunk in split(lines):
-            if not await self._add_to_open_text(game_id, thread, chunk):
-                await self._fence()
-                message = await thread.send(chunk)
-                self.open_text[game_id] = (message.id, chunk)
+        for index, chunk in enumerate(split(lines)):
+            part = f"log:{index}"
+            done, message_id = await sends.recorded(part)
+            if done:
+                open_ = self.open_text.get(game_id)
+                if open_ is None or open_[0] != message_id:  # what that message holds is not known here: start anew
+                    self.open_text.pop(game_id, None)
+                continue
+            edited = await self._add_to_open_text(game_id, thread, chunk)
+            if edited is not None:
+                await sends.mark(part, edited)
+                continue
+            message_id = await self._send_once(sends, part, thread, chunk, [])
+            if message_id is not None:
+                self.open_text[game_id] = (message_id, chunk)
 
-    async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> bool:
-        """Add a step's lines to the log thread's last message when there is room; False: post anew (none is open,
-        it is full, or it is gone)."""
+    async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> int | None:
+        """Add a step's lines to the log thread's last message when there is room: its id; None: post anew (none is
+        open, it is full, or it is gone)."""
         open_ = self.open_text.get(game_id)
         if open_ is None or len(open_[1]) + 1 + len(text) > MESSAGE_LIMIT:
-            return False
+            return None
         content = f"{open_[1]}\n{text}"
         try:
             await self._fence()
             await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
         except discord.NotFound:
-            return False
+            return None
         self.open_text[game_id] = (open_[0], content)
-        return True
+        return open_[0]
 
     async def _log_thread(
         self, game_id: int, thread_id: int | None, channel_id: int, game_name: str, lang: str

@@ -1,0 +1,97 @@
+"""Exactly once, fault 2 of issue X (``../shared/design/exactly-once.md``, rule 3): the publisher killed after a step's
+reveal went out and before its log-thread lines. A send is marked per message as soon as Discord accepted it, so the
+restart sends what is missing and nothing twice; a send Discord took but whose answer never came back (the process
+killed while it waited) is sent again with the same nonce, and Discord answers with the message it created. The real
+``bot.py`` (one process, SQLite) against the fake Discord, killed with SIGKILL.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.store import Store
+from testing.bot_process import BotProcess
+from testing.fake_discord import FakeDiscord
+from testing.fake_discord.faults import FaultRule
+from testing.forms import form_control
+from testing.peek import peek
+from tests.bot.test_scale_out import new_game
+
+pytestmark = pytest.mark.slow
+
+REVEAL = "Orders are revealed"
+HOLD = 600.0  # seconds a held request keeps the publisher waiting: it is killed long before
+
+
+def revealed(fake: FakeDiscord, channel: Any) -> int:
+    """How many times the channel or thread ``channel`` says the orders are revealed."""
+    return sum((m.content or "").count(REVEAL) for m in fake.messages_in(channel))
+
+
+def recorded(submitted: Any) -> bool:
+    return bool(submitted.response and "Recorded" in submitted.response.text())
+
+
+async def killed_at_the_reveal(tmp_path: Path, hold: Callable[[FakeDiscord, Any], FaultRule]) -> None:
+    """A game's planning step completed with ``hold(fake, channel)`` armed before the last answer; the bot killed once
+    the held request arrived, with the reveal in the channel; then started again: the reveal is told once in the
+    channel and once in the log thread, and the outbox is empty."""
+    db = tmp_path / "games.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            game_id = await new_game(fake, channel, moderator, players)
+            seats = await store.seats(game_id)
+            house_of = {user: house for house, user in seats.items()}
+            dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
+            await fake.wait_idle(quiet=1.0, timeout=60)
+            assert not any(c.is_thread for c in fake.world.channels.values()), "the start narrates nothing"
+            for number, player in enumerate(players, 1):
+                if number == len(players):
+                    rule = hold(fake, channel)
+                form = dms[player.id]
+                submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
+                await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
+            await fake.world.wait_until(lambda: bool(rule.hits), 60, "the held request")
+            assert revealed(fake, channel) == 1
+            await bot.kill()
+            fake.faults.clear()
+
+            await bot.start()
+            await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+            await fake.wait_idle(quiet=1.5, timeout=60)
+            thread = next(c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id)
+            assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
+            assert revealed(fake, thread) == 1, [m.content for m in fake.messages_in(thread)]
+            assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
+        finally:
+            await store.close()
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
+
+
+async def test_X_02_the_publisher_killed_before_the_log_lines_posts_the_reveal_once(tmp_path: Path) -> None:
+    """The reveal's lines open the log thread: opening it is held by a long 429, and the bot is killed there."""
+    await killed_at_the_reveal(
+        tmp_path, lambda fake, channel: fake.faults.rate_limit(f"POST /channels/{channel.id}/threads", retry_after=HOLD)
+    )
+
+
+async def test_X_02_a_reveal_discord_took_without_answering_is_not_posted_again(tmp_path: Path) -> None:
+    """Discord creates the reveal's message and its answer never arrives: the bot killed while it waits has no mark
+    of it, sends it again after the restart with the same nonce, and Discord answers with the message it created."""
+    await killed_at_the_reveal(
+        tmp_path, lambda fake, channel: fake.faults.lost_answer(f"POST /channels/{channel.id}/messages", hold=HOLD)
+    )
