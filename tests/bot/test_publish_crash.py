@@ -2,7 +2,8 @@
 reveal went out and before its log-thread lines. A send is marked per message as soon as Discord accepted it, so the
 restart sends what is missing and nothing twice; a send Discord took but whose answer never came back (the process
 killed while it waited) is sent again with the same nonce, and Discord answers with the message it created. The real
-``bot.py`` (one process, SQLite) against the fake Discord, killed with SIGKILL.
+``bot.py`` against the fake Discord, killed with SIGKILL: the one process on SQLite, and the publishing worker beside a
+gateway on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ from typing import Any
 import pytest
 
 from app.store import Store
+from testing import postgres
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 from testing.fake_discord.faults import FaultRule
 from testing.forms import form_control
 from testing.peek import peek
-from tests.bot.test_scale_out import new_game
+from tests.bot.test_scale_out import TIMING, new_game
+from tests.conftest import require_postgres
 
 pytestmark = pytest.mark.slow
 
@@ -37,20 +40,31 @@ def recorded(submitted: Any) -> bool:
     return bool(submitted.response and "Recorded" in submitted.response.text())
 
 
-async def killed_at_the_reveal(tmp_path: Path, hold: Callable[[FakeDiscord, Any], FaultRule]) -> None:
-    """A game's planning step completed with ``hold(fake, channel)`` armed before the last answer; the bot killed once
-    the held request arrived, with the reveal in the channel; then started again: the reveal is told once in the
-    channel and once in the log thread, and the outbox is empty."""
-    db = tmp_path / "games.sqlite3"
+async def killed_at_the_reveal(
+    tmp_path: Path, hold: Callable[[FakeDiscord, Any], FaultRule], url: str | None = None
+) -> None:
+    """A game's planning step completed with ``hold(fake, channel)`` armed before the last answer; the publishing
+    process (the one-process bot on SQLite; with ``url``, a worker beside a gateway on PostgreSQL) killed once the
+    held request arrived, with the reveal in the channel; then started again: the reveal is told once in the channel
+    and once in the log thread, and the outbox is empty."""
+    db: Path | str = url or tmp_path / "games.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Westeros", locale="en-US")
         channel = fake.add_text_channel(guild, "game")
         moderator = fake.add_member(guild, "mod", manage_guild=True)
         players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
-        await bot.sync_commands()
-        await bot.start()
-        store = await Store.open(db)
+        if url is None:
+            bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
+            processes = [bot]
+        else:  # a dead worker's lease frees itself after LEASE_S: the restarted one publishes soon after
+            env = {**TIMING, "LEASE_S": "3"}
+            gateway = BotProcess(fake, db, role="gateway", log_path=tmp_path / "gateway.log", env=env)
+            bot = BotProcess(fake, db, role="worker", log_path=tmp_path / "worker.log", env=env)
+            processes = [gateway, bot]
+        await processes[0].sync_commands()
+        for process in processes:
+            await process.start()
+        store = await Store.open(db, shared=url is not None)
         try:
             game_id = await new_game(fake, channel, moderator, players)
             seats = await store.seats(game_id)
@@ -78,8 +92,9 @@ async def killed_at_the_reveal(tmp_path: Path, hold: Callable[[FakeDiscord, Any]
             assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
         finally:
             await store.close()
-            await bot.stop()
-        assert fake.failed_interactions == [], bot.output()[-3000:]
+            for process in processes:
+                await process.stop()
+        assert fake.failed_interactions == [], processes[0].output()[-3000:]
 
 
 async def test_X_02_the_publisher_killed_before_the_log_lines_posts_the_reveal_once(tmp_path: Path) -> None:
@@ -95,3 +110,15 @@ async def test_X_02_a_reveal_discord_took_without_answering_is_not_posted_again(
     await killed_at_the_reveal(
         tmp_path, lambda fake, channel: fake.faults.lost_answer(f"POST /channels/{channel.id}/messages", hold=HOLD)
     )
+
+
+async def test_X_02_a_publishing_worker_killed_at_the_reveal_posts_it_once(tmp_path: Path) -> None:
+    """A gateway and a worker on PostgreSQL: the worker that publishes is killed while Discord's answer to the reveal
+    is withheld; the worker started again posts the log thread's lines and not the reveal."""
+    require_postgres()
+    with postgres.fresh_schema("crash2") as url:
+        await killed_at_the_reveal(
+            tmp_path,
+            lambda fake, channel: fake.faults.lost_answer(f"POST /channels/{channel.id}/messages", hold=HOLD),
+            url,
+        )
