@@ -837,6 +837,43 @@ def narrate_all(
     return lines
 
 
+def _said(event: dict[str, Any], lang: str) -> tuple[Item | None, str | None]:
+    """The event as an item of a grouped line, or its own line (both None: it says nothing)."""
+    try:
+        item = group_item(event, lang)
+        return item, None if item is not None else narrate(event, lang)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        return None, None
+
+
+def trailing_items(events: list[dict[str, Any]], lang: str) -> list[Item] | None:
+    """The items of the grouped line the events' lines end with ([]: they end with a line of its own; None: they say
+    nothing at all). A next step's items of the same group continue that line (``continuing``)."""
+    items: list[Item] = []
+    said = False
+    for event in reversed(events):
+        item, line = _said(event, lang)
+        if item is None and not line:
+            continue
+        said = True
+        if item is None or (items and (items[0].group, items[0].card) != (item.group, item.card)):
+            break
+        items.insert(0, item)
+    return items if said else None
+
+
+def continuing(carry: list[Item], events: list[dict[str, Any]], lang: str) -> tuple[list[Item], int]:
+    """The items the events begin with that continue ``carry``'s line (one group, one card), and how many events they
+    are: the musters of one house after another, each its own step, make one line in a log told step by step."""
+    items: list[Item] = []
+    for event in events:
+        item, _ = _said(event, lang)
+        if item is None or not carry or (item.group, item.card) != (carry[0].group, carry[0].card):
+            break
+        items.append(item)
+    return items, len(items)
+
+
 def last_phase(events: list[dict[str, Any]], phase: str | None) -> str | None:
     """The phase of the last event that belongs to one (else ``phase``)."""
     for e in reversed(events):

@@ -24,7 +24,7 @@ from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
 from app.labels import awaited_text, house_mark, house_name
 from app.leases import LostLease
 from app.lru import Bounded
-from app.narration import last_phase, narrate_all, phase_header
+from app.narration import Item, continuing, group_line, last_phase, narrate_all, phase_header, trailing_items
 from app.notices import from_payload, notice_text
 from app.queries import OutboxKey
 from app.service import Applied, GameService, ServiceError, opened_by, outbox_kind
@@ -130,6 +130,9 @@ class Publisher:
         # Per game, the last message of its log thread: (message id, its content). The next step's lines are added to
         # it by an edit while there is room.
         self.open_text: dict[int, tuple[int, str]] = Bounded(MEMORY_GAMES)  # the log thread's last message
+        # Per game, the items of the grouped line the log thread's last message ends with ("Nothing mustered: …"): a
+        # next step's items of that group rewrite the line instead of adding one per house.
+        self.log_carry: dict[int, list[Item]] = Bounded(MEMORY_GAMES)
         self.tables: dict[int, Table] = Bounded(MEMORY_GAMES)  # what each game's channel shows (app/channel_posts.py)
         self.threads: dict[int, int | None] = Bounded(MEMORY_GAMES)  # each game's log thread (None: none could open)
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
@@ -328,9 +331,13 @@ class Publisher:
         lang: str,
         channel: discord.abc.Messageable,
     ) -> bool:
-        log_lines = self.narration(game_id, game, public, lang)
+        carry = self.log_carry.get(game_id) or []
+        lead, used = continuing(carry, public, lang)
+        log_lines = self.narration(game_id, game, public[used:], lang, spoke=bool(used))
+        regrouped = group_line(carry + lead, lang) if used else None
+        tail = trailing_items(public[used:], lang)
         round_ = game.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
-        phase_after = game.view(None)["phase"] if log_lines and not game.finished else None
+        phase_after = game.view(None)["phase"] if (log_lines or used) and not game.finished else None
         table, posts = plan_step(self.tables.get(game_id) or Table(), public, lang, round_=round_,
                                  phase_after=phase_after)  # fmt: skip
         files = self._files_for(posts, images)
@@ -358,9 +365,12 @@ class Publisher:
                 except discord.NotFound:  # someone deleted it: the lines go out anew
                     post.message_id = await self._send_once(sends, f"repost:{post.message_id}", channel, text, [])
             post.changed = False
-        await self.log_to_thread(game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang, sends=sends)
+        await self.log_to_thread(
+            game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang, sends=sends, regrouped=regrouped
+        )
         self.tables[game_id] = table
-        return bool(posts or log_lines)
+        self.log_carry[game_id] = carry + lead if tail is None else tail
+        return bool(posts or log_lines or regrouped)
 
     async def _send_once(
         self, sends: Sends, part: str, to: discord.abc.Messageable, text: str | None, files: list[discord.File]
@@ -404,16 +414,24 @@ class Publisher:
         lang: str,
         *,
         sends: Sends,
+        regrouped: str | None = None,
     ) -> None:
         """Every line of the step in the game's log thread, added to its last message while there is room (an edit
         notifies nobody). The thread is opened with the game's first lines; where it cannot be (no permission), the
         channel's messages and ``/game log`` remain. Each chunk of lines is marked once out (``sends``): an edit
-        adds to a message, so a retry must not make it again."""
-        if not lines:
+        adds to a message, so a retry must not make it again. ``regrouped``: the grouped line the last message ends
+        with, rewritten with this step's houses (one line of "Nothing mustered", not one per house)."""
+        if not lines and regrouped is None:
             return
         thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang)
         if thread is None:
             return
+        if regrouped is not None and not (await sends.recorded("log:regroup"))[0]:
+            edited = await self._replace_last_line(game_id, thread, regrouped)
+            if edited is not None:
+                await sends.mark("log:regroup", edited)
+            else:  # the message is not known here (a restart) or full: the line goes out with the rest
+                lines = [regrouped, *lines]
         for index, chunk in enumerate(split(lines)):
             part = f"log:{index}"
             done, message_id = await sends.recorded(part)
@@ -429,6 +447,24 @@ class Publisher:
             message_id = await self._send_once(sends, part, thread, chunk, [])
             if message_id is not None:
                 self.open_text[game_id] = (message_id, chunk)
+
+    async def _replace_last_line(self, game_id: int, thread: discord.abc.Messageable, line: str) -> int | None:
+        """Rewrite the last line of the log thread's last message: its id; None: no message is open here, or the line
+        does not fit."""
+        open_ = self.open_text.get(game_id)
+        if open_ is None:
+            return None
+        kept = open_[1].rpartition("\n")[0]
+        content = f"{kept}\n{line}" if kept else line
+        if len(content) > MESSAGE_LIMIT:
+            return None
+        try:
+            await self._fence()
+            await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
+        except discord.NotFound:
+            return None
+        self.open_text[game_id] = (open_[0], content)
+        return open_[0]
 
     async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> int | None:
         """Add a step's lines to the log thread's last message when there is room: its id; None: post anew (none is
@@ -468,14 +504,17 @@ class Publisher:
         self.threads[game_id] = thread.id
         return thread
 
-    def narration(self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str) -> list[str]:
+    def narration(
+        self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str, *, spoke: bool = False
+    ) -> list[str]:
         """The step's lines, a header opening each new phase: the events say when a phase begins, and the
-        game's phase afterwards opens the one that starts without an event (planning after Westeros)."""
+        game's phase afterwards opens the one that starts without an event (planning after Westeros). ``spoke``: the
+        step said something already (it continued the last grouped line), so a new phase's header may be due."""
         round_ = game.round - (1 if any(e["type"] == "round-started" for e in events) else 0)
         seen = self.phase_shown.get(game_id)
         lines = narrate_all(events, lang, round_=round_, phase=seen)
         seen = last_phase(events, seen)
-        if not game.finished and lines and seen is not None:  # most answers narrate nothing: no view then
+        if not game.finished and (lines or spoke) and seen is not None:  # most answers narrate nothing: no view
             now = game.view(None)["phase"]
             if now != seen:
                 lines.append(phase_header(game.round, now, lang))
@@ -495,6 +534,7 @@ class Publisher:
         """Once the ended game's last posts are out: what its channel and log thread showed."""
         self.phase_shown.pop(game_id, None)
         self.open_text.pop(game_id, None)
+        self.log_carry.pop(game_id, None)
         self.tables.pop(game_id, None)
         self.threads.pop(game_id, None)
 

@@ -166,6 +166,12 @@ async def test_a_phase_grows_one_message_and_the_log_thread_tells_every_step(tab
     logged = "\n".join(m.content for m in fake.world.transcript if m.channel_id == thread.id)
     narrated = narrate_all([e for v in sorted(events) for e in events[v]], "en")
     assert [line for line in narrated if line not in logged] == []  # every line of every step, headers too
+    # ... and no other: a no-op told step by step (each house musters in its own step) is one line, not one a house
+    # (issue V, item 6), rewritten as the houses come.
+    thread_lines = [line for m in fake.visible_messages(table.moderator) if m.channel_id == thread.id
+                    for line in m.content.splitlines()]  # fmt: skip
+    headers = {line for line in thread_lines if line.startswith("**— ")}  # phases that start without an event too
+    assert [line for line in thread_lines if line not in narrated and line not in headers] == []
     assert (await table.service.row(game_id)).log_thread_id == thread.id
 
 
