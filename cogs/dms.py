@@ -3,6 +3,7 @@ player unasked. A player whose DMs are closed is pinged in the game channel with
 
 from __future__ import annotations
 
+import hashlib
 from datetime import UTC, datetime
 
 import discord
@@ -56,6 +57,12 @@ def decision_house(game: Game, house: str, lang: str) -> str:
     if liege is None:
         return house_mark(house, lang)
     return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
+
+
+def decision_nonce(game_id: int, version: int, prompt_id: str, user_id: int) -> str:
+    """The nonce of a decision's notice published for ``version`` (24 characters: Discord takes up to 25)."""
+    key = f"dm:{game_id}:{version}:{prompt_id}:{user_id}"
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 class DecisionDMs:
@@ -127,7 +134,12 @@ class DecisionDMs:
         self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
     ) -> None:
         """The decision's DM carries its form: the player answers there, with no click to open it first. A
-        player whose DMs are closed is pinged in the channel with a Decide button (its form is ephemeral)."""
+        player whose DMs are closed is pinged in the channel with a Decide button (its form is ephemeral).
+
+        The one message it sends carries a nonce of the version, the decision and the member: a publication tried
+        again after a crash between Discord's answer and the outbox's mark gets the message Discord made then
+        (within Discord's nonce window), not a second DM (issue X)."""
+        nonce = decision_nonce(game_id, game.version, prompt.id, user_id)
         lang = await self.service.language_for(user_id, game_id)
         form = form_of(game, prompt, lang)
         text = await self.decision_text(game_id, name, game, prompt, form, lang)
@@ -139,7 +151,7 @@ class DecisionDMs:
                 dm = await self.channels.dm(user_id)
                 # Answered meanwhile (or the game ended): no form to keep in memory; Decide opens what is asked now.
                 if not await self._still_asked(game_id, prompt):
-                    await dm.send(text, view=decide)
+                    await dm.send(text, view=decide, nonce=nonce)
                     return
                 # A form the player already opened for this decision (from /decide, say) keeps its picks.
                 draft = forms.drafts.get((game_id, prompt.house))
@@ -154,9 +166,9 @@ class DecisionDMs:
                     alone = discord.ui.LayoutView(timeout=None)  # a notice of up to 4,000 characters, as the form's
                     alone.add_item(discord.ui.TextDisplay(text))
                     alone.add_item(discord.ui.ActionRow(DecideButton(game_id, prompt.house, t("button.decide", lang))))
-                    await dm.send(view=alone)
+                    await dm.send(view=alone, nonce=nonce)
                     return
-                draft.messages.add((await dm.send(view=form_view)).id)
+                draft.messages.add((await dm.send(view=form_view, nonce=nonce)).id)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:
@@ -167,7 +179,9 @@ class DecisionDMs:
         ping = t(
             "channel.dm_closed", lang, user=f"<@{user_id}>", title=form.title, house=house_mark(prompt.house, lang)
         )
-        await channel.send(ping, view=decide, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)]))
+        await channel.send(
+            ping, view=decide, nonce=nonce, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+        )
 
     async def _still_asked(self, game_id: int, prompt: Prompt) -> bool:
         """Whether the game still runs and ``prompt`` is still what its house is asked (DMs go out after the

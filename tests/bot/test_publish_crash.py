@@ -122,3 +122,51 @@ async def test_X_02_a_publishing_worker_killed_at_the_reveal_posts_it_once(tmp_p
             lambda fake, channel: fake.faults.lost_answer(f"POST /channels/{channel.id}/messages", hold=HOLD),
             url,
         )
+
+
+async def test_X_02_a_decision_dm_discord_took_without_answering_is_not_sent_again(tmp_path: Path) -> None:
+    """The step after the reveal opens a decision: Discord creates its DM and its answer never arrives; the bot killed
+    while it waits sends it again after the restart with the same nonce (the version, the decision, the member), and
+    Discord answers with the DM it created: the player has it once."""
+    db = tmp_path / "games.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
+        await bot.sync_commands()
+        await bot.start()
+        store = await Store.open(db)
+        try:
+            game_id = await new_game(fake, channel, moderator, players)
+            seats = await store.seats(game_id)
+            house_of = {user: house for house, user in seats.items()}
+            dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
+            await fake.wait_idle(quiet=1.0, timeout=60)
+            before = {p.id: len(fake.dm_messages(p)) for p in players}
+            rules = []
+            for number, player in enumerate(players, 1):
+                if number == len(players):  # the decisions the reveal opens: their DMs are taken and never answered
+                    rules = [fake.faults.lost_answer(f"POST /channels/{dms[p.id].channel_id}/messages", hold=HOLD)
+                             for p in players]  # fmt: skip
+                form = dms[player.id]
+                submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
+                await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
+            await fake.world.wait_until(lambda: any(r.hits for r in rules), 60, "a decision DM held")
+            held = [p for p, r in zip(players, rules, strict=True) if r.hits]
+            assert all(len(fake.dm_messages(p)) == before[p.id] + 1 for p in held)  # Discord made it
+            await bot.kill()
+            fake.faults.clear()
+
+            await bot.start()
+            await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+            await fake.wait_idle(quiet=1.5, timeout=60)
+            for player in held:
+                assert len(fake.dm_messages(player)) == before[player.id] + 1, [
+                    m.content for m in fake.dm_messages(player)
+                ]
+        finally:
+            await store.close()
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
