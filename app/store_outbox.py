@@ -144,13 +144,14 @@ class OutboxStore(StoreBase):
 
     async def published(self, game_id: int, version: int, kind: str = "step") -> None:
         """Everything a version implies is out, and so is everything of the game's earlier versions (published in
-        order) but what failed and waits for a retry. The marks of single messages go with their rows (and so do
+        order) but what failed and waits for a retry. The version's own row goes even when it was marked for a retry
+        (this was the retry: left, it would stay forever). The marks of single messages go with their rows (and so do
         those of rows an undo took out)."""
         async with self.transaction() as db:
             await db.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND (version < ? OR (version = ? AND kind = ?))"
-                " AND sent NOT LIKE '%retry%'",
-                (game_id, version, version, kind),
+                "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?)"
+                " OR (version < ? AND sent NOT LIKE '%retry%'))",
+                (game_id, version, kind, version),
             )
             await db.execute(
                 "DELETE FROM outbox_sends WHERE game_id = ? AND NOT EXISTS (SELECT 1 FROM outbox o"

@@ -132,7 +132,7 @@ async def test_a_deadline_firer_that_died_after_its_first_default_leaves_no_hous
             only_if_unanswered=True,
             key=f"deadline:{step}:{first.house}",
             missed_by=first.house,
-        )  # fmt: skip
+        )
     )
     answered = await deadlines.fire(game_id, row.step_key)
     assert sorted(answered) == sorted(p.house for p in prompts[1:])
@@ -153,7 +153,7 @@ async def test_a_game_whose_state_no_longer_loads_is_quarantined_and_stops_nothi
     a moderator's import of a repaired position brings it back."""
     store, scheduler = env
     service = GameService(store)
-    deadlines = Deadlines(service, scheduler)
+    Deadlines(service, scheduler)
     broken = await new_running_game(service, channel=1)
     healthy = await new_running_game(service, channel=2)
     await store.write("UPDATE games SET state = ? WHERE id = ?", ('{"version": 3}', broken))
@@ -201,3 +201,25 @@ async def test_a_game_whose_state_no_longer_loads_is_quarantined_and_stops_nothi
     assert (await store.db.fetchone("SELECT broken_reason FROM games WHERE id = ?", (broken,))) == (None,)
     assert await store.seats(broken) == seats
     assert await store.db.fetchone("SELECT 1 FROM deadlines WHERE game_id = ?", (broken,)) is not None
+
+
+async def test_a_version_published_on_its_retry_leaves_the_outbox(env) -> None:  # type: ignore[no-untyped-def]
+    """Fault 6: a publication that failed is marked for a retry; once the retry is out, its row goes (it stayed
+    forever), while an earlier version still waiting for its own retry stays."""
+    store, _ = env
+    service = GameService(store)
+    game_id = await new_running_game(service)
+    started = (await store.game(game_id)).version  # type: ignore[union-attr]
+    game = await service.load(game_id)
+    prompt = game.prompts()[0]
+    seats = await store.seats(game_id)
+    await service.execute(
+        Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="a1")
+    )
+    await store.published_part(game_id, started, "retry")
+    await store.published_part(game_id, started + 1, "retry")
+    await store.published(game_id, started + 1)
+    left = await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ? ORDER BY version", (game_id,))
+    assert [int(r[0]) for r in left] == [started]  # the earlier one waits for its own retry
+    await store.published(game_id, started)
+    assert await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ?", (game_id,)) == []
