@@ -160,16 +160,16 @@ def _vassal_orders(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     options = [Choice(tok, token_label(tok, lang)) for tok in c["tokens"]]
     options.append(Choice(NONE, t("decision.orders.no_order", lang)))
     fields = _area_order_fields(c["areas"], view, default, lang, options, [NONE])
+    # Short enough for a phone's one screen with a vassal's every area (issue V): what a vassal is was said in the
+    # claim its liege answered just before, and the liege and the rule share a line.
     lines = [
-        *vassal_explained(view, lang),
-        t("ctx.vassal-orders.liege", lang, liege=house_name(info.get("liege"), lang), vassal=vassal),
-        t("ctx.vassal-orders.rule", lang, max=c.get("max", 2)),
+        t("ctx.vassal-orders.rule", lang, liege=house_name(info.get("liege"), lang), max=c.get("max", 2)),
         t("ctx.vassal-orders.tokens", lang, tokens=", ".join(token_label(tok, lang) for tok in c["tokens"]) or "—"),
     ]
     restrictions = info.get("restrictions") or []
     if restrictions:
         lines.append(t("ctx.restrictions", lang, orders=", ".join(t(f"restriction.{r}", lang) for r in restrictions)))
-    ask = tn("ask.vassal-orders", len(c["areas"]), lang, vassal=vassal, max=c.get("max", 2))
+    ask = t("ask.vassal-orders", lang, vassal=vassal, max=c.get("max", 2))
     return Form(prompt.id, prompt.kind, t("decision.vassal-orders.title", lang), lines, fields, ask)
 
 

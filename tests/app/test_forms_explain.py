@@ -849,8 +849,8 @@ def test_the_vassal_claim_form_names_the_claims_so_far() -> None:
 
 
 def test_what_a_vassal_is_is_said_in_the_first_rounds_forms_only() -> None:
-    """Issue U, fault 11: every vassal DM repeated what a vassal is; the first round's claim and vassal orders say it,
-    later rounds do not."""
+    """Issue U, fault 11: every vassal DM repeated what a vassal is; the first round's claim says it, later rounds do
+    not (the vassal orders that follow the claim leave it out to fit a phone: issue V, item 5)."""
     from app.kinds.planning import vassal_explained
     from i18n import t
 

@@ -150,5 +150,6 @@ def test_a_vassals_decision_dm_and_reminder_name_it_with_its_liege() -> None:
         }
     )
     assert decision_house(g, "stark", "en") == "⬜ Stark"
-    assert decision_house(g, "tyrell", "en") == "for your vassal 🟩 Tyrell (you, ⬜ Stark, command it this round)"
+    assert decision_house(g, "tyrell", "en") == "for your vassal 🟩 Tyrell (you: ⬜ Stark)"
     assert "вассала 🟩 Тирелл" in decision_house(g, "tyrell", "ru")
+    assert "⬜ Старк" in decision_house(g, "tyrell", "ru")
