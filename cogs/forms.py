@@ -35,11 +35,13 @@ from app.decisions import (
 from app.labels import house_mark
 from app.lru import Bounded
 from app.queries import handed_over
+from app.queue import GatewayService
 from app.service import Applied, GameService, ServiceError, SharedGame
 from app.store import Source
 from cogs.acks import AckFirst
 from cogs.channels import Channels
-from cogs.replies import command_key, failure_text, guarded, say
+from cogs.receipts import receipt_layout, reply_to
+from cogs.replies import answer_failure, command_key, failure_text, guarded, say
 from cogs.text import clip, fit
 from engine import Game, Prompt, RuleError
 from i18n import t
@@ -521,29 +523,36 @@ class FormController:
         lang = str(interaction.locale)
         # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
         # nothing was recorded), propagates to the error handler.
-        async with self.order.working():
-            command = Answer(game_id=game_id, by=interaction.user.id, key=command_key(interaction), house=house,
-                             answer=answer, prompt_id=prompt.id)  # fmt: skip
-            await self.service.answer(command)
         summary = answer_text(prompt.kind, answer, lang, limit=1800, prompt=prompt)
         lines = [t("decision.recorded", lang, summary=summary)]
         if prompt.secret:  # a secret answer can change until everyone has answered: the receipt reopens the form
             lines.append(t("decision.changeable", lang))
+        command = Answer(game_id=game_id, by=interaction.user.id, key=command_key(interaction), house=house,
+                         answer=answer, prompt_id=prompt.id)  # fmt: skip
+        async with self.order.working():
+            if isinstance(self.service, GatewayService):  # its receipt is kept with the command, for after a restart
+                receipt = "\n".join(lines)
+                reply = reply_to(interaction, receipt=receipt, changeable=prompt.secret, edits_form=draft is not None)
+                try:
+                    await self.service.answer(command, reply=reply)
+                except Exception as error:  # told here, so that the gateway knows he was told
+                    await answer_failure(interaction, error)
+                    await self.service.told(command)
+                    return
+            else:
+                await self.service.answer(command)
         change = DecideButton(game_id, house, t("button.change", lang)) if prompt.secret else None
         if draft is not None:
             self.drafts.pop((game_id, house), None)
-            # The form's message keeps its components-v2 flag: the receipt replacing it is a layout too.
-            receipt = discord.ui.LayoutView(timeout=None)
-            receipt.add_item(discord.ui.TextDisplay(fit("\n".join(lines))))
-            if change is not None:
-                receipt.add_item(discord.ui.ActionRow(change))
-            await interaction.edit_original_response(view=receipt)
+            await interaction.edit_original_response(view=receipt_layout("\n".join(lines), change))
             metrics.receipt_sent()
-            return
-        view: discord.ui.View = discord.utils.MISSING
-        if change is not None:
-            view = discord.ui.View(timeout=None).add_item(change)
-        await interaction.followup.send(fit("\n".join(lines)), view=view, ephemeral=True)
+        else:
+            view: discord.ui.View = discord.utils.MISSING
+            if change is not None:
+                view = discord.ui.View(timeout=None).add_item(change)
+            await interaction.followup.send(fit("\n".join(lines)), view=view, ephemeral=True)
+        if isinstance(self.service, GatewayService):
+            await self.service.told(command)
 
     async def refresh_forms(self, game_id: int, game: Game) -> None:
         """Open DM forms whose decision changed under them (the same prompt with other choices: a gift changes what a
