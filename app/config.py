@@ -46,6 +46,9 @@ class Config:
     backup_every_hours: float = 0.0  # the one-process bot backs up this often; 0: never (BACKUP_EVERY_HOURS)
     backup_keep: int = 7  # the newest backups kept in backup_dir (BACKUP_KEEP)
     backup_dir: Path | None = None  # BACKUP_DIR; None: ``backups/`` beside the database (app/backup.py)
+    # An ended game's command log is removed this many days after it ended, its final standing kept
+    # (KEEP_ENDED_DAYS; app/retention.py, docs/privacy.md); 0 keeps it for good.
+    keep_ended_days: float = 180.0
     log_level: str = "INFO"  # LOG_LEVEL
     log_format: str = "text"  # LOG_FORMAT: ``text``, or ``json`` (one object per line, for hosts that collect logs)
     extra: dict[str, str] = field(default_factory=dict)
@@ -207,6 +210,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         backup_every_hours=_hours(env.get("BACKUP_EVERY_HOURS")),
         backup_keep=_keep(env.get("BACKUP_KEEP")),
         backup_dir=Path(env["BACKUP_DIR"]) if env.get("BACKUP_DIR", "").strip() else None,
+        keep_ended_days=_keep_days(env.get("KEEP_ENDED_DAYS")),
         log_level=_log_level(env.get("LOG_LEVEL")),
         log_format=_log_format(env.get("LOG_FORMAT")),
     )
@@ -229,6 +233,19 @@ def _keep(raw: str | None) -> int:
     if keep < 1:
         raise ConfigError(f"BACKUP_KEEP must be a whole number of backups, 1 or more, not {raw!r}")
     return keep
+
+
+def _keep_days(raw: str | None) -> float:
+    """KEEP_ENDED_DAYS: days an ended game's command log is kept (180 unless set; 0: for good)."""
+    try:
+        days = float(raw) if raw and raw.strip() else 180.0
+    except ValueError:
+        days = -1.0
+    if days < 0:
+        raise ConfigError(
+            f"KEEP_ENDED_DAYS must be a number of days, 0 to keep ended games' logs for good, not {raw!r}"
+        )
+    return days
 
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")

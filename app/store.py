@@ -6,8 +6,8 @@ a compare-and-set on the game's version, so two racing writers can never both su
 
 ``Store`` is composed of one part per what it stores, each in its own module: the caches and writes they share
 (``app.store_base``), commands and the outbox (``app.store_outbox``), games, seats and their state
-(``app.store_games``), the lobby and users (``app.store_lobby``), and deadlines (``app.store_deadlines``). Import
-everything from here.
+(``app.store_games``), the lobby and users (``app.store_lobby``), deadlines (``app.store_deadlines``), and
+retention, deletion and a member's own data (``app.store_privacy``). Import everything from here.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from app.store_games import (
 )
 from app.store_lobby import HouseTaken, LobbyStore, NotInLobby, UserStore
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, Notice
+from app.store_privacy import MemberData, PrivacyStore
 
 __all__ = [
     "ACTIVE",
@@ -53,6 +54,7 @@ __all__ = [
     "GameRow",
     "GameStatus",
     "HouseTaken",
+    "MemberData",
     "NotInLobby",
     "Notice",
     "Source",
@@ -62,7 +64,7 @@ __all__ = [
 ]
 
 
-class Store(GameStore, LobbyStore, UserStore):
+class Store(GameStore, LobbyStore, UserStore, PrivacyStore):
     """The bot's tables on one ``Database`` (SQLite or PostgreSQL).
 
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in

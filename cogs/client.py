@@ -25,6 +25,7 @@ from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
 from app.leases import ONE_PROCESS, PUBLISHER, Lease, LeaseHeld, LeaseKeeper, gateway_lease, process_info
 from app.queue import CommandQueue, GatewayService, Outcomes, Workers, tell_publisher
+from app.retention import schedule_retention
 from app.service import GameService
 from app.store import Store
 from cogs.health import HealthServer
@@ -111,6 +112,7 @@ class WesterosBot(commands.Bot):
         self.scheduler.start()
         if self.role == "all" and self.config.backup_every_hours:  # gateways and workers: a cron job (docs/deploy.md)
             schedule_backups(self.scheduler, self.config, BOT_ROOT)
+        schedule_retention(self.scheduler, self.service.store, self.config.keep_ended_days)
         self.deadlines = Deadlines(
             self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s
         )
