@@ -74,6 +74,11 @@ class Sends:
         key = f"{applied.game_id}:{applied.game.version}:{outbox_kind(applied)}:{self._written_at!r}:{part}"
         return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()  # 24 characters: Discord takes up to 25
 
+    async def written_at(self) -> float | None:
+        """When this publication's outbox row was written (None: it has none)."""
+        await self._marks()
+        return self._written_at
+
     async def mark(self, part: str, message_id: int | None) -> None:
         await self.service.sent_message(self.applied, part, message_id)
         (await self._marks())[part] = message_id
@@ -423,7 +428,7 @@ class Publisher:
         with, rewritten with this step's houses (one line of "Nothing mustered", not one per house)."""
         if not lines and regrouped is None:
             return
-        thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang)
+        thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang, since=await sends.written_at())
         if thread is None:
             return
         if regrouped is not None and not (await sends.recorded("log:regroup"))[0]:
@@ -482,8 +487,18 @@ class Publisher:
         return open_[0]
 
     async def _log_thread(
-        self, game_id: int, thread_id: int | None, channel_id: int, game_name: str, lang: str
+        self,
+        game_id: int,
+        thread_id: int | None,
+        channel_id: int,
+        game_name: str,
+        lang: str,
+        *,
+        since: float | None = None,
     ) -> discord.abc.Messageable | None:
+        """The game's log thread, opened with its first lines. Discord has no nonce for a new thread: a publication
+        tried again after a crash between opening it and recording its id (``since``: when that publication was
+        committed) finds the thread it opened among the server's active threads, and does not open a second."""
         thread_id = self.threads.get(game_id, thread_id)
         if thread_id is not None:
             return self.channels.thread(thread_id)
@@ -491,11 +506,13 @@ class Publisher:
             return None  # it could not be opened: not again until a restart
         try:
             parent = await self.channels.text_channel(channel_id)
-            name = t("channel.thread-name", lang, game=shown(game_name, NAME_LIMIT))
-            await self._fence()
-            thread = await parent.create_thread(
-                name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
-            )
+            name = t("channel.thread-name", lang, game=shown(game_name, NAME_LIMIT))[:100]
+            thread = await self._opened_before(parent, name, since)
+            if thread is None:
+                await self._fence()
+                thread = await parent.create_thread(
+                    name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+                )
         except (discord.HTTPException, TypeError):
             log.info("could not open the log thread of game %s (missing permission?)", game_id)
             self.threads[game_id] = None
@@ -503,6 +520,24 @@ class Publisher:
         await self.service.set_log_thread(game_id, thread.id)
         self.threads[game_id] = thread.id
         return thread
+
+    async def _opened_before(
+        self, parent: discord.TextChannel, name: str, since: float | None
+    ) -> discord.Thread | None:
+        """The bot's active thread named ``name`` under ``parent`` opened since ``since`` (a crash came before its id
+        was recorded), if any."""
+        me = self.channels.bot.user
+        if since is None or me is None:
+            return None
+        for thread in await parent.guild.active_threads():
+            if (
+                thread.parent_id == parent.id
+                and thread.name == name
+                and thread.owner_id == me.id
+                and discord.utils.snowflake_time(thread.id).timestamp() >= since - 1
+            ):
+                return thread
+        return None
 
     def narration(
         self, game_id: int, game: Game, events: list[dict[str, Any]], lang: str, *, spoke: bool = False

@@ -170,3 +170,19 @@ async def test_X_02_a_decision_dm_discord_took_without_answering_is_not_sent_aga
             await store.close()
             await bot.stop()
         assert fake.failed_interactions == [], bot.output()[-3000:]
+
+
+async def test_X_02_a_log_thread_discord_opened_without_answering_is_not_opened_again(tmp_path: Path) -> None:
+    """Discord opens the log thread and its answer never arrives: the bot killed while it waits has no record of the
+    thread; after the restart it finds the thread it opened (the bot's, by that name, opened since the publication was
+    committed) among the server's active threads instead of opening a second: Discord has no nonce for threads."""
+    channels: list[Any] = []
+
+    def hold(fake: FakeDiscord, channel: Any) -> FaultRule:
+        channels.append((fake, channel))
+        return fake.faults.lost_answer(f"POST /channels/{channel.id}/threads", hold=HOLD)
+
+    await killed_at_the_reveal(tmp_path, hold)
+    fake, channel = channels[0]
+    threads = [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
+    assert len(threads) == 1, [c.name for c in threads]
