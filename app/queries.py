@@ -20,6 +20,7 @@ from app.store import (
     AnswerRow,
     DeadlineRow,
     DeadlineStore,
+    EndedGame,
     GameRow,
     GameStatus,
     Source,
@@ -341,6 +342,33 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
 
 OutboxKey = tuple[int, int, str]  # (game, version, kind) of a row of the outbox
 
+LAST_ENDED_SHOWN = 3  # ended games a server's overview names (the others are counted)
+
+
+@dataclass(frozen=True)
+class GameAtAGlance:
+    """An unfinished game of a server as its moderators' overview shows it: nothing a private view holds."""
+
+    row: GameRow
+    since: float  # a lobby's opening; a started game's step (its deadline's opening, else its last change)
+    public_view: dict[str, Any] | None = None  # a started game's view for nobody in particular (read-only)
+    deadline: DeadlineRow | None = None
+    lobby_taken: int = 0  # a lobby's players so far
+
+    @property
+    def broken(self) -> bool:
+        """A started game whose position cannot be read (quarantined until it is repaired)."""
+        return self.row.status != GameStatus.LOBBY and self.public_view is None
+
+
+@dataclass(frozen=True)
+class GuildGames:
+    """Every game of a server: the unfinished ones one by one, the ended ones counted and the last few named."""
+
+    unfinished: list[GameAtAGlance]
+    ended: int
+    last_ended: list[EndedGame]
+
 
 class GameQueries:
     """What the application and the Discord layer read of games; the cogs read nothing else (never the store,
@@ -416,6 +444,27 @@ class GameQueries:
 
     async def active_games(self) -> list[GameRow]:
         return await self.store.active_games()
+
+    async def games_of_guild(self, guild_id: int) -> GuildGames:
+        """A server's games at a glance (``/mod games``): read from the database, each started one through its
+        public view only, so no secret of any house reaches the overview."""
+        unfinished: list[GameAtAGlance] = []
+        for found in await self.store.unfinished_games_of_guild(guild_id):
+            row = found.row
+            if row.status == GameStatus.LOBBY:
+                taken = len(await self.store.lobby(row.id))
+                unfinished.append(GameAtAGlance(row, found.created_at, lobby_taken=taken))
+                continue
+            try:
+                view = (await self.load(row.id)).view(None)
+            except ServiceError:  # its position cannot be read (``load`` quarantines it): shown as broken
+                unfinished.append(GameAtAGlance(row, found.updated_at))
+                continue
+            deadline = await self._deadlines.get(row.id)
+            since = deadline.opened_at if deadline is not None else found.updated_at
+            unfinished.append(GameAtAGlance(row, since, view, deadline))
+        ended, last = await self.store.ended_games_of_guild(guild_id, last=LAST_ENDED_SHOWN)
+        return GuildGames(unfinished, ended, last)
 
     async def lobby_players(self, game_id: int) -> list[int]:
         return await self.store.lobby(game_id)

@@ -6,8 +6,9 @@ a compare-and-set on the game's version, so two racing writers can never both su
 
 ``Store`` is composed of one part per what it stores, each in its own module: the caches and writes they share
 (``app.store_base``), commands and the outbox (``app.store_outbox``), games, seats and their state
-(``app.store_games``), the lobby and users (``app.store_lobby``), deadlines (``app.store_deadlines``), and
-retention, deletion and a member's own data (``app.store_privacy``). Import everything from here.
+(``app.store_games``), the lobby and users (``app.store_lobby``), deadlines (``app.store_deadlines``), retention,
+deletion and a member's own data (``app.store_privacy``), and a server's games at a glance (``app.store_guilds``).
+Import everything from here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from app.store_games import (
     Source,
     VersionConflict,
 )
+from app.store_guilds import EndedGame, GuildStore, UnfinishedGame
 from app.store_lobby import HouseTaken, LobbyStore, NotInLobby, UserStore
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, Notice
 from app.store_privacy import MemberData, PrivacyStore
@@ -51,6 +53,7 @@ __all__ = [
     "DeadlineRow",
     "DeadlineStore",
     "DuplicateCommand",
+    "EndedGame",
     "GameRow",
     "GameStatus",
     "HouseTaken",
@@ -59,12 +62,13 @@ __all__ = [
     "Notice",
     "Source",
     "Store",
+    "UnfinishedGame",
     "VersionConflict",
     "Write",
 ]
 
 
-class Store(GameStore, LobbyStore, UserStore, PrivacyStore):
+class Store(GameStore, LobbyStore, UserStore, GuildStore, PrivacyStore):
     """The bot's tables on one ``Database`` (SQLite or PostgreSQL).
 
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in

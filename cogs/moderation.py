@@ -6,6 +6,7 @@ import io
 import json
 import re
 import time
+from datetime import UTC, datetime
 from typing import Any
 
 import discord
@@ -14,16 +15,89 @@ from discord.ext import commands
 
 from app.commands import End, Export, Extend, Force, Import, Pause, Resume, SetDeadlines, SetSeat, Undo, Vassalize
 from app.decisions import answer_text, prompt_title
-from app.queries import MAX_SCENARIO_BYTES
+from app.labels import awaited_text
+from app.queries import MAX_SCENARIO_BYTES, GameAtAGlance, GuildGames
 from app.service import GIFT, REPAIR, SEAT_CHANGE, VASSALIZE, GameService, ServiceError, parse_scenario
-from app.store import GameRow
-from cogs.dms import DecisionDMs
+from app.store import GameRow, GameStatus
+from cogs.dms import DecisionDMs, deadline_stamp
 from cogs.lobby import is_moderator
 from cogs.replies import command_key, confirmation_key, guarded, say
-from cogs.text import shown
+from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, shown
 from i18n import t, tn
 
 HOUSES = ["stark", "lannister", "baratheon", "greyjoy", "tyrell", "martell", "arryn"]
+
+
+def may_see_server_games(member: discord.abc.User, moderator_role: str | None) -> bool:
+    """Members with Manage Server, or with the configured moderator role: they moderate every game of the server
+    (a game's creator moderates only his own, so he is not shown the others)."""
+    if not isinstance(member, discord.Member):
+        return False
+    if member.guild_permissions.manage_guild:
+        return True
+    return bool(moderator_role) and any(r.name == moderator_role for r in member.roles)
+
+
+def _relative(at: float) -> str:
+    """A moment as Discord shows it to each reader, in his language: ``3 hours ago``."""
+    return discord.utils.format_dt(datetime.fromtimestamp(at, UTC), "R")
+
+
+def game_line(game: GameAtAGlance, lang: str) -> str:
+    """One unfinished game of the overview: what its public status says, and its deadline."""
+    row = game.row
+    name, channel = shown(row.name, NAME_LIMIT), f"<#{row.channel_id}>"
+    if row.status == GameStatus.LOBBY:
+        players = row.settings.get("players", 0)
+        return t("mod.games.lobby", lang, name=name, channel=channel, taken=game.lobby_taken, players=players,
+                 since=_relative(game.since))  # fmt: skip
+    view = game.public_view
+    if view is None:
+        return t("mod.games.broken", lang, name=name, channel=channel)
+    deadline = game.deadline
+    if deadline is None:
+        due = t("dm.no_deadline", lang)
+    elif deadline.paused_remaining is not None:
+        due = t("mod.games.left", lang, hours=f"{deadline.paused_remaining / 3600:.1f}")
+    else:
+        due = deadline_stamp(deadline.due_at)
+    key = "mod.games.paused" if row.status == GameStatus.PAUSED else "mod.games.running"
+    return t(
+        key,
+        lang,
+        name=name,
+        channel=channel,
+        round=view["round"],
+        phase=t(f"phase.{view['phase']}", lang),
+        awaiting=awaited_text(view, lang),
+        since=_relative(game.since),
+        deadline=due,
+    )
+
+
+def games_text(games: GuildGames, lang: str, limit: int = MESSAGE_LIMIT) -> str:
+    """A server's games in one message within Discord's limit. What does not fit goes whole lines at a time: the
+    ended games' names first (their count stays), then the last unfinished games, counted in a last line ("… and 4
+    more games")."""
+    if not games.unfinished and not games.ended:
+        return t("mod.games.none", lang)
+    title = t("mod.games.title", lang, count=len(games.unfinished))
+    unfinished = [game_line(game, lang) for game in games.unfinished]
+    ended = [tn("mod.games.ended", games.ended, lang)] if games.ended else []
+    named = [
+        t("mod.games.ended_line", lang, name=shown(g.name, NAME_LIMIT), channel=f"<#{g.channel_id}>",
+          when=_relative(g.ended_at))
+        for g in games.last_ended
+    ]  # fmt: skip
+    text = "\n".join([title, *unfinished, *ended, *named])
+    if len(text) <= limit:
+        return text
+    for kept in range(len(unfinished), -1, -1):
+        more = [tn("mod.games.more", len(unfinished) - kept, lang)] if kept < len(unfinished) else []
+        text = "\n".join([title, *unfinished[:kept], *more, *ended])
+        if len(text) <= limit:
+            return text
+    return title
 
 
 class UndoConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"modundo:(?P<game>\d+):(?P<version>\d+)"):
@@ -98,6 +172,17 @@ class Moderation(commands.Cog):
 
     async def _done(self, interaction: discord.Interaction[Any]) -> None:
         await say(interaction, t("mod.done", str(interaction.locale)))
+
+    @mod.command(name="games", description="Every game on this server: channel, step, whom it waits for, deadline")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        if interaction.guild_id is None:
+            raise ServiceError("server-only", "This command works in a server.")
+        if not may_see_server_games(interaction.user, self.role):
+            raise ServiceError("not-server-moderator", "Only members with Manage Server can see the server's games.")
+        games = await self.service.games_of_guild(interaction.guild_id)
+        text = games_text(games, str(interaction.locale))
+        await say(interaction, text, allowed_mentions=discord.AllowedMentions.none())
 
     @mod.command(name="extend", description="Move the current deadline (negative hours shorten it)")
     @app_commands.describe(hours="Hours to add (negative to shorten)")
