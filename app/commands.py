@@ -160,6 +160,13 @@ class End(ModeratorCommand):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Delete(ModeratorCommand):
+    """Remove the game and every row of it (``/mod delete``, after a confirmation whose message is its key). A
+    moderator who holds a house may delete the game only once it has ended (or while it is a lobby): never to escape
+    a game he is playing."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Export(ModeratorCommand):
     """Changes nothing; logged and audited because the table should know who downloaded the game."""
 

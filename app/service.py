@@ -21,6 +21,7 @@ from app.commands import (
     Answer,
     Clock,
     Command,
+    Delete,
     Done,
     End,
     Export,
@@ -217,7 +218,7 @@ class GameService(GameQueries):
     async def execute(self, command: PickHouse) -> dict[int, str]: ...
 
     @overload
-    async def execute(self, command: TableCommand) -> Done: ...
+    async def execute(self, command: TableCommand | Delete) -> Done: ...
 
     async def execute(self, command: Command) -> Applied | list[int] | dict[int, str] | Done:
         """Apply one command: who may, validate, apply, commit (with its key and notices), publish. Raises
@@ -250,6 +251,8 @@ class GameService(GameQueries):
                 return await self._pick(command)
             if isinstance(command, TableCommand):
                 return await self._table(command)
+            if isinstance(command, Delete):
+                return await self._delete(command)
         except DuplicateCommand as err:
             raise ServiceError("already-done", "That was already done.") from err
         except BrokenGame as err:
@@ -697,6 +700,24 @@ class GameService(GameQueries):
         if notices:
             self._noticed(game_id)
         return Done(until=plan.until, durations=durations)
+
+    async def _delete(self, command: Delete) -> Done:
+        """Remove a game entirely (``Store.delete_game``) and unschedule its deadline. Nothing of it is left to hold
+        the command's key: a second press of the confirmation finds the game gone and is ``already-done``."""
+        game_id = command.game_id
+        async with self.lock(game_id):
+            row = await self.store.game(game_id)
+            if row is None:
+                raise ServiceError("already-done", "That was already done.")
+            if row.status in ACTIVE and await self.seated(game_id, command.by):
+                raise ServiceError("delete-seated", "You hold a house in this game: delete it once it has ended.")
+            if not await self.store.delete_game(game_id):
+                raise ServiceError("already-done", "That was already done.")
+        if self.clock is not None:
+            await self.clock.disarm(game_id)
+        self._ended(game_id)
+        log.info("game %s (%s) was deleted by a moderator", game_id, row.status)
+        return Done()
 
     async def _plan(self, command: Pause | Resume | Extend | Vacation) -> Plan:
         """The change a command makes to the game's clock, worked out by the deadlines."""

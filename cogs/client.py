@@ -102,7 +102,7 @@ class WesterosBot(commands.Bot):
         from cogs.forms import DecideButton, FormButton, FormSelect
         from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
-        from cogs.moderation import HandoverConsent, Moderation, UndoConfirm
+        from cogs.moderation import DeleteConfirm, HandoverConsent, Moderation, UndoConfirm
         from cogs.play import GATEWAY_WORK_SLOTS, WORK_SLOTS, Play
         from cogs.replies import answer_failure
 
@@ -126,7 +126,15 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play.dms))
         await self.add_cog(Gifts(self, self.service))
         self.add_dynamic_items(
-            LobbyButton, DecideButton, FormSelect, FormButton, UndoConfirm, GiftConfirm, GiftCancel, HandoverConsent
+            LobbyButton,
+            DecideButton,
+            FormSelect,
+            FormButton,
+            UndoConfirm,
+            DeleteConfirm,
+            GiftConfirm,
+            GiftCancel,
+            HandoverConsent,
         )
         restored = await self.deadlines.restore(sweep_every=self.config.deadline_sweep_s)
         log.info("re-armed %s deadlines", restored)

@@ -13,7 +13,20 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from app.commands import End, Export, Extend, Force, Import, Pause, Resume, SetDeadlines, SetSeat, Undo, Vassalize
+from app.commands import (
+    Delete,
+    End,
+    Export,
+    Extend,
+    Force,
+    Import,
+    Pause,
+    Resume,
+    SetDeadlines,
+    SetSeat,
+    Undo,
+    Vassalize,
+)
 from app.decisions import answer_text, prompt_title
 from app.labels import awaited_text
 from app.queries import MAX_SCENARIO_BYTES, GameAtAGlance, GuildGames
@@ -146,6 +159,28 @@ class HandoverConsent(
         assert isinstance(cog, Moderation)
         await interaction.response.defer()
         await guarded(interaction, cog.consent(interaction, self))
+
+
+class DeleteConfirm(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"moddelete:(?P<game>\d+)"):
+    """The confirmation of ``/mod delete``: the game is in its custom id, so it works after a restart, and the
+    message asking it is the command's key."""
+
+    def __init__(self, game_id: int, label: str = "Delete") -> None:
+        super().__init__(
+            discord.ui.Button(label=label, style=discord.ButtonStyle.danger, custom_id=f"moddelete:{game_id}")
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> DeleteConfirm:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        cog = interaction.client.get_cog("Moderation")
+        assert isinstance(cog, Moderation)
+        await guarded(interaction, cog.confirm_delete(interaction, self.game_id))
 
 
 class Moderation(commands.Cog):
@@ -396,3 +431,33 @@ class Moderation(commands.Cog):
         row = await self._game(interaction)
         await self.service.execute(End(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
+
+    @mod.command(name="delete", description="Delete this channel's game and all that is kept of it (asks first)")
+    async def delete(self, interaction: discord.Interaction[Any]) -> None:
+        """The channel's newest game, whatever its status (an ended one too); a seated moderator may delete it only
+        once it has ended (docs/bot.md), so he is refused before he is asked."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        games = await self.service.store.games_in_channel(interaction.channel_id or 0, active_only=False)
+        if not games:
+            raise ServiceError("no-game-here", "There is no game in this channel.")
+        row = games[-1]
+        if not is_moderator(interaction.user, row.created_by, self.role):
+            raise ServiceError("not-moderator", "Only moderators can do that.")
+        if row.status in ("running", "paused") and await self.service.seated(row.id, interaction.user.id):
+            raise ServiceError("delete-seated", "You hold a house in this game: delete it once it has ended.")
+        lang = str(interaction.locale)
+        text = t("mod.delete.confirm", lang, game=shown(row.name), status=t(f"mod.delete.status.{row.status}", lang))
+        view = discord.ui.View(timeout=None)
+        view.add_item(DeleteConfirm(row.id, t("mod.delete.button", lang)))
+        await say(interaction, text, view=view)
+
+    async def confirm_delete(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        await interaction.response.defer()
+        row = await self.service.store.game(game_id)
+        if row is None:  # deleted by this confirmation already (or another moderator's)
+            raise ServiceError("already-done", "That was already done.")
+        if not is_moderator(interaction.user, row.created_by, self.role):
+            raise ServiceError("not-moderator", "Only moderators can do that.")
+        await self.service.execute(Delete(game_id=game_id, by=interaction.user.id, key=confirmation_key(interaction)))
+        text = t("mod.delete.done", str(interaction.locale), game=shown(row.name))
+        await interaction.edit_original_response(content=text, view=None)

@@ -260,6 +260,9 @@ class Publisher:
                 await self.forms.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
         except Exception as err:
+            if isinstance(err, ServiceError) and err.code == "no-game":  # deleted meanwhile (/mod delete)
+                log.info("game %s was deleted before version %s was published", game_id, version)
+                return True
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
