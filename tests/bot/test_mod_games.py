@@ -141,6 +141,26 @@ async def test_mod_games_is_refused_without_manage_server_and_says_when_a_server
     assert "На этом сервере ещё не было игр" in ru_none.content
 
 
+async def test_a_game_whose_position_cannot_be_read_is_listed_as_such(table: Table) -> None:
+    fake = table.fake
+    lobby = await (
+        await fake.slash(table.moderator, table.channel, "game new", players=3, name="Spoilt")
+    ).wait_response()
+    game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+    for player in table.players[:3]:
+        await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
+    await (await fake.click(table.moderator, lobby, f"lobby:{game_id}:start")).wait_response()
+    await fake.wait_idle()
+    store = table.service.store
+    await store.write("UPDATE games SET state = ? WHERE id = ?", ('{"round": "not a round"}', game_id))
+    store.forget(game_id)
+    text = (await (await fake.slash(table.moderator, table.channel, "mod games")).wait_response()).content
+    line = game_lines(text)["Spoilt"]
+    assert "its saved position cannot be read" in line and "not a round" not in line
+    assert (await table.service.row(game_id)).broken_reason is not None  # quarantined, its moderators told
+    assert fake.failed_interactions == []
+
+
 def lobby_row(number: int) -> GameAtAGlance:
     row = GameRow(
         id=number,
