@@ -72,6 +72,7 @@ from app.store import (
     GameRow,
     GameStatus,
     HouseTaken,
+    MemberData,
     Notice,
     NotInLobby,
     Source,
@@ -758,6 +759,23 @@ class GameService(GameQueries):
 
     async def set_dm_closed(self, user_id: int, closed: bool) -> None:
         await self.store.set_dm_closed(user_id, closed)
+
+    async def member_data(self, user_id: int) -> MemberData:
+        """Everything kept about a member (``/privacy``)."""
+        return await self.store.member_data(user_id)
+
+    async def forget_member(self, user_id: int) -> None:
+        """Remove everything kept about a member (``/privacy forget``; ``Store.forget_member`` says what). Refused
+        with ``forget-seated`` while he holds a house in a running or paused game: a moderator replaces him first."""
+        running = await self.store.forget_member(user_id)
+        if running:
+            raise ServiceError(
+                "forget-seated",
+                "You play in a running game: a moderator must replace you first.",
+                name=", ".join(running),
+            )
+        self._parsed.clear()  # states parsed before may still name him
+        log.info("a member asked to be forgotten: done")
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
         """The Discord locale a user last interacted in (DMs the bot sends them are written in it)."""

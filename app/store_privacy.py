@@ -186,14 +186,10 @@ class PrivacyStore(StoreBase):
                     f"UPDATE {table} SET {column} = REPLACE({column}, ?, 'null') WHERE {column} LIKE ?",
                     (quoted, f"%{quoted}%"),
                 )
-            # A channel line still to post names him as a mention; commands handled for him are done with.
-            await db.execute(
-                "UPDATE notices SET payload = REPLACE(payload, ?, '—') WHERE payload LIKE ?",
-                (f"<@{user_id}>", f"%<@{user_id}>%"),
-            )
-            await db.execute(
-                "DELETE FROM command_queue WHERE payload LIKE ? OR reply LIKE ?", (f"%{user_id}%", f"%{user_id}%")
-            )
+            # Channel lines still to post that name him (an audit line, a mention) and commands handled for him:
+            # dropped, as posting them would name him again.
+            for table, column in (("notices", "payload"), ("command_queue", "payload"), ("command_queue", "reply")):
+                await db.execute(f"DELETE FROM {table} WHERE {column} LIKE ?", (f"%{user_id}%",))
         self.lost_track()  # his id left rows of many games: nothing cached of them holds
         return []
 

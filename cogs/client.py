@@ -104,6 +104,7 @@ class WesterosBot(commands.Bot):
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import DeleteConfirm, HandoverConsent, Moderation, UndoConfirm
         from cogs.play import GATEWAY_WORK_SLOTS, WORK_SLOTS, Play
+        from cogs.privacy import ForgetConfirm, Privacy
         from cogs.replies import answer_failure
 
         await self.tree.set_translator(CatalogTranslator())
@@ -125,6 +126,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(self.play)
         await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play.dms))
         await self.add_cog(Gifts(self, self.service))
+        await self.add_cog(Privacy(self, self.service, self.config))
         self.add_dynamic_items(
             LobbyButton,
             DecideButton,
@@ -135,6 +137,7 @@ class WesterosBot(commands.Bot):
             GiftConfirm,
             GiftCancel,
             HandoverConsent,
+            ForgetConfirm,
         )
         restored = await self.deadlines.restore(sweep_every=self.config.deadline_sweep_s)
         log.info("re-armed %s deadlines", restored)

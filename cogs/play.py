@@ -29,6 +29,7 @@ from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs
 from cogs.forms import DecideButton, FormController
+from cogs.privacy import about_privacy
 from cogs.publisher import Publisher
 from cogs.replies import say
 from cogs.text import NAME_LIMIT, clip, fit, shown
@@ -77,7 +78,10 @@ class Play(commands.Cog):
 
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Remember the locale of the user's last interaction: DMs the bot sends unasked are written in it."""
+        """Remember the locale of the user's last interaction: DMs the bot sends unasked are written in it (not
+        from /privacy: a member who asks to be forgotten is not remembered by asking)."""
+        if about_privacy(interaction):
+            return
         try:
             await self.service.remember_locale(interaction.user.id, str(interaction.locale))
         except Exception:  # never let bookkeeping fail an interaction
