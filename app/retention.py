@@ -7,6 +7,7 @@ ended is never touched.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -54,7 +55,7 @@ async def prune_ended(store: Store, keep_days: float, *, now: float | None = Non
     games = rows = 0
     for game in await store.ended_unpruned(cutoff):
         try:
-            standing = final_standing(game.state)
+            standing = await asyncio.to_thread(final_standing, game.state)  # the event loop never waits
         except Exception:  # a state this code cannot read: its standing is unknown, its log goes all the same
             log.exception("game %s: its final standing could not be read", game.id)
             standing = {}

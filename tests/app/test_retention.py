@@ -10,10 +10,11 @@ import pytest
 
 from app.commands import Answer, End, Join, Start
 from app.config import ConfigError, load_config
-from app.retention import DAY_S, FINAL_STANDING, prune_ended
+from app.retention import DAY_S, FINAL_STANDING, final_standing, prune_ended
 from app.service import GameService, GameSettings
 from app.store import Store
 from app.store_privacy import LOG_TABLES, PRUNED
+from engine import new_game, rules
 
 TABLES = (*LOG_TABLES, "snapshots", "seats", "games")
 
@@ -117,3 +118,15 @@ def test_keep_ended_days_defaults_to_180_and_refuses_nonsense(tmp_path: Path) ->
     for bad in ("-1", "soon"):
         with pytest.raises(ConfigError, match="KEEP_ENDED_DAYS"):
             load_config(tmp_path, {"KEEP_ENDED_DAYS": bad})
+
+
+def test_the_final_standing_names_the_winner_and_each_houses_track() -> None:
+    game = new_game(3, seed=5)
+    game.end_game("lannister", "castles")
+    standing = final_standing(game.to_json())
+    assert standing["winner"] == "lannister" and standing["reason"] == "castles"
+    assert standing["houses"]["lannister"] == {
+        "castles": rules.castle_counts(game.state)["lannister"],
+        "victory_points": rules.victory_points(game.state)["lannister"],
+    }
+    assert final_standing(None) == {}  # a game that never started has none
