@@ -34,6 +34,10 @@ class Config:
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
     lease_s: float = 30.0  # a process's leases (its role, its shards) free themselves this long after it dies (LEASE_S)
+    # A gateway waits this long for an answer's outcome, at most 14 minutes (the interaction's token lasts 15)
+    # (OUTCOME_TIMEOUT_S), and looks this often for outcomes it could not read in time (UNTOLD_SWEEP_S).
+    outcome_timeout_s: float = 600.0
+    untold_sweep_s: float = 30.0
     # /healthz and /metrics (HEALTH_PORT, HEALTH_HOST; cogs/health.py): off unless a port is given, and on the
     # loopback unless another address is given, since they are for the host's own monitoring.
     health_port: int | None = None
@@ -202,6 +206,8 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),
         lease_s=_seconds(env.get("LEASE_S"), 30.0),
+        outcome_timeout_s=min(_seconds(env.get("OUTCOME_TIMEOUT_S"), 600.0), 840.0),
+        untold_sweep_s=_seconds(env.get("UNTOLD_SWEEP_S"), 30.0),
         health_port=_health_port(env.get("HEALTH_PORT", "").strip()),
         health_host=env.get("HEALTH_HOST", "").strip() or "127.0.0.1",
         shard_count=shard_count,

@@ -41,6 +41,8 @@ PRUNE_EVERY_S = 300.0
 KEEP_UNTOLD_S = 7 * 86400.0  # an outcome its gateway never told (it was down) waits this long for it to come back
 RETRY_FIRST_S, RETRY_MAX_S = 0.2, 5.0  # a waiting side's backoff while its database connection is down
 TOKEN_LIFE_S = 14 * 60.0  # an interaction's token lasts 15 minutes: a minute's margin for the edit itself
+UNTOLD_SWEEP_S = 30.0  # how often a running gateway looks for outcomes recorded after it stopped waiting for them
+CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for), so that its sweep leaves them alone
 
 CLAIM = (
     "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL AND NOT EXISTS ("
@@ -181,7 +183,9 @@ class CommandQueue:
         return int(row[0]) if row is not None and row[0] is not None else None
 
     async def mark_told(self, queue_id: int) -> None:
-        await self.db.execute("UPDATE command_queue SET told_at = ? WHERE id = ?", (time.time(), queue_id))
+        await self.db.execute(
+            "UPDATE command_queue SET told_at = ? WHERE id = ? AND told_at IS NULL", (time.time(), queue_id)
+        )
 
     async def untold(self, gateway: str) -> list[Untold]:
         """The commands ``gateway`` enqueued whose players it has not told, oldest first."""
@@ -266,14 +270,27 @@ class CommandQueue:
         )
 
 
+Tell = Callable[[Untold, dict[str, Any]], Awaitable[None]]  # tells a player an outcome (cogs/receipts.py)
+
+
+def claim_of(row: Untold) -> str:
+    """What claims a row: its command's key, as a live Submit claims it before enqueueing."""
+    return row.command.key if row.command.key is not None else f"queue:{row.queue_id}"
+
+
 class Outcomes:
     """The gateway's side: the outcome of each command it enqueued, from ``NOTIFY`` or, if that was missed, from the
-    table."""
+    table; and the players it has not told yet, told once the record says what happened (``keep_telling``)."""
 
-    def __init__(self, queue: CommandQueue, *, gateway: str = "gateway") -> None:
+    def __init__(self, queue: CommandQueue, *, gateway: str = "gateway", timeout: float = OUTCOME_TIMEOUT_S) -> None:
         self.queue = queue
         self.gateway = gateway  # the name its commands carry (``command_queue.gateway``): the same after a restart
+        self.timeout = timeout  # how long a player's answer is waited for (OUTCOME_TIMEOUT_S)
         self.to_tell: Bounded[str, int] = Bounded(4096)  # command key -> its queue id, until its player was told
+        # The keys of the commands someone here tells or told: a live Submit's from before its enqueue, a recovered or
+        # swept one's from when it was picked. The sweep takes only unclaimed ones, so no player is told twice; a key
+        # stays claimed once told, since a sweep's read may have begun before his told_at was written.
+        self.claimed: Bounded[str, None] = Bounded(CLAIMED_KEYS)
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
@@ -295,25 +312,35 @@ class Outcomes:
         elif not future.done():
             future.set_result(message["outcome"])
 
-    async def submit(
-        self, command: Answer, *, timeout: float = OUTCOME_TIMEOUT_S, reply: ReplyTo | None = None
-    ) -> None:
+    async def submit(self, command: Answer, *, timeout: float | None = None, reply: ReplyTo | None = None) -> None:
         """Enqueue the command and wait for a worker to apply it; raises its refusal, ``CommandFailed`` (the record says
-        nothing was applied) or ``OutcomeUnknown`` (the database stayed out of reach). A dropped connection is tried
-        again meanwhile, and an enqueue whose connection dropped looks its command up by key before enqueueing it
-        again. With ``reply``, ``told(command.key)`` marks the player told once he was."""
-        until = time.monotonic() + timeout
+        nothing was applied) or ``OutcomeUnknown`` (the database stayed out of reach: the sweep tells the player once
+        it can read the outcome). A dropped connection is tried again meanwhile, and an enqueue whose connection
+        dropped looks its command up by key before enqueueing it again. With ``reply``, ``told(command.key)`` marks
+        the player told once he was."""
+        until = time.monotonic() + (self.timeout if timeout is None else timeout)
+        key = command.key if reply is not None else None
+        if key is not None:
+            self.claimed[key] = None
         try:
             if self.schema is None:
                 self.schema = await persist("the queue's schema", self.queue.schema, until=until)
             queue_id = await self._enqueue(command, reply, until)
+            if key is not None:
+                self.to_tell[key] = queue_id
+            outcome = await self.outcome(queue_id, until)
         except Exception as error:
-            if is_connection_lost(error):
-                raise OutcomeUnknown(f"could not reach the database to enqueue {command.key}") from error
-            raise
-        if reply is not None and command.key is not None:
-            self.to_tell[command.key] = queue_id
-        raise_outcome(await self.outcome(queue_id, until))
+            if not (is_connection_lost(error) or isinstance(error, OutcomeUnknown)):
+                raise
+            if (
+                key is not None
+            ):  # he is told the outcome is unknown; the sweep tells him what it was, once it can read it
+                self.claimed.pop(key, None)
+                self.to_tell.pop(key, None)
+            if isinstance(error, OutcomeUnknown):
+                raise
+            raise OutcomeUnknown(f"the database stayed out of reach while {command.key} was submitted") from error
+        raise_outcome(outcome)
 
     async def _enqueue(self, command: Answer, reply: ReplyTo | None, until: float) -> int:
         dropped = False
@@ -333,7 +360,8 @@ class Outcomes:
 
     async def outcome(self, queue_id: int, until: float) -> dict[str, Any]:
         """The command's outcome once a worker recorded it; past ``until`` (monotonic), the command is given up and
-        never applied later, unless a worker is applying it, whose outcome is then awaited."""
+        never applied later, unless a worker is applying it, whose outcome is then awaited. ``OutcomeUnknown`` if the
+        database is out of reach when the time is up."""
         outcome = self.early.pop(queue_id, None)
         if outcome is not None:
             return outcome
@@ -351,10 +379,14 @@ class Outcomes:
             except TimeoutError:
                 pass
             try:
-                stored = await self.queue.outcome(queue_id)
+                # Bounded by the time left: a pool waiting for a server that is away would outlast the wait.
+                left = max(until - time.monotonic(), POLL_S * 4)
+                stored = await asyncio.wait_for(self.queue.outcome(queue_id), timeout=left)
             except Exception as error:
-                if not is_connection_lost(error):
+                if not (is_connection_lost(error) or isinstance(error, TimeoutError)):
                     raise
+                if time.monotonic() > until:
+                    raise OutcomeUnknown(f"the database stayed out of reach: command {queue_id}") from error
                 # The outcome is in the table whatever happened to this connection: read it again.
                 log.warning("reading command %s's outcome: lost the database connection; trying again", queue_id)
                 continue
@@ -376,7 +408,34 @@ class Outcomes:
         except Exception:  # he would be told once more after a restart of this gateway: the receipt edited again
             log.exception("could not mark command %s told", queue_id)
 
-    async def recover(self, tell: Callable[[Untold, dict[str, Any]], Awaitable[None]], *, at_once: int = 16) -> int:
+    async def keep_telling(self, tell: Tell, *, every: float = UNTOLD_SWEEP_S) -> None:
+        """Runs as long as the gateway: the players it left waiting before a restart are told (``recover``), and every
+        ``every`` seconds those whose outcome it could not read while they waited (``sweep``)."""
+        recovering = asyncio.ensure_future(self._recover_and_say(tell))
+        try:
+            while True:
+                await asyncio.sleep(every)
+                try:
+                    told = await self.sweep(tell)
+                except Exception as error:
+                    if not is_connection_lost(error):
+                        log.exception("could not look for the players this gateway has not told")
+                    continue
+                if told:
+                    log.info("told %s players the outcomes recorded after this gateway stopped waiting", told)
+        finally:
+            recovering.cancel()
+
+    async def _recover_and_say(self, tell: Tell) -> None:
+        try:
+            told = await self.recover(tell)
+        except Exception:
+            log.exception("could not tell the players this gateway left waiting before its restart")
+            return
+        if told:
+            log.info("told %s players the outcomes of answers queued before this gateway restarted", told)
+
+    async def recover(self, tell: Tell) -> int:
         """After this gateway's restart: each command it enqueued and never told its player, its outcome awaited (a
         command still waiting when its time runs out is given up, as for a living gateway), then ``tell(command,
         outcome)`` and marked told. Returns how many players were told."""
@@ -384,21 +443,62 @@ class Outcomes:
             self.schema = await persist("the queue's schema", self.queue.schema, until=time.monotonic() + 600)
         rows = await persist("reading the untold commands", lambda: self.queue.untold(self.gateway),
                              until=time.monotonic() + 600)  # fmt: skip
+        rows = self._claim([row for row in rows if claim_of(row) not in self.claimed])
         if rows:
             log.info("%s commands were enqueued before this gateway restarted: telling their players", len(rows))
+        return await self._tell_each(rows, tell)
+
+    async def sweep(self, tell: Tell) -> int:
+        """One look, while the gateway runs, for its commands whose players nobody here is telling: those recorded
+        after their Submit stopped waiting (the database was out of reach), and those still waiting past their time
+        (given up, as a living gateway does); each told once. Returns how many players were told."""
+        if self.schema is None:
+            self.schema = await self.queue.schema()
+        overdue = time.time() - self.timeout
+        rows = await self.queue.untold(self.gateway)
+        return await self._tell_each(
+            self._claim(
+                [
+                    row
+                    for row in rows
+                    if claim_of(row) not in self.claimed and (row.outcome is not None or row.enqueued_at < overdue)
+                ]
+            ),
+            tell,
+        )
+
+    def _claim(self, rows: list[Untold]) -> list[Untold]:
+        # No await between a caller's filter and this: no other task of this gateway claims a row in between.
+        for row in rows:
+            self.claimed[claim_of(row)] = None
+        return rows
+
+    async def _tell_each(self, rows: list[Untold], tell: Tell, *, at_once: int = 16) -> int:
+        """Each claimed row's outcome (awaited, or given up past its time), told and marked told; a row whose outcome
+        or telling failed is let go, for the next sweep."""
         slots = asyncio.Semaphore(at_once)
 
         async def one(row: Untold) -> bool:
-            left = row.enqueued_at + OUTCOME_TIMEOUT_S - time.time()
-            outcome = row.outcome or await self.outcome(row.queue_id, time.monotonic() + max(left, 0.0))
+            left = row.enqueued_at + self.timeout - time.time()
+            try:
+                outcome = row.outcome or await self.outcome(row.queue_id, time.monotonic() + max(left, 0.0))
+            except Exception as error:
+                if not (is_connection_lost(error) or isinstance(error, OutcomeUnknown)):
+                    log.exception("could not read the outcome of command %s", row.queue_id)
+                self.claimed.pop(claim_of(row), None)
+                return False
             async with slots:
                 try:
                     await tell(row, outcome)
                 except Exception:
                     log.exception("could not tell the player of command %s its outcome", row.queue_id)
+                    self.claimed.pop(claim_of(row), None)
                     return False
-            await persist(f"marking {row.queue_id} told", lambda: self.queue.mark_told(row.queue_id),
-                          until=time.monotonic() + 60)  # fmt: skip
+            try:
+                await persist(f"marking {row.queue_id} told", lambda: self.queue.mark_told(row.queue_id),
+                              until=time.monotonic() + 60)  # fmt: skip
+            except Exception:  # still claimed: not told again by this gateway (after its restart, the receipt again)
+                log.exception("could not mark command %s told", row.queue_id)
             return True
 
         return sum(await asyncio.gather(*(one(row) for row in rows)))

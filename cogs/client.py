@@ -149,7 +149,8 @@ class WesterosBot(commands.Bot):
             self.pump = OutboxPump(self.play.publisher, str(self.config.database), ttl=self.config.lease_s)
             self.pump.start()
         elif isinstance(self.service, GatewayService):
-            # The players whose answers this gateway queued before it restarted are told, as their outcomes come.
+            # The players whose answers this gateway queued before it restarted are told, as their outcomes come; and
+            # while it runs, those whose outcomes it could not read in time (the database away) once it can.
             self._recovering = asyncio.ensure_future(self._tell_untold(self.service))
         if self.config.health_port is not None:
             await self._serve_health(self.config.health_port)
@@ -176,15 +177,12 @@ class WesterosBot(commands.Bot):
         self.health = server
 
     async def _tell_untold(self, service: GatewayService) -> None:
+        """For as long as the gateway runs: the players it left waiting before a restart, then every UNTOLD_SWEEP_S
+        those it told the outcome was unknown, each told once the record says what it was."""
         from cogs.receipts import tell_late
 
-        try:
-            told = await service.outcomes.recover(lambda row, outcome: tell_late(self, service, row, outcome))
-        except Exception:
-            log.exception("could not tell the players this gateway left waiting before its restart")
-            return
-        if told:
-            log.info("told %s players the outcomes of answers queued before this gateway restarted", told)
+        tell = lambda row, outcome: tell_late(self, service, row, outcome)  # noqa: E731
+        await service.outcomes.keep_telling(tell, every=self.config.untold_sweep_s)
 
     async def _deadline_notice(self, notice: Reminder) -> None:
         await self.play.dms.on_reminder(notice)
@@ -306,7 +304,7 @@ async def run_bot_process(
     service: GameService = GameService(store)
     if role == "gateway":
         assert isinstance(store.db, PostgresDatabase)
-        outcomes = Outcomes(CommandQueue(store.db), gateway=gateway_name(config))
+        outcomes = Outcomes(CommandQueue(store.db), gateway=gateway_name(config), timeout=config.outcome_timeout_s)
         outcomes.start()
         service = GatewayService(store, outcomes)
         announce_commits(service, store.db)

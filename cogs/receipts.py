@@ -3,7 +3,9 @@
 A gateway queues an answer with a ``ReplyTo`` (the interaction's application id and token, the form it edits, the
 player's id and locale, the receipt's words): after a crash, the restarted gateway finds every answer it never
 told (``Outcomes.recover``), waits for its outcome, and tells the player with ``tell_late``: the interaction's
-webhook edits the form into its receipt while the token lives (15 minutes), a DM in his language says it after.
+webhook edits the form into its receipt while the token lives (15 minutes), a DM in his language says it after. A
+running gateway does the same every UNTOLD_SWEEP_S for the answers whose outcome it could not read while it waited
+(``Outcomes.sweep``).
 Only discord.py's documented API: ``Webhook.partial`` with the bot as client, ``Client.create_dm``.
 """
 
@@ -82,7 +84,10 @@ async def tell_late(bot: discord.Client, service: GameService, row: Untold, outc
     name = shown(game.name, NAME_LIMIT) if game is not None else ""
     dm = await bot.create_dm(discord.Object(id=reply.user_id))
     words = fit(t("decision.told-late", reply.locale, game=name, receipt=text))
-    if change is not None:
-        await dm.send(words, view=discord.ui.View(timeout=None).add_item(change))
-    else:
-        await dm.send(words)
+    try:
+        if change is not None:
+            await dm.send(words, view=discord.ui.View(timeout=None).add_item(change))
+        else:
+            await dm.send(words)
+    except discord.Forbidden:  # his DMs are closed: nothing can reach him, and a running gateway's sweep stops trying
+        log.info("could not tell the player of command %s its outcome: his DMs are closed", row.queue_id)

@@ -31,6 +31,16 @@ def test_worker_and_deadline_settings_are_bounded(tmp_path: Path) -> None:
     assert config.worker_slots == 32 and config.deadline_sweep_s == 30.0 and config.deadline_lease_s == 0.1
 
 
+def test_a_gateways_wait_for_an_outcome_never_outlasts_the_interactions_token(tmp_path: Path) -> None:
+    """OUTCOME_TIMEOUT_S (10 minutes unless set) is held under the token's 15 minutes, so that the receipt can still
+    be edited; UNTOLD_SWEEP_S is how often a running gateway looks for outcomes it could not read in time."""
+    default = load_config(tmp_path, {})
+    assert (default.outcome_timeout_s, default.untold_sweep_s) == (600.0, 30.0)
+    set_ = load_config(tmp_path, {"OUTCOME_TIMEOUT_S": "5", "UNTOLD_SWEEP_S": "1"})
+    assert (set_.outcome_timeout_s, set_.untold_sweep_s) == (5.0, 1.0)
+    assert load_config(tmp_path, {"OUTCOME_TIMEOUT_S": "3600"}).outcome_timeout_s == 840.0
+
+
 def test_shards_unset_mean_one_unsharded_connection(tmp_path: Path) -> None:
     config = load_config(tmp_path, {}, role="gateway")
     assert config.shard_count is None and config.shard_ids is None
