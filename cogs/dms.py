@@ -4,6 +4,7 @@ player unasked. A player whose DMs are closed is pinged in the game channel with
 from __future__ import annotations
 
 import hashlib
+import secrets
 from datetime import UTC, datetime
 
 import discord
@@ -59,9 +60,10 @@ def decision_house(game: Game, house: str, lang: str) -> str:
     return t("dm.for_vassal", lang, vassal=house_mark(house, lang), liege=house_mark(liege, lang))
 
 
-def decision_nonce(game_id: int, version: int, prompt_id: str, user_id: int) -> str:
-    """The nonce of a decision's notice published for ``version`` (24 characters: Discord takes up to 25)."""
-    key = f"dm:{game_id}:{version}:{prompt_id}:{user_id}"
+def decision_nonce(publication: str, prompt_id: str, user_id: int) -> str:
+    """The nonce of a decision's notice sent by one publication (the version's outbox row, written anew when an undo
+    commits the version again: its notices are then new DMs); 24 characters, Discord takes up to 25."""
+    key = f"dm:{publication}:{prompt_id}:{user_id}"
     return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
@@ -90,8 +92,11 @@ class DecisionDMs:
     def forget_game(self, game_id: int) -> None:
         self.notified.pop(game_id, None)
 
-    async def notify_prompts(self, game_id: int, game: Game, houses: set[str] | None = None) -> int:
-        """The decision DMs of the open prompts (only ``houses``' when given); how many went out."""
+    async def notify_prompts(
+        self, game_id: int, game: Game, houses: set[str] | None = None, *, publication: str | None = None
+    ) -> int:
+        """The decision DMs of the open prompts (only ``houses``' when given); how many went out. ``publication``: the
+        outbox's publication sending them, which each DM's nonce names (None: sent afresh, no nonce)."""
         sent = 0
         row = await self.service.row(game_id)
         prompts = game.prompts()
@@ -109,7 +114,10 @@ class DecisionDMs:
             if key in marks or user_id is None:
                 continue
             marks.add(key)
-            await self.send_decision_notice(row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt)
+            nonce = decision_nonce(publication, prompt.id, user_id) if publication is not None else None
+            await self.send_decision_notice(
+                row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt, nonce=nonce
+            )
             sent += 1
         return sent
 
@@ -131,15 +139,23 @@ class DecisionDMs:
         )
 
     async def send_decision_notice(
-        self, game_id: int, name: str, channel_id: int, user_id: int, game: Game, prompt: Prompt
+        self,
+        game_id: int,
+        name: str,
+        channel_id: int,
+        user_id: int,
+        game: Game,
+        prompt: Prompt,
+        *,
+        nonce: str | None = None,
     ) -> None:
         """The decision's DM carries its form: the player answers there, with no click to open it first. A
         player whose DMs are closed is pinged in the channel with a Decide button (its form is ephemeral).
 
-        The one message it sends carries a nonce of the version, the decision and the member: a publication tried
-        again after a crash between Discord's answer and the outbox's mark gets the message Discord made then
-        (within Discord's nonce window), not a second DM (issue X)."""
-        nonce = decision_nonce(game_id, game.version, prompt.id, user_id)
+        The one message it sends carries ``nonce`` (its publication's, the decision's and the member's): a
+        publication tried again after a crash between Discord's answer and the outbox's mark gets the message Discord
+        made then (within Discord's nonce window), not a second DM (issue X)."""
+        nonce = nonce or secrets.token_hex(12)  # sent afresh: a nonce of its own, which no earlier send shares
         lang = await self.service.language_for(user_id, game_id)
         form = form_of(game, prompt, lang)
         text = await self.decision_text(game_id, name, game, prompt, form, lang)

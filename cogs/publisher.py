@@ -74,6 +74,12 @@ class Sends:
         key = f"{applied.game_id}:{applied.game.version}:{outbox_kind(applied)}:{self._written_at!r}:{part}"
         return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()  # 24 characters: Discord takes up to 25
 
+    async def key(self) -> str:
+        """This publication's name: the same at every try of it, another for the same version committed again after
+        an undo (its outbox row is written anew)."""
+        applied = self.applied
+        return f"{applied.game_id}:{applied.game.version}:{outbox_kind(applied)}:{await self.written_at()!r}"
+
     async def written_at(self) -> float | None:
         """When this publication's outbox row was written (None: it has none)."""
         await self._marks()
@@ -242,8 +248,9 @@ class Publisher:
         try:
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.working():
+                sends = Sends(self.service, applied)
                 if "channel" not in sent and await self.post_to_channel(
-                    game_id, applied.game, applied.events, images, sends=Sends(self.service, applied)
+                    game_id, applied.game, applied.events, images, sends=sends
                 ):
                     await self.service.published_part(applied, "channel")
                     told = True
@@ -253,7 +260,7 @@ class Publisher:
                     houses = {p.house for p in applied.game.prompts()}
                 for house in sorted(houses - dm_sent):
                     await self._fence()
-                    if await self.dms.notify_prompts(game_id, applied.game, {house}):
+                    if await self.dms.notify_prompts(game_id, applied.game, {house}, publication=await sends.key()):
                         await self.service.published_part(applied, f"dm:{house}")
                         told = True
                 await self._fence()
