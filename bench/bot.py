@@ -34,12 +34,15 @@ import gc
 import json
 import os
 import signal
+import socket
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -49,6 +52,18 @@ from testing.fake_discord import FakeDiscord
 from testing.forms import form_control
 
 PLAYERS = 6
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def read_metrics(port: int) -> str:
+    """The bot's ``/metrics`` page (Prometheus's text format), from its loopback port."""
+    async with aiohttp.ClientSession() as session, session.get(f"http://127.0.0.1:{port}/metrics") as response:
+        return await response.text()
 
 
 def bot_rss_mb(bot: BotProcess) -> float:
@@ -164,6 +179,7 @@ async def run(
     *,
     database: Path | str | None = None,
     workers: int = 0,
+    metrics_out: Path | None = None,
 ) -> dict[str, Any]:
     """``database``: a PostgreSQL address (default: a new SQLite file); ``workers``: run ``bot.py`` as a gateway and
     this many workers instead of one process (PostgreSQL only). CPU is counted over every process of the bot, their
@@ -181,7 +197,9 @@ async def run(
             tables.append((channel, players))
         # The real bot.py in its own processes, as in production.
         role = "gateway" if workers else "all"
-        bot = BotProcess(fake, db, profile=profile, role=role, log_path=folder / "bot.log")
+        # ``--metrics``: the bot serves /metrics on a free loopback port, read once the burst is over.
+        health = {"HEALTH_PORT": str(free_port())} if metrics_out is not None else {}
+        bot = BotProcess(fake, db, profile=profile, role=role, log_path=folder / "bot.log", env=health)
         helpers = [BotProcess(fake, db, role="worker", log_path=folder / f"worker{i}.log") for i in range(workers)]
         await bot.sync_commands()
         await bot.start()
@@ -317,6 +335,8 @@ async def run(
             failed = len(fake.failed_interactions)
             rss_mb = bot_rss_mb(bot)
             rss_children = children_rss_mb(bot)
+            if metrics_out is not None:
+                metrics_out.write_text(await read_metrics(int(health["HEALTH_PORT"])))
         finally:
             await store.close()
             for process in (bot, *helpers):
@@ -401,11 +421,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--profile", type=Path, help="write a cProfile of the bot process to this file")
     parser.add_argument("--spy", type=Path, help="write py-spy's raw samples of the bot over the burst to this file")
+    parser.add_argument("--metrics", type=Path, help="serve /metrics (HEALTH_PORT) and write it after the burst here")
     args = parser.parse_args(argv)
     limit = 600 + 2 * args.games_ended
     runs = [
         asyncio.run(
-            asyncio.wait_for(run(args.tables, args.profile, args.games_ended, args.spy, args.flow), timeout=limit)
+            asyncio.wait_for(
+                run(args.tables, args.profile, args.games_ended, args.spy, args.flow, metrics_out=args.metrics),
+                timeout=limit,
+            )
         )
         for _ in range(args.runs)
     ]
