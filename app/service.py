@@ -704,12 +704,11 @@ class GameService(GameQueries):
 
     async def _delete(self, command: Delete) -> Done:
         """Remove a game entirely (``Store.delete_game``) and unschedule its deadline. Nothing of it is left to hold
-        the command's key: a second press of the confirmation finds the game gone and is ``already-done``."""
+        the command's key: a second press of the confirmation finds no such game (as any command on a game that is
+        not there), and changes nothing."""
         game_id = command.game_id
         async with self.lock(game_id):
-            row = await self.store.game(game_id)
-            if row is None:
-                raise ServiceError("already-done", "That was already done.")
+            row = await self.row(game_id)
             if row.status in ACTIVE and await self.seated(game_id, command.by):
                 raise ServiceError("delete-seated", "You hold a house in this game: delete it once it has ended.")
             if not await self.store.delete_game(game_id):

@@ -453,9 +453,12 @@ class Moderation(commands.Cog):
 
     async def confirm_delete(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         await interaction.response.defer()
-        row = await self.service.store.game(game_id)
-        if row is None:  # deleted by this confirmation already (or another moderator's)
-            raise ServiceError("already-done", "That was already done.")
+        try:
+            row = await self.service.row(game_id)
+        except ServiceError as err:
+            if err.code == "no-game":  # deleted by this confirmation already (or another moderator's)
+                raise ServiceError("already-done", "That was already done.") from err
+            raise
         if not is_moderator(interaction.user, row.created_by, self.role):
             raise ServiceError("not-moderator", "Only moderators can do that.")
         await self.service.execute(Delete(game_id=game_id, by=interaction.user.id, key=confirmation_key(interaction)))

@@ -56,10 +56,11 @@ async def test_a_moderator_deletes_an_ended_game_after_confirming(table: Table) 
     assert "is deleted" in done.content
     assert await table.service.store.game(game_id) is None
     assert set((await rows_of_game(table, game_id)).values()) == {0}  # not a row left in any table
-    # The confirmation pressed again (a retried interaction, another moderator's copy): nothing more happens.
+    # The confirmation pressed again (a retried interaction, another moderator's copy): nothing more happens; nothing
+    # of the game is left to tell it from a game that never was, so it is told as any command on a missing game.
     with pytest.raises(ServiceError) as again:
         await table.service.execute(Delete(game_id=game_id, by=table.moderator.id, key="message:1"))  # type: ignore[attr-defined]
-    assert again.value.code == "already-done"
+    assert again.value.code == "no-game"
     assert fake.failed_interactions == []
 
 
