@@ -260,14 +260,26 @@ class PostgresDatabase(Database):
             await session.executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        async with self._connection() as connection:
-            cursor = await _run(connection, sql, params)
-            return await cursor.fetchone()
+        for attempt in range(READ_TRIES):
+            try:
+                async with self._connection() as connection:
+                    cursor = await _run(connection, sql, params)
+                    return await cursor.fetchone()
+            except Exception as err:
+                if not _may_read_again(sql, err, attempt):
+                    raise
+        raise AssertionError("unreachable")
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        async with self._connection() as connection:
-            cursor = await _run(connection, sql, params)
-            return await cursor.fetchall()
+        for attempt in range(READ_TRIES):
+            try:
+                async with self._connection() as connection:
+                    cursor = await _run(connection, sql, params)
+                    return await cursor.fetchall()
+            except Exception as err:
+                if not _may_read_again(sql, err, attempt):
+                    raise
+        raise AssertionError("unreachable")
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
@@ -291,6 +303,26 @@ class PostgresDatabase(Database):
 
     async def set_read_only(self, read_only: bool) -> None:
         self.read_only = read_only
+
+
+READ_TRIES = 3  # a plain read whose connection was cut during its statement runs again on another
+
+
+def _may_read_again(sql: str, error: Exception, attempt: int) -> bool:
+    """Whether a statement whose connection dropped under it (a restart, ``pg_terminate_backend``) may simply run again:
+    a plain SELECT changes nothing, so its retry is safe; anything that writes (an INSERT ... RETURNING, a NOTIFY, a
+    lock) is left to its caller, who knows whether doing it twice is harmless. The pool's check catches connections
+    dropped while idle; this catches one dropped during the statement."""
+    import psycopg
+
+    if attempt + 1 >= READ_TRIES or not isinstance(error, psycopg.OperationalError):
+        return False
+    words = sql.lstrip().upper()
+    writes = ("INSERT", "UPDATE", "DELETE", "PG_NOTIFY", "FOR UPDATE", "NEXTVAL", "ADVISORY", "SET ")
+    if not words.startswith("SELECT") or any(word in words for word in writes):
+        return False
+    log.warning("a read lost its connection (%s); reading again", str(error).splitlines()[0] if str(error) else error)
+    return True
 
 
 async def _run(connection: psycopg.AsyncConnection[Any], sql: str, params: Params) -> psycopg.AsyncCursor[Any]:

@@ -116,3 +116,37 @@ def listener_channel_suffix(url: str) -> str:
         row = probe.execute("SELECT current_schema()").fetchone()
     assert row is not None
     return schema_hash(str(row[0]))
+
+
+async def test_a_read_cut_during_its_statement_reads_again_and_a_write_is_left_to_its_caller() -> None:
+    """A connection terminated *during* a plain SELECT (the pool's check cannot see that coming): the read runs again
+    on another connection and answers. A write cut the same way is not run again behind its caller's back (it may have
+    committed): it fails, and its caller decides (the gateway looks its enqueue up by the interaction's id)."""
+    require_postgres()
+    with postgres.fresh_schema("reread") as url:
+        db = await PostgresDatabase.open(url, pool_size=(2, 2))
+        try:
+            await db.execute("CREATE TABLE probe (n INTEGER)")
+
+            async def cut_the_sleeper() -> None:
+                with psycopg.connect(postgres.server_url(), autocommit=True) as admin:
+                    for _ in range(200):
+                        rows = admin.execute(
+                            "SELECT pid FROM pg_stat_activity WHERE state = 'active' AND query LIKE %s"
+                            " AND pid <> pg_backend_pid()",
+                            ("%pg_sleep(0.5)%",),
+                        ).fetchall()
+                        if rows:
+                            admin.execute("SELECT pg_terminate_backend(%s)", (rows[0][0],))
+                            return
+                        await asyncio.sleep(0.01)
+                raise AssertionError("the statement never ran")
+
+            read, _ = await asyncio.gather(db.fetchone("SELECT 7, pg_sleep(0.5)"), cut_the_sleeper())
+            assert read is not None and read[0] == 7
+            write = db.fetchone("INSERT INTO probe (n) SELECT 1 FROM pg_sleep(0.5) RETURNING n")
+            outcome = await asyncio.gather(write, cut_the_sleeper(), return_exceptions=True)
+            assert isinstance(outcome[0], psycopg.OperationalError)
+            assert await db.fetchone("SELECT count(*) FROM probe") == (0,)  # run once, cut, never again
+        finally:
+            await db.close()
