@@ -464,30 +464,31 @@ class Publisher:
                 self.open_text[game_id] = (message_id, chunk)
 
     async def _replace_last_line(self, game_id: int, thread: discord.abc.Messageable, line: str) -> int | None:
-        """Rewrite the last line of the log thread's last message: its id; None: no message is open here, or the line
-        does not fit."""
-        open_ = self.open_text.get(game_id)
-        if open_ is None:
-            return None
-        kept = open_[1].rpartition("\n")[0]
-        content = f"{kept}\n{line}" if kept else line
-        if len(content) > MESSAGE_LIMIT:
-            return None
-        try:
-            await self._fence()
-            await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]
-        except discord.NotFound:
-            return None
-        self.open_text[game_id] = (open_[0], content)
-        return open_[0]
+        """Rewrite the last line of the log thread's last message: its id; None: no message is open here, the line
+        does not fit, or the message is gone."""
+
+        def last_line_replaced(held: str) -> str:
+            kept = held.rpartition("\n")[0]
+            return f"{kept}\n{line}" if kept else line
+
+        return await self._rewrite_open_text(game_id, thread, last_line_replaced)
 
     async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> int | None:
         """Add a step's lines to the log thread's last message when there is room: its id; None: post anew (none is
         open, it is full, or it is gone)."""
+        return await self._rewrite_open_text(game_id, thread, lambda held: f"{held}\n{text}")
+
+    async def _rewrite_open_text(
+        self, game_id: int, thread: discord.abc.Messageable, rewrite: Callable[[str], str]
+    ) -> int | None:
+        """Edit the log thread's last message into ``rewrite(what it holds)``: its id; None when no message is open
+        here, the new text does not fit, or someone deleted the message."""
         open_ = self.open_text.get(game_id)
-        if open_ is None or len(open_[1]) + 1 + len(text) > MESSAGE_LIMIT:
+        if open_ is None:
             return None
-        content = f"{open_[1]}\n{text}"
+        content = rewrite(open_[1])
+        if len(content) > MESSAGE_LIMIT:
+            return None
         try:
             await self._fence()
             await thread.get_partial_message(open_[0]).edit(content=content)  # type: ignore[attr-defined]

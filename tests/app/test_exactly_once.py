@@ -7,28 +7,17 @@ The same faults with real processes killed at chosen statements are in ``tests/b
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from app.commands import Answer, Import
 from app.deadlines import Deadlines, deadline_step, step_key
 from app.notices import from_payload, notice_text
 from app.service import GameService, ServiceError
-from app.store import Store
-from tests.app.test_deadlines import new_running_game
+from tests.app.test_deadlines import env, new_running_game
 
-
-@pytest.fixture
-async def env(database: Path | str):  # type: ignore[no-untyped-def]
-    store = await Store.open(database)
-    scheduler = AsyncIOScheduler()
-    scheduler.start()
-    yield store, scheduler
-    scheduler.shutdown(wait=False)
-    await store.close()
+__all__ = ["env"]  # the deadlines' set-up (a store on each database, a running scheduler), shared as a fixture
 
 
 async def answer_all_but_last(service: GameService, game_id: int) -> tuple[str, Any, str]:
