@@ -1,18 +1,17 @@
-"""REST routes: channels, messages, pins, threads, reactions, typing."""
+"""REST routes: channels, messages, pins, reactions, typing (threads' own routes: ``routes_threads``)."""
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import unquote
 
 from aiohttp import web
 
-from . import lookups
+from . import lookups, threads
 from . import permissions as perms
 from .bodies import read_body
 from .context import FakeContext
 from .errors import CANNOT_SEND_TO_USER, ApiError
-from .models import PRIVATE_THREAD, PUBLIC_THREAD, FakeChannel, PermissionOverwrite, StoredMessage
+from .models import FakeChannel, PermissionOverwrite, StoredMessage
 from .payloads import channel_payload, message_payload
 from .rest import RouteSpec, json_response, no_content
 from .snowflakes import now_iso
@@ -33,13 +32,10 @@ def check_can_send(ctx: FakeContext, channel: FakeChannel) -> None:
     granted = world.channel_permissions(channel, world.bot)
     if not granted & perms.VIEW_CHANNEL:
         raise MISSING_ACCESS
-    needed = perms.SEND_MESSAGES_IN_THREADS if channel.is_thread else perms.SEND_MESSAGES
-    if not granted & needed:
+    if channel.is_thread:
+        threads.check_may_post(world, channel, world.bot)
+    elif not granted & perms.SEND_MESSAGES:
         raise MISSING_PERMISSIONS
-    if channel.is_thread and channel.archived:
-        if channel.locked:
-            raise ApiError(400, 50083, "Thread is archived")
-        channel.archived = False
 
 
 def routes(ctx: FakeContext) -> list[RouteSpec]:
@@ -58,6 +54,8 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
     async def edit_channel(request: web.Request) -> web.StreamResponse:
         channel = lookups.channel(world, request)
         payload = (await read_body(request)).payload
+        if channel.is_thread:
+            threads.check_may_edit(world, channel, payload)
         for key in ("name", "topic"):
             if key in payload:
                 setattr(channel, key, payload[key])
@@ -189,56 +187,6 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         channel = lookups.channel(world, request)
         return json_response([message_payload(world, m) for m in _pinned(channel)])
 
-    # ---------------------------------------------------------------- threads
-    def _new_thread(parent: FakeChannel, payload: dict[str, Any], *, from_message: int | None) -> FakeChannel:
-        guild = world.guild_of(parent)
-        if guild is None or parent.is_thread:
-            raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        name = str(payload.get("name") or "")
-        if not 1 <= len(name) <= 100:
-            raise ApiError(400, 50035, "Invalid Form Body: thread name must be 1..100 chars")
-        ttype = PUBLIC_THREAD if from_message else int(payload.get("type") or PRIVATE_THREAD)
-        thread = world.add_channel(
-            guild, name, type=ttype, parent_id=parent.id, owner_id=world.bot.id, channel_id=from_message
-        )
-        thread.thread_members.add(world.bot.id)
-        thread.auto_archive_duration = int(payload.get("auto_archive_duration") or 1440)
-        thread.invitable = bool(payload.get("invitable", True))
-        thread.rate_limit_per_user = int(payload.get("rate_limit_per_user") or 0)
-        ctx.events.channel_create(thread)
-        return thread
-
-    async def create_thread(request: web.Request) -> web.StreamResponse:
-        parent = lookups.channel(world, request)
-        payload = (await read_body(request)).payload
-        thread = _new_thread(parent, payload, from_message=None)
-        return json_response(channel_payload(world, thread), status=201)
-
-    async def create_thread_from_message(request: web.Request) -> web.StreamResponse:
-        parent = lookups.channel(world, request)
-        message = lookups.message(world, parent, request)
-        if message.id in world.channels:
-            raise ApiError(400, 160004, "A thread has already been created for this message")
-        payload = (await read_body(request)).payload
-        thread = _new_thread(parent, payload, from_message=message.id)
-        return json_response(channel_payload(world, thread), status=201)
-
-    async def add_thread_member(request: web.Request) -> web.StreamResponse:
-        thread = lookups.channel(world, request)
-        user = lookups.user(world, request)
-        if not thread.is_thread:
-            raise ApiError(400, 50024, "Cannot execute action on this channel type")
-        thread.thread_members.add(user.id)
-        world.changed()
-        return no_content()
-
-    async def remove_thread_member(request: web.Request) -> web.StreamResponse:
-        thread = lookups.channel(world, request)
-        user = lookups.user(world, request)
-        thread.thread_members.discard(user.id)
-        world.changed()
-        return no_content()
-
     # -------------------------------------------------------------- reactions
     async def add_reaction(request: web.Request) -> web.StreamResponse:
         channel = lookups.channel(world, request)
@@ -284,11 +232,7 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         RouteSpec("GET", m, get_message),
         RouteSpec("PATCH", m, edit_message),
         RouteSpec("DELETE", m, delete_message),
-        RouteSpec("POST", m + "/threads", create_thread_from_message),
         RouteSpec("PUT", m + "/reactions/{emoji}/@me", add_reaction),
         RouteSpec("DELETE", m + "/reactions/{emoji}/@me", remove_reaction),
         RouteSpec("DELETE", m + "/reactions", clear_reactions),
-        RouteSpec("POST", c + "/threads", create_thread),
-        RouteSpec("PUT", c + "/thread-members/{user_id}", add_thread_member),
-        RouteSpec("DELETE", c + "/thread-members/{user_id}", remove_thread_member),
     ]

@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import commands
+from . import commands, threads
 from . import components as comps
 from . import interactions as ix
 from .bodies import RequestBody
-from .errors import FakeDiscordError
+from .errors import ApiError, FakeDiscordError
 from .events import EventEmitter
 from .gateway import Gateway
 from .interactions import FakeInteraction, InteractionTracker
@@ -255,6 +255,11 @@ class ScriptedPlayers:
         """Post a plain message as ``user`` (delivered as MESSAGE_CREATE)."""
         if not self.world.can_view_channel(user.user, channel):
             raise FakeDiscordError(f"{user.name} cannot see channel {channel!r}")
+        if channel.is_thread:
+            try:
+                threads.check_may_post(self.world, channel, user.user)
+            except ApiError as refused:  # what Discord's client would show the member instead of sending
+                raise FakeDiscordError(f"{user.name} may not post in {channel!r}: {refused.message}") from None
         message = self.world.create_message(channel, user.user, RequestBody(payload={"content": content}))
         self.events.message_create(message)
         return message

@@ -10,7 +10,7 @@ from typing import Any, Self
 
 from aiohttp import web
 
-from . import routes_channels, routes_core, routes_interactions
+from . import routes_channels, routes_core, routes_interactions, routes_threads
 from .bodies import MAX_BODY_BYTES
 from .builder import WorldBuilder
 from .context import FakeContext, InternalError
@@ -74,7 +74,12 @@ class FakeDiscord(WorldBuilder, ScriptedPlayers, Observer):
 
     async def _start(self) -> Self:
         app = web.Application(client_max_size=MAX_BODY_BYTES)
-        specs = routes_core.routes(self.ctx) + routes_channels.routes(self.ctx) + routes_interactions.routes(self.ctx)
+        specs = [
+            *routes_core.routes(self.ctx),
+            *routes_channels.routes(self.ctx),
+            *routes_threads.routes(self.ctx),
+            *routes_interactions.routes(self.ctx),
+        ]
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/gateway/", self.gateway.handle)
         app.router.add_get("/attachments/{attachment_id}/{filename}", self._attachment)

@@ -89,6 +89,7 @@ class World:
         # Discord's enforce_nonce: a message sent again with the nonce of one the same author sent in the same channel
         # within this many seconds ("the past few minutes") is that message, and no new one is created.
         self.nonce_window = 300.0
+        self.active_thread_limit = 1000  # active (unarchived) threads one server may hold, as on Discord
 
     # ----------------------------------------------------------------- waiting
     def changed(self) -> None:
@@ -237,8 +238,10 @@ class World:
         if channel.is_dm:
             return channel.recipient_id == user.id or user.id == self.bot.id
         allowed = bool(self.channel_permissions(channel, user) & perms.VIEW_CHANNEL)
-        if allowed and channel.type == PRIVATE_THREAD:
-            return user.id in channel.thread_members or user.id == channel.owner_id or user.id == self.bot.id
+        if allowed and channel.type == PRIVATE_THREAD:  # its members, and those who manage threads (admins too)
+            manages = bool(self.channel_permissions(channel, user) & perms.MANAGE_THREADS)
+            member = user.id in channel.thread_members or user.id == channel.owner_id or user.id == self.bot.id
+            return member or manages
         return allowed
 
     def can_see(self, user: UserLike, message: StoredMessage) -> bool:
