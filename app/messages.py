@@ -19,7 +19,7 @@ from i18n import catalog, language_of, t, tn
 def _format_param(key: str, value: Any, lang: str) -> Any:
     board = data.all_areas()
     if isinstance(value, str):
-        if key == "house" and catalog("en").get(f"house.{value}") is not None:
+        if key in ("house", "liege") and catalog("en").get(f"house.{value}") is not None:
             return t(f"house.{value}", lang)
         if value in board:
             return area_label(value, lang)

@@ -130,6 +130,8 @@ class GameSettings:
     vacation_days: int = 7  # vacation days each player may take in this game
     ruleset: str = "base"  # or "mother-of-dragons" (3 to 8 players)
     targaryen_cards: str = "a"  # Mother of Dragons: Targaryen's house cards, set "a" or "b" (when Targaryen plays)
+    talk: str = "private"  # private threads between houses, "channel-only" or "none" (app/talks.py)
+    talks_open_at_end: bool = True  # at the end every player reads every talk (locked); False: archived, private
 
     def options(self) -> dict[str, Any]:
         """The engine's options for this game (a base game names no ruleset, as every earlier game)."""

@@ -7,7 +7,8 @@ a compare-and-set on the game's version, so two racing writers can never both su
 ``Store`` is composed of one part per what it stores, each in its own module: the caches and writes they share
 (``app.store_base``), commands and the outbox (``app.store_outbox``), games, seats and their state
 (``app.store_games``), the lobby and users (``app.store_lobby``), deadlines (``app.store_deadlines``), retention,
-deletion and a member's own data (``app.store_privacy``), and a server's games at a glance (``app.store_guilds``).
+deletion and a member's own data (``app.store_privacy``), a server's games at a glance (``app.store_guilds``), and
+the threads of the houses' private talks (``app.store_talks``).
 Import everything from here.
 """
 
@@ -37,6 +38,7 @@ from app.store_guilds import EndedGame, GuildStore, UnfinishedGame
 from app.store_lobby import HouseTaken, LobbyStore, NotInLobby, UserStore
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, Notice
 from app.store_privacy import MemberData, PrivacyStore
+from app.store_talks import Talk, TalkStore
 
 __all__ = [
     "ACTIVE",
@@ -62,13 +64,14 @@ __all__ = [
     "Notice",
     "Source",
     "Store",
+    "Talk",
     "UnfinishedGame",
     "VersionConflict",
     "Write",
 ]
 
 
-class Store(GameStore, LobbyStore, UserStore, GuildStore, PrivacyStore):
+class Store(GameStore, LobbyStore, UserStore, GuildStore, PrivacyStore, TalkStore):
     """The bot's tables on one ``Database`` (SQLite or PostgreSQL).
 
     The rows read on every interaction (a game, its seats, its deadline, a user's DM status) are cached in
