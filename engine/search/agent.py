@@ -70,6 +70,7 @@ class SearchAgent(Agent):
         if prompt.kind == "orders":
             options = candidates.order_candidates(prompt, view, self.random, ORDER_CANDIDATES)
         else:
+            heuristic = _safe_march(prompt, view, heuristic)
             options = candidates.march_candidates(prompt, view, heuristic, MARCH_CANDIDATES)
         if len(options) < 2:
             return options[0] if options else heuristic
@@ -79,7 +80,8 @@ class SearchAgent(Agent):
 
     def _search(self, prompt: Prompt, view: dict[str, Any], start: str, options: list[Any], fallback: Any) -> Any:
         allowance = self.budget_ms * STEPS_PER_MS
-        stop_at = self.clock() + CLOCK_STOP * self.budget_ms / 1000 if self.clock is not None else None
+        clock = self.clock
+        stop_at = clock() + CLOCK_STOP * self.budget_ms / 1000 if clock is not None else None
         work = 0
         totals = [0.0] * len(options)
         counts = [0] * len(options)
@@ -98,7 +100,7 @@ class SearchAgent(Agent):
             for i, option in enumerate(options):
                 if not alive[i]:
                     continue
-                if work >= allowance or (stop_at is not None and self.clock() >= stop_at):
+                if work >= allowance or (clock is not None and stop_at is not None and clock() >= stop_at):
                     return self._best(options, totals, counts, alive, fallback)
                 value, steps = self._rollout(game.copy(), prompt.house, option, seed)
                 work += steps + ROLLOUT_COST
@@ -192,6 +194,15 @@ class SearchAgent(Agent):
             if leads and side in prompt.choices:
                 return side
         return fallback
+
+
+def _safe_march(prompt: Prompt, view: dict[str, Any], answer: Any) -> Any:
+    """The heuristic agent's march, unless it goes against a neutral force (which the engine refuses when the army
+    is too weak, and only a search can check): then the prompt's default, which the engine always accepts."""
+    moves = answer.get("moves", []) if isinstance(answer, dict) else []
+    if any(isinstance(view["areas"][m["to"]].get("neutral"), int) for m in moves):
+        return prompt.default
+    return answer
 
 
 def _wins_ties(view: dict[str, Any], house: str, opponent: str) -> bool:
