@@ -291,3 +291,30 @@ async def read_log(store: Store, game_id: int, channel_id: int) -> GameLog:
     if (entries[-1].version if entries else 0) != row.version:
         raise ServiceError("replay-no-history", "This game's history is incomplete.")
     return GameLog(game_id, start[1], tuple(entries), row.status == GameStatus.ENDED)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A ``ServiceError`` as plain data: what the image pool hands back instead of raising (an exception with its
+    own constructor does not cross a process boundary)."""
+
+    code: str
+    message: str
+    params: dict[str, Any]
+
+    def error(self) -> ServiceError:
+        return ServiceError(self.code, self.message, **self.params)
+
+
+def frame_in_pool(
+    log: GameLog,
+    round_: int | None,
+    phase: str | None,
+    lang: str,
+    draw: Callable[[dict[str, Any], str], bytes] | None = None,
+) -> Frame | Refusal:
+    """``frame`` as the image pool runs it: a refusal comes back as a value."""
+    try:
+        return frame(log, round_, phase, lang, draw)
+    except ServiceError as err:
+        return Refusal(err.code, err.message, dict(err.params))

@@ -105,6 +105,7 @@ class WesterosBot(commands.Bot):
         from cogs.moderation import DeleteConfirm, HandoverConsent, Moderation, UndoConfirm
         from cogs.play import GATEWAY_WORK_SLOTS, WORK_SLOTS, Play
         from cogs.privacy import ForgetConfirm, Privacy
+        from cogs.replay import Replay, ReplayButton, ReplayRounds
         from cogs.replies import answer_failure
 
         await self.tree.set_translator(CatalogTranslator())
@@ -127,6 +128,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play.dms))
         await self.add_cog(Gifts(self, self.service))
         await self.add_cog(Privacy(self, self.service, self.config))
+        await self.add_cog(Replay(self, self.service, renderer=self.renderer, images=self.background))
         self.add_dynamic_items(
             LobbyButton,
             DecideButton,
@@ -138,6 +140,8 @@ class WesterosBot(commands.Bot):
             GiftCancel,
             HandoverConsent,
             ForgetConfirm,
+            ReplayButton,
+            ReplayRounds,
         )
         restored = await self.deadlines.restore(sweep_every=self.config.deadline_sweep_s)
         log.info("re-armed %s deadlines", restored)

@@ -28,6 +28,7 @@ from app.lru import KeyedLocks
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from app.store import GameStatus
+from cogs.replay import show_replay
 from cogs.replies import command_key, guarded, say
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
@@ -375,6 +376,24 @@ class Lobby(commands.Cog):
         lines = narrate_all(await self.service.public_events(game_id, limit=60), lang)
         text = "\n".join(lines[-25:]) or t("log.empty", lang)
         await say(interaction, text[-1900:])
+
+    @game.command(
+        name="replay", description="The board at the end of any phase of this channel's game, with what happened in it"
+    )
+    @app_commands.rename(round_="round")
+    @app_commands.describe(
+        round_="The round (default: the last one played)", phase="The phase (default: the round's last)"
+    )
+    @app_commands.choices(
+        phase=[app_commands.Choice(name=f"{p.capitalize()} phase", value=p) for p in ("westeros", "planning", "action")]
+    )
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        round_: app_commands.Range[int, 1, 99] | None = None,
+        phase: str | None = None,
+    ) -> None:
+        await show_replay(interaction, round_, phase)  # the Replay cog's work (cogs/replay.py)
 
     @game.command(name="vacation", description="Take vacation days: deadlines that wait for you wait longer")
     @app_commands.describe(days="How many days (the game sets how many each player may take)")
