@@ -107,6 +107,7 @@ class WesterosBot(commands.Bot):
         from cogs.privacy import ForgetConfirm, Privacy
         from cogs.replay import Replay, ReplayButton, ReplayRounds
         from cogs.replies import answer_failure
+        from cogs.talk import Talk
 
         await self.tree.set_translator(CatalogTranslator())
         self.tree.error(answer_failure)  # every slash command's failure: one localised sentence, and the log
@@ -125,6 +126,7 @@ class WesterosBot(commands.Bot):
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)
+        await self.add_cog(Talk(self, self.service, self.play.publisher))  # /game talk joins the Lobby's /game
         await self.add_cog(Moderation(self, self.service, self.config.moderator_role, self.play.dms))
         await self.add_cog(Gifts(self, self.service))
         await self.add_cog(Privacy(self, self.service, self.config))

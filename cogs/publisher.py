@@ -157,6 +157,8 @@ class Publisher:
         self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
         # Asked before every send (the publishing worker's lease, cogs/pump.py); None: this process alone publishes.
         self.may_send: Callable[[], Awaitable[bool]] | None = None
+        # What else follows a published version (the talks' threads, cogs/talk.py); each never raises.
+        self.followers: list[Callable[[Applied], Awaitable[None]]] = []
 
     async def _fence(self) -> None:
         """Stop (``LostLease``) unless this process may still send: another took the publisher's lease."""
@@ -266,6 +268,8 @@ class Publisher:
                 await self._fence()
                 await self.forms.refresh_forms(game_id, applied.game)
             self.schedule_status(game_id)
+            for follower in self.followers:
+                await follower(applied)
         except Exception as err:
             if isinstance(err, ServiceError) and err.code == "no-game":  # deleted meanwhile (/mod delete)
                 log.info("game %s was deleted before version %s was published", game_id, version)

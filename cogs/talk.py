@@ -1,0 +1,90 @@
+"""``/game talk house:<house>`` (issue 40): a private thread under the game's channel between the caller's house and
+another, opened on demand or brought back; and the talks following the seats and the end (``cogs/talk_threads.py``).
+
+Thin: who may talk to whom is ``app.talks``; which thread is a pair's, ``app.store_talks``. The command joins the
+``/game`` group of the Lobby cog (``cogs/lobby.py``), so it is one more subcommand of ``/game``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from app.labels import house_name
+from app.service import GameService, ServiceError
+from app.talks import HOUSE_VALUE_LIMIT, ask_talk
+from cogs.publisher import Publisher
+from cogs.replies import say
+from cogs.talk_threads import TalkThreads
+from engine import data
+from i18n import t
+
+log = logging.getLogger("westeros.talk")
+
+HOUSES = list(dict.fromkeys([*data.houses(), *data.houses("mother-of-dragons/houses.json")]))
+
+
+async def talk(interaction: discord.Interaction[Any], house: app_commands.Range[str, 1, HOUSE_VALUE_LIMIT]) -> None:
+    cog = interaction.client.get_cog("Talk")
+    assert isinstance(cog, Talk)
+    await cog.on_talk(interaction, house)
+
+
+def talk_command() -> app_commands.Command[Any, ..., None]:
+    """A fresh ``talk`` subcommand for one bot's ``/game`` group (a group takes its commands as its own)."""
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
+        name="talk", description="Open or go back to a private talk between your house and another", callback=talk
+    )
+    app_commands.describe(house="The house to talk with")(command)
+    choices = [app_commands.Choice(name=house_name(h, "en"), value=h) for h in HOUSES]
+    app_commands.choices(house=choices)(command)
+    return command
+
+
+class Talk(commands.Cog):
+    def __init__(self, bot: commands.Bot, service: GameService, publisher: Publisher | None = None) -> None:
+        self.bot = bot
+        self.publisher = publisher
+        self.service = service
+        self.threads = TalkThreads(bot, service)
+        self.command = talk_command()
+        self._ending: set[asyncio.Task[None]] = set()
+
+    async def cog_load(self) -> None:
+        lobby = self.bot.get_cog("Lobby")
+        group = getattr(lobby, "game", None)
+        assert isinstance(group, app_commands.Group), "the Lobby cog (and its /game group) is added first"
+        group.add_command(self.command, override=True)
+        self.service.subscribe_end(self._ended)
+        if self.publisher is not None:  # the process that publishes makes the threads follow each version
+            self.publisher.followers.append(self.threads.on_applied)
+
+    async def cog_unload(self) -> None:
+        lobby = self.bot.get_cog("Lobby")
+        group = getattr(lobby, "game", None)
+        if isinstance(group, app_commands.Group):
+            group.remove_command("talk")
+        if self.publisher is not None and self.threads.on_applied in self.publisher.followers:
+            self.publisher.followers.remove(self.threads.on_applied)
+
+    def _ended(self, game_id: int) -> None:
+        task = asyncio.get_running_loop().create_task(self.threads.on_ended(game_id))
+        self._ending.add(task)
+        task.add_done_callback(self._ending.discard)
+
+    async def on_talk(self, interaction: discord.Interaction[Any], house: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        lang = str(interaction.locale)
+        row = await self.service.started_game_in(interaction.channel_id or 0)
+        if row is None:
+            raise ServiceError("no-game-here", "There is no game in this channel.")
+        asked = await ask_talk(self.service, row, interaction.user.id, house)
+        thread = await self.threads.open(row, asked)
+        await say(
+            interaction, t("talk.link", lang, thread=thread.mention), allowed_mentions=discord.AllowedMentions.none()
+        )
