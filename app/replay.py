@@ -16,7 +16,7 @@ plain data out: the bot runs it in its image pool, beside the drawing, never on 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.narration import PHASE_OF_EVENT, narrate_all, phase_header
@@ -313,8 +313,9 @@ def frame_in_pool(
     lang: str,
     draw: Callable[[dict[str, Any], str], bytes] | None = None,
 ) -> Frame | Refusal:
-    """``frame`` as the image pool runs it: a refusal comes back as a value."""
+    """``frame`` as the image pool runs it: a refusal comes back as a value, and the view stays in the worker (the
+    picture shows it; sending it back would only cost the event loop its unpickling)."""
     try:
-        return frame(log, round_, phase, lang, draw)
+        return replace(frame(log, round_, phase, lang, draw), view={})
     except ServiceError as err:
         return Refusal(err.code, err.message, dict(err.params))

@@ -9,6 +9,7 @@ there (orders before the reveal, bids, a chosen card, the Raven's peek, the Spym
 from __future__ import annotations
 
 import contextlib
+import pickle
 import random
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ import pytest
 
 from app.commands import Answer, Gift, Join, Start
 from app.queries import Applied, ServiceError
-from app.replay import frame, latest_game_in, positions, read_log, timeline
+from app.replay import Frame, Refusal, frame, frame_in_pool, latest_game_in, positions, read_log, timeline
 from app.service import GameService, GameSettings
 from app.store import GameStatus, Store
 from engine import Game, RuleError
@@ -187,6 +188,11 @@ async def test_refusals_name_what_is_wrong(service: GameService) -> None:
     with pytest.raises(ServiceError) as no_round:
         frame(log, 99, None, "en")
     assert no_round.value.code == "replay-no-round" and no_round.value.params == {"round": 99, "first": 1, "last": 2}
+    # In the image pool a refusal comes back as a value that crosses the process boundary, and is raised again.
+    refusal = pickle.loads(pickle.dumps(frame_in_pool(log, 99, None, "en")))
+    assert isinstance(refusal, Refusal) and refusal.error().params == no_round.value.params
+    drawn = pickle.loads(pickle.dumps(frame_in_pool(log, 2, None, "en", lambda view, lang: b"png")))
+    assert isinstance(drawn, Frame) and drawn.picture == b"png" and drawn.view == {}
     with pytest.raises(ServiceError) as no_phase:
         frame(log, 1, "westeros", "en")  # round 1 has no Westeros phase
     assert no_phase.value.code == "replay-no-phase"
