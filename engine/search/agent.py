@@ -30,7 +30,8 @@ from engine.search.position import determinize
 STEPS_PER_MS = 1.3  # work units (an engine step of a rollout) per CPU millisecond, measured on the reference machine
 POSITION_COST = 2  # building a position, in work units
 ROLLOUT_COST = 2  # copying a position and scoring a rollout's end, in work units
-CLOCK_STOP = 1.4  # the clock stops a search at this share of the budget (the work allowance should come first)
+CLOCK_STOP = 1.25  # the clock stops a search at this share of the budget (the work allowance should come first)
+BASE_HOUSES = 6  # a step of a game with more houses costs more: its views and prompts are bigger
 MAX_ROLLOUT_STEPS = 1500  # a safety net: a round takes a few hundred steps
 ORDER_CANDIDATES = 10
 MARCH_CANDIDATES = 8
@@ -82,10 +83,14 @@ class SearchAgent(Agent):
         allowance = self.budget_ms * STEPS_PER_MS
         clock = self.clock
         stop_at = clock() + CLOCK_STOP * self.budget_ms / 1000 if clock is not None else None
-        work = 0
+        work = 0.0
+        step_cost = max(1.0, len(view["players"]) / BASE_HOUSES)
         totals = [0.0] * len(options)
         counts = [0] * len(options)
         alive = [True] * len(options)
+        settled: tuple[list[float], list[int]] | None = (
+            None  # the sums over the positions every candidate was played in
+        )
         seeds = [self.random.getrandbits(48) for _ in range(self.max_positions)]
         for seed in seeds:
             if work >= allowance:
@@ -101,9 +106,11 @@ class SearchAgent(Agent):
                 if not alive[i]:
                     continue
                 if work >= allowance or (clock is not None and stop_at is not None and clock() >= stop_at):
-                    return self._best(options, totals, counts, alive, fallback)
-                value, steps = self._rollout(game.copy(), prompt.house, option, seed)
-                work += steps + ROLLOUT_COST
+                    return self._best(options, settled or (totals, counts), alive, fallback)
+                value, steps = self._rollout(game.copy(), prompt.house, option, seed, stop_at)
+                if steps < 0:  # stopped by the clock: not a result
+                    return self._best(options, settled or (totals, counts), alive, fallback)
+                work += steps * step_cost + ROLLOUT_COST
                 self.steps += steps
                 self.rollouts += 1
                 if value is None:
@@ -111,12 +118,14 @@ class SearchAgent(Agent):
                 else:
                     totals[i] += value
                     counts[i] += 1
-        return self._best(options, totals, counts, alive, fallback)
+            settled = (list(totals), list(counts))
+        return self._best(options, settled or (totals, counts), alive, fallback)
 
-    def _best(
-        self, options: list[Any], totals: list[float], counts: list[int], alive: list[bool], fallback: Any
-    ) -> Any:
-        """The best mean among the candidates played in as many positions as the most played (ties: the earlier)."""
+    def _best(self, options: list[Any], sums: tuple[list[float], list[int]], alive: list[bool], fallback: Any) -> Any:
+        """The best mean among the candidates played in as many positions as the most played (ties: the earlier).
+        ``sums`` are over the positions every candidate was played in, when there is one: a candidate played once
+        more than the others in a position left unfinished is not compared on a different footing."""
+        totals, counts = sums
         played = [i for i in range(len(options)) if alive[i] and counts[i] > 0]
         if not played:
             return fallback
@@ -125,9 +134,12 @@ class SearchAgent(Agent):
         full = [i for i in played if counts[i] == most]
         return options[max(full, key=lambda i: (totals[i] / counts[i], -i))]
 
-    def _rollout(self, game: Game, house: str, answer: Any, seed: int) -> tuple[float | None, int]:
+    def _rollout(
+        self, game: Game, house: str, answer: Any, seed: int, stop_at: float | None
+    ) -> tuple[float | None, int]:
         """Play ``answer`` then the rest of the round by the heuristic agent; the end's score and the steps taken
-        (None when the engine refuses the answer)."""
+        (None when the engine refuses the answer; -1 steps when the clock passed ``stop_at`` on the way)."""
+        clock = self.clock
         try:
             game.act(house, answer)
         except RuleError:
@@ -137,6 +149,8 @@ class SearchAgent(Agent):
         first_round = game.s.round
         steps = 1
         while not game.finished and game.s.round == first_round and steps < MAX_ROLLOUT_STEPS:
+            if clock is not None and stop_at is not None and steps % 8 == 0 and clock() >= stop_at:
+                return None, -1
             prompt = next((p for p in game.prompts() if not p.answered), None)
             if prompt is None:
                 break
