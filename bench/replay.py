@@ -40,9 +40,9 @@ from app.replay import Frame, frame, frame_in_pool, read_log, timeline  # noqa: 
 from app.service import GameService, GameSettings  # noqa: E402
 from app.store import Store  # noqa: E402
 from cogs.client import warm_renderer  # noqa: E402
-from engine import RuleError  # noqa: E402
 from engine.agents import AGENTS  # noqa: E402
-from render import render_board  # noqa: E402
+from engine.errors import RuleError  # noqa: E402
+from render.api import render_board  # noqa: E402
 
 CHANNEL = 1
 TARGET_MS = 1500.0
