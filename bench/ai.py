@@ -8,9 +8,11 @@ the houses; every other seat is the heuristic agent. Printed: ``win_rate`` of th
 Wilson interval (a heuristic seat's share is 1 / players), the mean victory points of the searching seat and of the
 heuristic seats at the end, the CPU time of the searching seat's decisions (p50, p99, max), and the answers the
 engine refused (the target is none). ``--self-play``: every seat searches, to show the games stay sound (every
-invariant checked after every step, no stall). ``--rounds R`` stops a game after round R (the smoke test's short
-games; a game so cut has no winner). ``--workers`` plays games in parallel processes; each game's result depends
-only on its seed, so the figures are the same with any number of workers. Figures, never assertions.
+invariant checked after every step, no stall). ``clock_stops`` counts the searches the CPU clock ended before their
+work allowance (see docs/engine.md); while it is 0 every game depends on its seed alone. ``--rounds R`` stops a game
+after round R (the smoke test's short games; a game so cut has no winner). ``--workers`` plays games in parallel
+processes, the results kept in the games' order, so with no clock stop the figures, CPU times aside, are the same
+with any number of workers. Figures, never assertions.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ class Outcome:
     points: dict[str, int]
     decision_ms: list[float] = field(default_factory=list)
     searched: int = 0
+    clock_stops: int = 0
     refused: int = 0
     error: str | None = None
 
@@ -107,6 +110,7 @@ def play(setup: Setup, seed: int, index: int) -> Outcome:
     except Exception as exc:  # reported, never crashing the bench
         outcome.error = f"{type(exc).__name__}: {exc} (seed {seed}, step {steps})"
     outcome.searched = sum(a.searched for a in agents.values() if isinstance(a, SearchAgent))
+    outcome.clock_stops = sum(a.clock_stops for a in agents.values() if isinstance(a, SearchAgent))
     outcome.finished = g.finished
     outcome.winner = g.state.winner
     outcome.rounds = g.state.round
@@ -148,6 +152,7 @@ def summarise(setup: Setup, outcomes: list[Outcome]) -> dict[str, Any]:
         "refused": sum(o.refused for o in outcomes),
         "decisions": len(decisions),
         "searched_decisions": sum(o.searched for o in outcomes),
+        "clock_stops": sum(o.clock_stops for o in outcomes),
         "decision_ms": {
             "p50": round(percentile(decisions, 0.5), 2),
             "p99": round(percentile(decisions, 0.99), 2),

@@ -57,6 +57,7 @@ class SearchAgent(Agent):
         self.rollouts = 0  # played in the last decision (for benches and tests)
         self.steps = 0  # engine steps the last decision's rollouts played
         self.searched = 0  # decisions answered by a search
+        self.clock_stops = 0  # searches the clock ended before the work allowance did (their answer may vary)
 
     def answer(self, prompt: Prompt, view: dict[str, Any]) -> Any:
         heuristic = self.fallback.answer(prompt, view)
@@ -105,10 +106,14 @@ class SearchAgent(Agent):
             for i, option in enumerate(options):
                 if not alive[i]:
                     continue
-                if work >= allowance or (clock is not None and stop_at is not None and clock() >= stop_at):
+                if work >= allowance:
+                    return self._best(options, settled or (totals, counts), alive, fallback)
+                if clock is not None and stop_at is not None and clock() >= stop_at:
+                    self.clock_stops += 1
                     return self._best(options, settled or (totals, counts), alive, fallback)
                 value, steps = self._rollout(game.copy(), prompt.house, option, seed, stop_at)
                 if steps < 0:  # stopped by the clock: not a result
+                    self.clock_stops += 1
                     return self._best(options, settled or (totals, counts), alive, fallback)
                 work += steps * step_cost + ROLLOUT_COST
                 self.steps += steps
