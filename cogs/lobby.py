@@ -30,6 +30,7 @@ from app.service import GameService, GameSettings, ServiceError
 from app.store import GameStatus
 from cogs.replay import show_replay
 from cogs.replies import command_key, guarded, say
+from cogs.talk import TALK_CHOICES, reads_every_thread, talk_lines, thread_readers
 from cogs.text import NAME_LIMIT, shown, split
 from engine import Game
 from i18n import has, language_of, t
@@ -180,6 +181,7 @@ class Lobby(commands.Cog):
             lines.append(t("lobby.targaryen_cards", lang, set=settings.targaryen_cards.upper()))
         if len(settings.choosable_houses()) > settings.players:  # Mother of Dragons: some houses go unplayed
             lines.append(t("lobby.vassals.targaryen" if targaryen else "lobby.vassals", lang))
+        lines.extend(talk_lines(settings, lang, await thread_readers(self.bot, row.channel_id, players)))
         lines.append(t("lobby.seats", lang, taken=len(players), players=settings.players))
         for user in players:
             key = "lobby.seat.chosen" if user in picks else "lobby.seat.dealt"
@@ -217,6 +219,8 @@ class Lobby(commands.Cog):
         daily_at="Optional: every deadline falls at this time of day, e.g. 20:00",
         timezone="Time zone for daily deadlines, e.g. Europe/Moscow (default UTC)",
         targaryen_cards="Mother of Dragons: Targaryen's house cards, set A or B (when Targaryen plays)",
+        talk="Talks between houses: private threads, in the channel only, or none",
+        talks_at_end="At the end, every player reads every private talk (default: yes)",
     )
     @app_commands.choices(
         assignment=[
@@ -233,6 +237,7 @@ class Lobby(commands.Cog):
             app_commands.Choice(name="the bot's agent", value="agent"),
         ],
         targaryen_cards=[app_commands.Choice(name="set A", value="a"), app_commands.Choice(name="set B", value="b")],
+        talk=TALK_CHOICES,
     )
     async def new(
         self,
@@ -251,6 +256,8 @@ class Lobby(commands.Cog):
         daily_at: str | None = None,
         timezone: str = "UTC",
         targaryen_cards: str = "a",
+        talk: str = "private",
+        talks_at_end: bool = True,
     ) -> None:
         # Checked from the interaction alone, before anything is stored; a refusal is the reply.
         if interaction.guild_id is None:
@@ -277,6 +284,8 @@ class Lobby(commands.Cog):
             daily_at=daily_at.strip() if daily_at else None,
             timezone=timezone,
             targaryen_cards=targaryen_cards,
+            talk=talk,
+            talks_open_at_end=talks_at_end,
         )
         # The lobby is the reply, and its buttons carry the new game's id: one cached read and one local insert
         # come first (milliseconds), then the reply acknowledges the command.
@@ -430,6 +439,7 @@ class Lobby(commands.Cog):
         lang = str(interaction.locale)
         row = await self.service.row(game_id)
         game_lang = row.settings.get("language", "en")
+        settings = GameSettings.from_dict(row.settings)
         if action == "start":
             if not is_moderator(interaction.user, row.created_by, self.moderator_role):
                 raise ServiceError("start-refused", "Only the game's creator or a moderator can start the game.")
@@ -443,6 +453,8 @@ class Lobby(commands.Cog):
                 if vassals:
                     marks = ", ".join(house_mark(h, game_lang) for h in vassals)
                     lines.append(t("lobby.started.vassals", game_lang, houses=marks))
+                readers = await thread_readers(self.bot, row.channel_id, list(seats.values()))
+                lines.extend(talk_lines(settings, game_lang, readers, key="lobby.started.readers")[1:])
                 async with self._drawing.hold(game_id):  # after any lobby drawn from before the start
                     await interaction.edit_original_response(content="\n".join(lines), view=None)
 
@@ -451,6 +463,8 @@ class Lobby(commands.Cog):
         if action == "join":
             await self.service.execute(Join(game_id=game_id, by=interaction.user.id))
             note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
+            if settings.talk == "private" and reads_every_thread(interaction.permissions):  # the fair-play note
+                note += "\n" + t("lobby.joined.reader", lang)
         else:
             await self.service.execute(LeaveLobby(game_id=game_id, by=interaction.user.id))
             note = t("lobby.left", lang, name=shown(row.name, NAME_LIMIT))

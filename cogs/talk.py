@@ -16,8 +16,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.labels import house_name
-from app.service import GameService, ServiceError
-from app.talks import HOUSE_VALUE_LIMIT, ask_talk
+from app.service import GameService, GameSettings, ServiceError
+from app.talks import CHANNEL_ONLY, HOUSE_VALUE_LIMIT, NONE, PRIVATE, ask_talk
 from cogs.publisher import Publisher
 from cogs.replies import say
 from cogs.talk_threads import TalkThreads
@@ -27,6 +27,46 @@ from i18n import t
 log = logging.getLogger("westeros.talk")
 
 HOUSES = list(dict.fromkeys([*data.houses(), *data.houses("mother-of-dragons/houses.json")]))
+# ``/game new``'s talk option (cogs/lobby.py): how the table talks.
+TALK_CHOICES = [
+    app_commands.Choice(name="private threads", value=PRIVATE),
+    app_commands.Choice(name="in the channel only", value=CHANNEL_ONLY),
+    app_commands.Choice(name="no talks", value=NONE),
+]
+
+
+def reads_every_thread(permissions: discord.Permissions) -> bool:
+    """Discord lets a member with Manage Threads (or an administrator) read every private thread of a channel."""
+    return permissions.manage_threads or permissions.administrator
+
+
+async def thread_readers(client: discord.Client, channel_id: int, user_ids: list[int]) -> list[int]:
+    """The members of ``user_ids`` who can read every private thread under the channel (the fair-play note)."""
+    channel = client.get_channel(channel_id)
+    if not isinstance(channel, discord.TextChannel):
+        return []
+    readers = []
+    for user_id in user_ids:
+        member = channel.guild.get_member(user_id)
+        if member is None:
+            try:
+                member = await channel.guild.fetch_member(user_id)
+            except discord.HTTPException:
+                continue  # gone from the server: nothing to read
+        if reads_every_thread(channel.permissions_for(member)):
+            readers.append(user_id)
+    return readers
+
+
+def talk_lines(settings: GameSettings, lang: str, readers: list[int], *, key: str = "lobby.talk.readers") -> list[str]:
+    """The lobby's lines about talks: how the table talks, and who can read every private talk (``key``: the
+    lobby's or the start's wording)."""
+    if settings.talk == PRIVATE:
+        lines = [t("lobby.talk.private" if settings.talks_open_at_end else "lobby.talk.private.closed", lang)]
+        if readers:
+            lines.append(t(key, lang, players=", ".join(f"<@{user}>" for user in readers)))
+        return lines
+    return [t(f"lobby.talk.{settings.talk}", lang)]
 
 
 async def talk(interaction: discord.Interaction[Any], house: app_commands.Range[str, 1, HOUSE_VALUE_LIMIT]) -> None:

@@ -4,12 +4,16 @@ opens to every player (locked) or stays private (archived) at the end; refusals 
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any, cast
 
 from app.commands import End, Undo
+from app.labels import house_name
 from testing.fake_discord import FakeChannel, FakeDiscordError, FakeMember, StoredMessage
+from testing.fake_discord import permissions as perms
 from tests.bot.conftest import Table
+from tests.bot.test_full_game import answer_once
 from tests.bot.test_lobby_and_orders import start_game
 
 THREAD_MENTION = re.compile(r"<#(\d+)>")
@@ -159,3 +163,116 @@ async def test_the_end_opens_every_talk_to_every_player_read_only(table: Table) 
         raise AssertionError("a locked talk took a post")
     except FakeDiscordError as refused:
         assert "locked" in str(refused)
+
+
+async def open_table(table: Table, players: int, **options: Any) -> tuple[StoredMessage, StoredMessage]:
+    """``/game new`` with ``options`` and ``players`` joining: the lobby as they see it, and the start's message."""
+    fake = table.fake
+    made = await fake.slash(moderator(table), game_channel(table), "game new", players=players, name="Talks", **options)
+    lobby = await made.wait_response()
+    for index in range(players):
+        await (await fake.click(player(table, index), lobby, "lobby:1:join")).wait_response()
+    shown = lobby.content
+    started = await (await fake.click(moderator(table), lobby, "lobby:1:start")).wait_response()
+    assert "started" in started.content or "началась" in started.content
+    lobby.content = shown
+    return lobby, started
+
+
+async def test_a_table_without_talks_says_so_and_refuses_them(table: Table) -> None:
+    fake = table.fake
+    lobby, _ = await open_table(table, 3, talk="none")
+    assert "without talks" in lobby.content
+    players = await seated(table, 1)
+    first, second, _ = sorted(players)
+    refused = await talk(table, players[first], second)
+    assert "without talks" in refused.content
+    in_russian = await talk(table, players[first], second, locale="ru")
+    assert "без переговоров" in in_russian.content
+    assert [c for c in fake.world.channels.values() if c.is_thread and c.type == 12] == []
+
+
+async def test_players_who_can_read_every_thread_are_named_in_the_lobby_and_at_the_start(table: Table) -> None:
+    fake = table.fake
+    wardens = fake.add_role(table.guild, "Wardens", permissions=perms.MANAGE_THREADS)  # type: ignore[arg-type]
+    warden = fake.add_member(table.guild, player(table, 1), roles=[wardens])  # type: ignore[arg-type]
+    made = await fake.slash(moderator(table), game_channel(table), "game new", players=3, name="Fair")
+    lobby = await made.wait_response()
+    assert "each pair of houses may open a private thread" in lobby.content
+
+    def joined_note(who: FakeMember) -> StoredMessage | None:
+        return next((m for m in fake.transcript if m.ephemeral_for == who.id and "joined" in m.content), None)
+
+    await fake.click(warden, lobby, "lobby:1:join")
+    note = await fake.wait_until(lambda: joined_note(warden), timeout=10, what="the warden's join note")
+    assert "You hold Manage Threads" in note.content
+    await fake.click(player(table, 0), lobby, "lobby:1:join")
+    plain = await fake.wait_until(lambda: joined_note(player(table, 0)), timeout=10, what="a join note")
+    assert "Manage Threads" not in plain.content  # only the member who holds it is warned
+    await fake.click(player(table, 2), lobby, "lobby:1:join")
+    await fake.wait_until(lambda: joined_note(player(table, 2)), timeout=10, what="a join note")
+    current = fake.world.messages[lobby.id]
+    assert f"read every private talk: <@{warden.id}>" in current.content
+    fair_play = next(line for line in current.content.splitlines() if line.startswith("Fair play"))
+    assert f"<@{player(table, 0).id}>" not in fair_play and f"<@{player(table, 2).id}>" not in fair_play
+    assert current.pings == []
+    started = await (await fake.click(moderator(table), lobby, "lobby:1:start")).wait_response()
+    assert f"Can read private talks (Manage Threads or Administrator): <@{warden.id}>" in started.content
+    assert started.pings == []
+
+
+async def test_a_vassal_is_spoken_to_through_its_liege(table: Table) -> None:
+    fake = table.fake
+    await open_table(table, 4, ruleset="mother-of-dragons")
+    game_id = 1
+    players = await seated(table, game_id)
+    rnd = random.Random(4)
+    game = await table.service.load(game_id)
+    vassal = sorted(game.state.vassals)[0]
+    some = players[sorted(players)[0]]
+    unclaimed = await talk(table, some, vassal)
+    assert "no house commands yet" in unclaimed.content
+    for _ in range(40):  # the players answer until the first claim gives the vassals their lieges
+        game = await table.service.load(game_id)
+        if any(liege is not None for liege in game.state.vassals.values()):
+            break
+        for member in players.values():
+            await answer_once(table, member, rnd, use_defaults=True)
+    vassal, liege = next((v, lord) for v, lord in sorted(game.state.vassals.items()) if lord is not None)
+    asker = players[next(h for h in sorted(players) if h != liege)]
+    refused = await talk(table, asker, vassal)
+    assert f"speaks through its liege, {house_name(liege, 'en')}" in refused.content
+    in_russian = await talk(table, asker, vassal, locale="ru")
+    assert house_name(liege, "ru") in in_russian.content and "сюзерен" in in_russian.content
+    assert [c for c in fake.world.channels.values() if c.is_thread and c.type == 12] == []
+
+
+async def test_talks_kept_private_at_the_end_are_archived_and_locked(table: Table) -> None:
+    fake = table.fake
+    await open_table(table, 3, talks_at_end=False, language="ru")
+    players = await seated(table, 1)
+    first, second, third = sorted(players)
+    reply = await talk(table, players[first], second, locale="ru")
+    assert "Ваши переговоры" in reply.content
+    thread = thread_of(table, reply)
+    assert house_name(first, "ru") in str(thread.name) and "↔" in str(thread.name)  # named in the game's language
+    await table.service.execute(End(game_id=1, by=moderator(table).id, key="end"))
+    await fake.wait_until(lambda: thread.archived and thread.locked, timeout=10, what="the talk to close")
+    assert reads(table, players[third], thread) == []
+    assert "остаются личными" in fake.messages_in(thread)[-1].content
+
+
+async def test_discord_refusing_a_private_thread_is_explained_to_the_member(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    players = await seated(table, game_id)
+    first, second, _ = sorted(players)
+    bot_role = next(r for r in table.guild.roles.values() if r.managed)  # type: ignore[attr-defined]
+    bot_role.permissions &= ~perms.CREATE_PRIVATE_THREADS
+    refused = await talk(table, players[first], second)
+    assert "Create Private Threads" in refused.content
+    bot_role.permissions |= perms.CREATE_PRIVATE_THREADS
+    fake.world.active_thread_limit = len([c for c in fake.world.channels.values() if c.is_thread and not c.archived])
+    full = await talk(table, players[first], second, locale="ru")
+    assert "предел Discord" in full.content
+    assert await table.service.store.talks_of(game_id) == []
