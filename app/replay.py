@@ -20,8 +20,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.narration import PHASE_OF_EVENT, narrate_all, phase_header
-from app.queries import LOAD_ERRORS, REPAIR, ServiceError, replay
-from app.store import GameRow, GameStatus, Store
+from app.queries import LOAD_ERRORS, REPAIR, GameQueries, ServiceError, replay
+from app.store import GameRow, GameStatus
 from engine import Game
 
 PHASES = ("westeros", "planning", "action")  # the phases of a round, in order (round 1 has no Westeros phase)
@@ -261,18 +261,25 @@ def replayed_game(row: GameRow | None, channel_id: int) -> GameRow:
     return row
 
 
-async def latest_game_in(store: Store, channel_id: int) -> GameRow:
+async def replay_row(queries: GameQueries, game_id: int, channel_id: int) -> GameRow:
+    """The stored row of a game a replay in ``channel_id`` may show (see ``replayed_game``)."""
+    return replayed_game(await queries.store.game(game_id), channel_id)
+
+
+async def latest_game_in(queries: GameQueries, channel_id: int) -> GameRow:
     """The channel's latest started game, running, paused or ended (a lobby has nothing to replay)."""
-    rows = [r for r in await store.games_in_channel(channel_id, active_only=False) if r.status != GameStatus.LOBBY]
-    if not rows:
+    rows = await queries.store.games_in_channel(channel_id, active_only=False)
+    started = [r for r in rows if r.status != GameStatus.LOBBY]
+    if not started:
         raise ServiceError("no-game-here", "There is no game in this channel.")
-    return rows[-1]
+    return started[-1]
 
 
-async def read_log(store: Store, game_id: int, channel_id: int) -> GameLog:
+async def read_log(queries: GameQueries, game_id: int, channel_id: int) -> GameLog:
     """The game's start position and its whole log, for a replay asked for in ``channel_id``. Refused for a game of
     another channel, and for one without its history (not started, or its log removed after it ended)."""
-    row = replayed_game(await store.game(game_id), channel_id)
+    store = queries.store
+    row = await replay_row(queries, game_id, channel_id)
     snapshots = await store.snapshot_versions(game_id)
     start = await store.latest_snapshot(game_id, at_most=0) if snapshots and snapshots[0] == 0 else None
     if start is None:

@@ -92,7 +92,7 @@ async def measure(players: int, seed: int, lang: str) -> dict[str, Any]:
             started = time.perf_counter()
             game_id = await play(service, players, seed)
             played_s = time.perf_counter() - started
-            log = await read_log(store, game_id, CHANNEL)
+            log = await read_log(service, game_id, CHANNEL)
             phases = timeline(log).phases
             t0 = time.perf_counter()
             render_board(frame(log, None, None, lang).view, lang)  # this process's static layers, as a worker's
@@ -100,7 +100,7 @@ async def measure(players: int, seed: int, lang: str) -> dict[str, Any]:
             read_ms, rebuild_ms, draw_ms, total_ms = [], [], [], []
             for end in phases:
                 t0 = time.perf_counter()
-                log = await read_log(store, game_id, CHANNEL)
+                log = await read_log(service, game_id, CHANNEL)
                 t1 = time.perf_counter()
                 rebuilt = frame(log, end.round, end.phase, lang)
                 t2 = time.perf_counter()
@@ -118,7 +118,7 @@ async def measure(players: int, seed: int, lang: str) -> dict[str, Any]:
                 assert isinstance(first, Frame) and first.picture
                 for end in phases:
                     t0 = time.perf_counter()
-                    log = await read_log(store, game_id, CHANNEL)
+                    log = await read_log(service, game_id, CHANNEL)
                     drawn = await pool.run(frame_in_pool, log, end.round, end.phase, lang, render_board)
                     total_ms.append((time.perf_counter() - t0) * 1000)
                     assert isinstance(drawn, Frame) and drawn.picture and drawn.shown.key == end.key

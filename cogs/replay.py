@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
 from app.lru import Bounded
-from app.replay import PHASES, Frame, GameLog, Refusal, frame_in_pool, latest_game_in, read_log, replayed_game
+from app.replay import PHASES, Frame, GameLog, Refusal, frame_in_pool, latest_game_in, read_log, replay_row
 from app.service import GameService, ServiceError
 from app.store import GameStatus
 from cogs.replies import guarded
@@ -186,7 +186,7 @@ class Replay(commands.Cog):
         self, game_id: int, channel_id: int, round_: int | None, phase: str | None, lang: str
     ) -> tuple[Frame, bool, str]:
         """The frame asked for (drawn in the image pool unless kept), whether the game has ended, and its name."""
-        row = replayed_game(await self.service.store.game(game_id), channel_id)
+        row = await replay_row(self.service, game_id, channel_id)
         key = (game_id, row.version, round_, phase, lang)
         kept = self._frames.get(key)
         ended = row.status == GameStatus.ENDED
@@ -194,7 +194,7 @@ class Replay(commands.Cog):
             return kept, ended, row.name
         log = self._logs.get((game_id, row.version))
         if log is None:
-            log = self._logs[(game_id, row.version)] = await read_log(self.service.store, game_id, channel_id)
+            log = self._logs[(game_id, row.version)] = await read_log(self.service, game_id, channel_id)
         try:
             drawn = await self.images.run(frame_in_pool, log, round_, phase, lang, self.renderer)
         except PoolBusy as busy:
@@ -209,7 +209,7 @@ class Replay(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = language_of(str(interaction.locale))
         channel_id = interaction.channel_id or 0
-        row = await latest_game_in(self.service.store, channel_id)
+        row = await latest_game_in(self.service, channel_id)
         drawn, ended, name = await self.frame(row.id, channel_id, round_, phase, lang)
         await interaction.followup.send(
             view=replay_layout(name, drawn, lang, ended=ended),
@@ -231,7 +231,7 @@ class Replay(commands.Cog):
         """Post to channel: an ended game's phase for the whole table, in the game's language, by one of its players."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         lang = language_of(str(interaction.locale))
-        row = replayed_game(await self.service.store.game(game_id), interaction.channel_id or 0)
+        row = await replay_row(self.service, game_id, interaction.channel_id or 0)
         if row.status != GameStatus.ENDED:
             raise ServiceError("replay-post-running", "Only an ended game's replay may be posted.")
         if interaction.user.id not in (await self.service.seats(game_id)).values():

@@ -121,7 +121,7 @@ def at(view: Any, path: tuple[Any, ...]) -> Any:
 
 
 async def check_replay(service: GameService, recorded: Recorded) -> None:
-    log = await read_log(service.store, recorded.game_id, CHANNEL)
+    log = await read_log(service, recorded.game_id, CHANNEL)
     # Property: every version rebuilt from the log is the stored one.
     seen = 0
     for _, game in positions(log):
@@ -152,9 +152,9 @@ async def test_a_rebuilt_game_equals_the_stored_one_at_every_version(
     assert (await service.row(recorded.game_id)).status == GameStatus.ENDED
     await check_replay(service, recorded)
     # An ended game is still the channel's game to replay, until another one starts there.
-    assert (await latest_game_in(service.store, CHANNEL)).id == recorded.game_id
+    assert (await latest_game_in(service, CHANNEL)).id == recorded.game_id
     if ruleset == "mother-of-dragons":  # gifts of Power are logged and replayed like answers
-        log = await read_log(service.store, recorded.game_id, CHANNEL)
+        log = await read_log(service, recorded.game_id, CHANNEL)
         assert any(e.prompt_id == "gift" for e in log.entries)
 
 
@@ -166,7 +166,7 @@ async def test_a_running_games_replay_shows_no_secret_of_its_moment(
     difference between any private view and the public one reaches it (orders, bids, cards, peeks, loans' looks)."""
     recorded = await play(service, players=players, seed=7, ruleset=ruleset, stop_at_orders_of_round=3)
     await check_replay(service, recorded)
-    log = await read_log(service.store, recorded.game_id, CHANNEL)
+    log = await read_log(service, recorded.game_id, CHANNEL)
     last = frame(log, None, None, "ru")
     assert not last.shown.done and last.shown.phase == "planning" and last.shown.round == 3
     private = recorded.private[last.shown.version]
@@ -184,7 +184,7 @@ async def test_a_running_games_replay_shows_no_secret_of_its_moment(
 
 async def test_refusals_name_what_is_wrong(service: GameService) -> None:
     recorded = await play(service, players=3, seed=11, stop_at_orders_of_round=2)
-    log = await read_log(service.store, recorded.game_id, CHANNEL)
+    log = await read_log(service, recorded.game_id, CHANNEL)
     with pytest.raises(ServiceError) as no_round:
         frame(log, 99, None, "en")
     assert no_round.value.code == "replay-no-round" and no_round.value.params == {"round": 99, "first": 1, "last": 2}
@@ -197,15 +197,15 @@ async def test_refusals_name_what_is_wrong(service: GameService) -> None:
         frame(log, 1, "westeros", "en")  # round 1 has no Westeros phase
     assert no_phase.value.code == "replay-no-phase"
     with pytest.raises(ServiceError) as elsewhere:
-        await read_log(service.store, recorded.game_id, CHANNEL + 1)
+        await read_log(service, recorded.game_id, CHANNEL + 1)
     assert elsewhere.value.code == "replay-other-channel"
     lobby = await service.create(guild_id=1, channel_id=CHANNEL + 2, creator=1, name="l", settings=GameSettings(3))
     with pytest.raises(ServiceError) as unstarted:
-        await read_log(service.store, lobby, CHANNEL + 2)
+        await read_log(service, lobby, CHANNEL + 2)
     assert unstarted.value.code == "replay-no-history"
     # An ended game whose log retention removed keeps its final state only: nothing to replay from.
     await service.store.write("DELETE FROM answers WHERE game_id = ?", (recorded.game_id,))
     await service.store.write("DELETE FROM snapshots WHERE game_id = ? AND version = 0", (recorded.game_id,))
     with pytest.raises(ServiceError) as pruned:
-        await read_log(service.store, recorded.game_id, CHANNEL)
+        await read_log(service, recorded.game_id, CHANNEL)
     assert pruned.value.code == "replay-no-history"
