@@ -76,16 +76,27 @@ class TalkThreads:
         lang = str(row.settings.get("language", "en"))
         talk = await self.service.store.talk(row.id, asked.house, asked.other)
         thread = await self.thread(talk) if talk is not None else None
-        if thread is None:
-            thread = await self._start(row, asked, lang, replacing=talk)
-        if thread.archived and not thread.locked:
-            await thread.edit(archived=False)
+        if thread is not None:
+            try:
+                await self._bring_in(thread, asked)
+                return thread
+            except discord.NotFound:  # deleted in Discord since this process last saw it: a new one replaces it
+                pass
+        thread = await self._start(row, asked, lang, replacing=talk)
+        await self._bring_in(thread, asked)
+        return thread
+
+    async def _bring_in(self, thread: discord.Thread, asked: TalkAsked) -> None:
+        """The thread open again if Discord archived it for want of posts, and the talk's players in it."""
         try:
+            if thread.archived and not thread.locked:
+                await thread.edit(archived=False)
             for member in sorted(asked.members):
                 await thread.add_user(discord.Object(member))
+        except discord.NotFound:
+            raise
         except discord.HTTPException as error:
             raise refusal(error, "add") from error
-        return thread
 
     async def _start(self, row: GameRow, asked: TalkAsked, lang: str, *, replacing: Talk | None) -> discord.Thread:
         parent = self.client.get_channel(row.channel_id)

@@ -276,3 +276,36 @@ async def test_discord_refusing_a_private_thread_is_explained_to_the_member(tabl
     full = await talk(table, players[first], second, locale="ru")
     assert "предел Discord" in full.content
     assert await table.service.store.talks_of(game_id) == []
+
+
+async def test_eight_players_open_all_twenty_eight_talks_within_discords_limits(table: Table) -> None:
+    fake = table.fake
+    for name in ("p6", "p7"):
+        table.players.append(fake.add_member(table.guild, name))  # type: ignore[arg-type]
+    await open_table(table, 8, ruleset="mother-of-dragons")
+    players = await seated(table, 1)
+    houses = sorted(players)
+    assert len(houses) == 8
+    fake.faults.rate_limit("POST /channels/{channel_id}/threads", times=1, retry_after=0.05)  # Discord says slow down
+    opened: dict[tuple[str, str], FakeChannel] = {}
+    for index, house in enumerate(houses):
+        for other in houses[index + 1 :]:
+            opened[(house, other)] = thread_of(table, await talk(table, players[house], other))
+    assert len(opened) == 28 and len({t.id for t in opened.values()}) == 28
+    for (house, other), thread in opened.items():
+        assert thread.thread_members == {fake.bot_user.id, players[house].id, players[other].id}
+    assert fake.requests.count("POST /channels/{channel_id}/threads", status=429) == 1
+    assert fake.requests.count("POST /channels/{channel_id}/threads", status=201) == 28
+    assert len(await table.service.store.talks_of(1)) == 28
+    assert fake.failed_interactions == [] and fake.internal_errors == [] and fake.unsupported_requests == []
+
+
+async def test_a_thread_a_moderator_deleted_is_opened_again(table: Table) -> None:
+    game_id = await start_game(table, 3)
+    players = await seated(table, game_id)
+    first, second, _ = sorted(players)
+    thread = thread_of(table, await talk(table, players[first], second))
+    thread.deleted = True  # a moderator deleted it in Discord
+    again = thread_of(table, await talk(table, players[second], first))
+    assert again.id != thread.id and again.thread_members >= {players[first].id, players[second].id}
+    assert [t.thread_id for t in await table.service.store.talks_of(game_id)] == [again.id]
