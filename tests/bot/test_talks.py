@@ -309,3 +309,31 @@ async def test_a_thread_a_moderator_deleted_is_opened_again(table: Table) -> Non
     again = thread_of(table, await talk(table, players[second], first))
     assert again.id != thread.id and again.thread_members >= {players[first].id, players[second].id}
     assert [t.thread_id for t in await table.service.store.talks_of(game_id)] == [again.id]
+
+
+async def test_M_LEAVE_01_a_house_that_leaves_has_its_talks_locked_and_archived(table: Table) -> None:
+    """M-LEAVE-01: a player leaves; as the next round starts his house becomes a vassal, and its talks close."""
+    fake = table.fake
+    await open_table(table, 5, ruleset="mother-of-dragons")
+    players = await seated(table, 1)
+    game = await table.service.load(1)
+    leaving = next(h for h in sorted(players) if h != "targaryen")
+    stays = [h for h in sorted(players) if h != leaving]
+    closing = thread_of(table, await talk(table, players[leaving], stays[0]))
+    staying = thread_of(table, await talk(table, players[stays[0]], stays[1]))
+    await (await fake.slash(moderator(table), game_channel(table), "mod vassalize", house=leaving)).wait_response()
+    rnd = random.Random(7)
+    for _ in range(80):  # every player answers (defaults) until the next round turns the house into a vassal
+        game = await table.service.load(1)
+        if leaving in game.state.vassals:
+            break
+        for member in players.values():
+            await answer_once(table, member, rnd, use_defaults=True)
+    assert leaving in game.state.vassals
+    await fake.wait_until(lambda: closing.locked and closing.archived, timeout=10, what="the leaver's talk to close")
+    assert not staying.locked and not staying.archived  # the others' talks go on
+    try:
+        fake.say(players[stays[0]], closing, "Where did you go?")
+        raise AssertionError("a closed talk took a post")
+    except FakeDiscordError:
+        pass
