@@ -197,22 +197,31 @@ class TalkThreads:
                     await thread.send(line, allowed_mentions=discord.AllowedMentions.none())
 
     async def end(self, row: GameRow, talks: list[Talk]) -> None:
-        """The game's end: with ``talks_open_at_end`` every player is added to every talk, which is locked (read
-        only); without, each talk is archived and locked, staying private."""
+        """The game's end: with ``talks_open_at_end`` every player is added to every talk (a talk closed when a house
+        left too), which is locked (read only), and the channel is told which talks are open; without, each talk is
+        archived and locked, staying private. A talk already so is left as it is, so ending twice does nothing more."""
         lang = str(row.settings.get("language", "en"))
         opening = bool(row.settings.get("talks_open_at_end", True))
         players = await every_player(self.service, row) if opening else set()
+        opened: list[discord.Thread] = []
         for talk in talks:
             thread = await self.thread(talk)
-            if thread is None or thread.locked:
-                continue  # gone, or closed already (a house that left, an end published before)
-            if thread.archived:
-                await thread.edit(archived=False)
+            if thread is None or (thread.locked and (thread.archived != opening)):
+                continue  # gone, or already as the end leaves it
             if opening:
+                if thread.archived:
+                    await thread.edit(archived=False)
                 for member in sorted(players - await self._members(thread)):
                     await thread.add_user(discord.Object(member))
                 await thread.send(t("talk.opened-at-end", lang), allowed_mentions=discord.AllowedMentions.none())
                 await thread.edit(locked=True)
+                opened.append(thread)
             else:
                 await thread.send(t("talk.closed-at-end", lang), allowed_mentions=discord.AllowedMentions.none())
                 await thread.edit(archived=True, locked=True)
+        channel = self.client.get_channel(row.channel_id)
+        if opened and isinstance(channel, discord.TextChannel):
+            listed = ", ".join(thread.mention for thread in opened)
+            await channel.send(
+                t("talk.end-list", lang, threads=listed), allowed_mentions=discord.AllowedMentions.none()
+            )

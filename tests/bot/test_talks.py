@@ -158,6 +158,8 @@ async def test_the_end_opens_every_talk_to_every_player_read_only(table: Table) 
     assert set(thread.thread_members) >= {p.id for p in players.values()}
     assert "Betray them at the Eyrie." in reads(table, players[third], thread)
     assert not fake.world.can_view_channel(player(table, 5).user, thread)  # a spectator still does not read it
+    listed = await fake.wait_for_message(lambda m: "talks are open" in m.content, channel=game_channel(table))
+    assert f"<#{thread.id}>" in listed.content and listed.pings == []
     try:
         fake.say(players[third], thread, "Traitor!")
         raise AssertionError("a locked talk took a post")
