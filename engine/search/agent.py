@@ -27,11 +27,11 @@ from engine.prompts import Prompt
 from engine.search import candidates, evaluate
 from engine.search.position import determinize
 
-STEPS_PER_MS = 1.3  # work units (an engine step of a rollout) per CPU millisecond, measured on the reference machine
+STEPS_PER_MS = 1.1  # work units (an engine step of a rollout) per CPU millisecond, measured on the reference machine
 POSITION_COST = 2  # building a position, in work units
 ROLLOUT_COST = 2  # copying a position and scoring a rollout's end, in work units
 CLOCK_STOP = 1.25  # the clock stops a search at this share of the budget (the work allowance should come first)
-BASE_HOUSES = 6  # a step of a game with more houses costs more: its views and prompts are bigger
+BASE_HOUSES = 6  # a step of a game with more houses costs more (bigger views and prompts, more of them): the square
 MAX_ROLLOUT_STEPS = 1500  # a safety net: a round takes a few hundred steps
 ORDER_CANDIDATES = 10
 MARCH_CANDIDATES = 8
@@ -85,7 +85,7 @@ class SearchAgent(Agent):
         clock = self.clock
         stop_at = clock() + CLOCK_STOP * self.budget_ms / 1000 if clock is not None else None
         work = 0.0
-        step_cost = max(1.0, len(view["players"]) / BASE_HOUSES)
+        step_cost = max(1.0, len(view["players"]) / BASE_HOUSES) ** 2
         totals = [0.0] * len(options)
         counts = [0] * len(options)
         alive = [True] * len(options)
