@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.queries import GameQueries, ServiceError, decider
+from app.queries import Applied, GameQueries, ServiceError, decider, handed_over
 from app.store import GameRow, GameStatus, Talk
 from app.store_talks import pair
+from engine import Game
 from engine.state import GameState
 
 PRIVATE = "private"  # each pair of houses may open a private thread
@@ -86,3 +87,18 @@ async def talk_members(queries: GameQueries, row: GameRow, talk: Talk) -> set[in
 async def every_player(queries: GameQueries, row: GameRow) -> set[int]:
     """Every member who plays a house of the game (the end opens every talk to them)."""
     return {member for member in (await queries.seats(row.id)).values() if member is not None}
+
+
+def moves_talks(applied: Applied) -> bool:
+    """Whether a published version may change who belongs in the game's talks, or end them: a change of player (and
+    of the vassals a liege commands), a house leaving (it becomes a vassal), an undo or a repair (their versions carry
+    no events, so they are always looked at), the end."""
+    before, game = applied.before, applied.game
+    if before is None or game.finished or handed_over(applied):
+        return True
+    return before.state.vassals != game.state.vassals
+
+
+def left_game(game: Game) -> set[str]:
+    """The houses whose players have left (Mother of Dragons: they are vassals now): their talks are closed."""
+    return set(game.state.vassals)

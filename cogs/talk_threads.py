@@ -10,16 +10,16 @@ thread in their list, as Discord shows any thread they join.
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Literal
 
 import discord
 
 from app.labels import house_mark
 from app.lru import KeyedLocks
-from app.queries import Applied, ServiceError, handed_over
+from app.queries import Applied, ServiceError
 from app.service import GameService
 from app.store import GameRow, Talk
-from app.talks import TalkAsked, every_player, talk_members
+from app.talks import TalkAsked, every_player, left_game, moves_talks, talk_members
 from i18n import t
 
 log = logging.getLogger("westeros.talks")
@@ -135,10 +135,7 @@ class TalkThreads:
         either: an undo's version has no events, so it is always looked at), and the game's end opens or closes them.
         Never raises: a thread Discord refuses to change is logged, the game's publication goes on."""
         game = applied.game
-        seats_may_differ = (
-            applied.before is None or bool(handed_over(applied)) or applied.before.state.vassals != game.state.vassals
-        )
-        if not seats_may_differ and not game.finished:
+        if not moves_talks(applied):
             return
         try:
             async with self.locks.hold(applied.game_id):
@@ -150,7 +147,7 @@ class TalkThreads:
                     await self.end(row, talks)
                 else:
                     for talk in talks:
-                        await self.follow(row, talk, game.state.vassals)
+                        await self.follow(row, talk, left_game(game))
         except Exception:
             log.exception("the talks of game %s could not follow version %s", applied.game_id, game.version)
 
@@ -172,14 +169,14 @@ class TalkThreads:
         me = self.client.user.id if self.client.user is not None else 0
         return {member.id for member in await thread.fetch_members()} - {me}
 
-    async def follow(self, row: GameRow, talk: Talk, vassals: dict[str, Any]) -> None:
+    async def follow(self, row: GameRow, talk: Talk, left: set[str]) -> None:
         """The thread's members made those who play its houses now, each newcomer named in one line; a talk with a
         house that left the game (now a vassal) is locked and archived."""
         thread = await self.thread(talk)
         if thread is None or thread.locked:
             return
         lang = str(row.settings.get("language", "en"))
-        if any(house in vassals for house in talk.houses):
+        if any(house in left for house in talk.houses):
             await thread.edit(archived=True, locked=True)
             return
         if thread.archived:
