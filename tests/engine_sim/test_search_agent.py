@@ -21,6 +21,7 @@ from engine.search.position import determinize, spec_from_view
 from engine.search_agent import SearchAgent
 from engine.sim import with_targaryen
 from engine.state import GameState
+from tests.engine_sim import test_default_answers as default_answers
 from tests.engine_sim.test_default_answers import SETUPS, first_open, rare_positions
 
 MOD = {"ruleset": "mother-of-dragons"}
@@ -123,24 +124,27 @@ def test_every_prompt_kind_of_the_rare_positions_is_answered_legally() -> None:
 
 
 @pytest.mark.slow  # whole games: make test runs them, make check skips them
-def test_every_declared_prompt_kind_is_answered_legally_by_the_searching_agent() -> None:
-    """The searching agent plays every seat of seeded games of every setup of test_default_answers (both rulesets,
-    Tides of Battle) and then the rare positions: together they open every kind in ``PromptKind``, and the engine
-    accepts every one of its answers."""
+def test_every_declared_prompt_kind_is_answered_legally_by_the_searching_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kind in ``PromptKind``, both rulesets, Tides of Battle: the searching agent plays every seat of a seeded
+    game of each setup of test_default_answers (orders and marches searched), and at every prompt of that test's
+    corpus (its games between agents, gifts and players leaving included, then its rare positions) the searching
+    agent's answer is accepted too. The corpus reaches every kind (test_default_answers proves it)."""
     seen: set[str] = set()
-    for i in range(2):
-        for players, options in SETUPS:
-            seen |= play_checking_search(players, options, 200 + i, 3000)
-    for g in rare_positions():
-        agent = searcher(5)
-        for _ in range(300):
-            if g.finished:
-                break
-            p = first_open(g)
-            answer = agent.answer(p, g.view(p.house))
-            accepted(g, p, answer)
+    for players, options in SETUPS:
+        seen |= play_checking_search(players, options, 200, 3000)
+    quick = SearchAgent(1, budget_ms=0.0, clock=None)  # no rollout: every answer that does not need one
+
+    def check_search_answers(g: Game, kinds: set[str] | None = None) -> None:
+        for p in g.prompts():
+            accepted(g, p, quick.answer(p, g.view(p.house)))
             seen.add(p.kind)
-            g.act(p.house, answer, prompt_id=p.id)
+
+    monkeypatch.setattr(default_answers, "check_defaults", check_search_answers)
+    for i in range(8):
+        for players, options in SETUPS:
+            default_answers.play_checking_defaults(players, options, 100 + i, "random" if i % 2 else "heuristic", 3000)
+    for g in rare_positions():
+        default_answers.play_by_defaults(g, 300)
     assert seen == set(PROMPT_KINDS), f"never answered: {sorted(set(PROMPT_KINDS) - seen)}"
 
 
