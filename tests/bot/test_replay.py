@@ -6,21 +6,23 @@ are refused in the reader's language. Every picture is opened with Pillow: the b
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from app.commands import End
+from app.commands import End, Join, Start
+from app.service import GameService, GameSettings
+from app.store import Store
 from engine import Game
 from engine.agents import HeuristicAgent
 from render import style
+from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord, StoredMessage
 from testing.fake_discord.components import BUTTON, STRING_SELECT, walk
 from testing.phone import as_phone, menus
-from tests.bot.conftest import Table, make_bot
+from tests.bot.conftest import Table
 from tests.bot.test_images import answer_one, start_seeded_game
 
 pytestmark = pytest.mark.slow
@@ -173,36 +175,51 @@ async def test_an_ended_games_replay_is_posted_to_the_channel_by_a_player(table:
     assert fake.failed_interactions == [] and fake.internal_errors == []
 
 
-@pytest.fixture
-async def two_lives(database: Path | str) -> AsyncIterator[tuple[FakeDiscord, Path | str]]:
-    async with FakeDiscord.start() as fake:
-        yield fake, database
+async def test_the_replays_buttons_work_after_the_bot_is_killed_and_started_again(
+    database: Path | str, tmp_path: Path
+) -> None:
+    """The real bot.py killed (SIGKILL) and started again: the replay's ◀ and its menu of rounds, on a message the
+    killed process sent, still work (their ids carry the game and the position)."""
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        await play_before(database, guild.id, channel.id, [p.id for p in players])
+        bot = BotProcess(fake, database, log_path=tmp_path / "bot.log")
+        await bot.sync_commands()
+        await bot.start()
+        try:
+            reply = await (await fake.slash(players[1], channel, "game replay")).wait_response(timeout=60)
+            assert "Round 2 · Planning phase" in reply.text(), bot.output()[-3000:]
+            await bot.kill()
+            await bot.start()
+            await fake.click(players[1], reply, buttons(reply)["◀ Previous phase"]["custom_id"])
+            earlier = await shows(fake, reply, "Round 2 · Westeros phase")
+            check_board(earlier)
+            await fake.select(players[1], earlier, round_menu(earlier), ["1"])
+            await shows(fake, earlier, "Round 1 · Action phase")
+        finally:
+            await bot.stop()
+        assert fake.failed_interactions == [], bot.output()[-3000:]
+        assert fake.internal_errors == []
 
 
-async def test_the_replays_buttons_work_after_a_restart(two_lives: tuple[FakeDiscord, Path | str]) -> None:
-    fake, database = two_lives
-    guild = fake.add_guild("Westeros", locale="en-US")
-    channel = fake.add_text_channel(guild, "game")
-    moderator = fake.add_member(guild, "mod", manage_guild=True)
-    players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-    bot, store = await make_bot(fake, database)
-    async with fake.run_bot(bot):
-        await fake.wait_for_commands("game")
-        table = Table(fake, bot, bot.service, guild, channel, players, moderator)
-        game_id = await start_seeded_game(table, 3, SEED)
-        await play_until_round(table, game_id, 2)
-        await bot.play.publisher.settled()
-        reply = await (await fake.slash(players[1], channel, "game replay")).wait_response(timeout=30)
-        assert "Round 2 · Planning phase" in reply.text()
-    await store.close()
-
-    restarted, store = await make_bot(fake, database)  # a new process: no view or cache of the old one is left
-    async with fake.run_bot(restarted):
-        await fake.wait_for_commands("game")
-        await fake.click(players[1], reply, buttons(reply)["◀ Previous phase"]["custom_id"])
-        earlier = await shows(fake, reply, "Round 2 · Westeros phase")
-        check_board(earlier)
-        await fake.select(players[1], earlier, round_menu(earlier), ["1"])
-        await shows(fake, earlier, "Round 1 · Action phase")
-    await store.close()
-    assert fake.failed_interactions == [] and fake.internal_errors == []
+async def play_before(database: Path | str, guild_id: int, channel_id: int, users: list[int]) -> None:
+    """A game of the channel played to round 2 through the game service before this bot's time, all published."""
+    store = await Store.open(database)
+    try:
+        service = GameService(store)
+        settings = GameSettings(players=len(users), seed=SEED)
+        game_id = await service.create(
+            guild_id=guild_id, channel_id=channel_id, creator=users[0], name="Test", settings=settings
+        )
+        for user in users:
+            await service.execute(Join(game_id=game_id, by=user))
+        await service.execute(Start(game_id=game_id))
+        agents: dict[str, HeuristicAgent] = {}
+        while not ((game := await service.load(game_id)).round >= 2 and game.state.phase == "planning"):
+            assert await answer_one(service, game_id, game, agents, SEED)
+        for table in ("outbox_sends", "outbox", "notices"):  # told long ago: nothing is left to post
+            await store.write(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+    finally:
+        await store.close()
