@@ -14,6 +14,7 @@ from testing.fake_discord import FakeChannel, FakeDiscordError, FakeMember, Stor
 from testing.fake_discord import permissions as perms
 from tests.bot.conftest import Table
 from tests.bot.test_full_game import answer_once
+from tests.bot.test_images import play_with_agents
 from tests.bot.test_lobby_and_orders import start_game
 
 THREAD_MENTION = re.compile(r"<#(\d+)>")
@@ -339,3 +340,16 @@ async def test_M_LEAVE_01_a_house_that_leaves_has_its_talks_locked_and_archived(
         raise AssertionError("a closed talk took a post")
     except FakeDiscordError:
         pass
+
+
+async def test_a_game_that_ends_by_its_last_answer_opens_its_talks(table: Table) -> None:
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    players = await seated(table, game_id)
+    first, second, third = sorted(players)
+    thread = thread_of(table, await talk(table, players[first], second))
+    await play_with_agents(table, game_id, seed=3)
+    assert (await table.service.load(game_id)).finished
+    await fake.wait_until(lambda: thread.locked, timeout=30, what="the talk to open at the game's end")
+    assert {p.id for p in players.values()} <= thread.thread_members and not thread.archived
+    assert reads(table, players[third], thread)[-1].startswith("The game has ended")
