@@ -15,6 +15,8 @@ import hashlib
 import logging
 import sqlite3
 import sys
+import time
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -36,6 +38,8 @@ Params = Sequence[Any]
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = (2, 8)  # PostgreSQL connections of one process: kept open, at most
 LISTEN_BACKOFF_S = (0.5, 30.0)  # a lost LISTEN connection is opened again after this, doubling up to the second
+CHECK_AFTER_IDLE_S = 0.1  # a pooled connection idle this long is checked with a round trip before it is handed out
+CAREFUL_FOR_S = 10.0  # after a connection was seen to drop, every hand-out is checked for this long
 
 
 def schema_hash(schema: str) -> str:
@@ -227,26 +231,39 @@ class PostgresDatabase(Database):
         self.pool = pool
         self.url = url  # for connections of their own (LISTEN)
         self.read_only = False
+        self.checks = PoolChecks()
+        self.backends: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()  # connection -> server pid
+
+    def is_own_backend(self, pid: int) -> bool:
+        """Whether the server process ``pid`` serves a connection of this pool (a NOTIFY it sent is this process's)."""
+        return pid in set(self.backends.values())
 
     @staticmethod
     async def open(url: str, *, pool_size: tuple[int, int] = POOL_SIZE) -> PostgresDatabase:
         import psycopg_pool
 
+        backends: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
+
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             await connection.set_autocommit(True)
+            backends[connection] = connection.info.backend_pid
 
-        # A connection is checked before it is handed out (a round trip when it has been idle), so one dropped
+        # A connection is checked before it is handed out when it has been idle (``PoolChecks``), so one dropped
         # meanwhile (a restart, a failover, an idle timeout, pg_terminate_backend) is replaced, not given to a
         # statement; the pool opens new ones with a growing delay while the server is away.
+        checks = PoolChecks()
         pool = psycopg_pool.AsyncConnectionPool(
             url,
             min_size=pool_size[0],
             max_size=pool_size[1],
             configure=configure,
-            check=psycopg_pool.AsyncConnectionPool.check_connection,
+            check=checks.check,
+            reset=checks.returned,
             open=False,
         )
         db = PostgresDatabase(pool, url)
+        db.checks = checks
+        db.backends = backends
         await pool.open(wait=True, timeout=30)
         return db
 
@@ -283,6 +300,17 @@ class PostgresDatabase(Database):
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        import psycopg
+
+        try:
+            async with self._pooled() as connection:
+                yield connection
+        except psycopg.OperationalError:
+            self.checks.saw_a_drop()
+            raise
+
+    @asynccontextmanager
+    async def _pooled(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
         async with self.pool.connection() as connection:
             if self.read_only:
                 await connection.execute("SET default_transaction_read_only = on")
@@ -303,6 +331,43 @@ class PostgresDatabase(Database):
 
     async def set_read_only(self, read_only: bool) -> None:
         self.read_only = read_only
+
+
+class PoolChecks:
+    """When the pool checks a connection before handing it out (its documented ``check`` and ``reset`` callbacks).
+
+    The check is a round trip. Made at every hand-out it was 40 % of a worker's statements in a burst
+    (``bench/scale.py``): a connection handed back a moment ago needs none, since the server dropping it in
+    between is no likelier than in the instant between a check and the statement, which no check covers either
+    (a read cut there runs again, ``READ_TRIES``). So a connection is checked when it has been idle for
+    ``CHECK_AFTER_IDLE_S`` or more (the drops that happen while nobody looks: an idle timeout, a restart at
+    night), never seen handed back, or while a drop was seen in the last ``CAREFUL_FOR_S`` seconds (a storm
+    of them: every hand-out is checked until it passes)."""
+
+    def __init__(self) -> None:
+        self.handed_back: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+        self.careful_until = 0.0
+        self.made = 0  # checks made (tests and the benchmark)
+
+    async def check(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        import psycopg_pool
+
+        now = time.monotonic()
+        back = self.handed_back.get(connection)
+        if back is not None and now - back < CHECK_AFTER_IDLE_S and now >= self.careful_until:
+            return
+        self.made += 1
+        try:
+            await psycopg_pool.AsyncConnectionPool.check_connection(connection)
+        except Exception:  # the pool replaces it; others dropped with it are checked too
+            self.saw_a_drop()
+            raise
+
+    async def returned(self, connection: psycopg.AsyncConnection[Any]) -> None:
+        self.handed_back[connection] = time.monotonic()
+
+    def saw_a_drop(self) -> None:
+        self.careful_until = time.monotonic() + CAREFUL_FOR_S
 
 
 READ_TRIES = 3  # a plain read whose connection was cut during its statement runs again on another
@@ -381,11 +446,17 @@ class Listener:
         channel: str,
         on_notify: Callable[[str], None],
         on_connect: Callable[[], None] | None = None,
+        *,
+        on_own_notify: Callable[[str], None] | None = None,
+        is_own: Callable[[int], bool] | None = None,
     ) -> None:
         self.url = url
         self.channel = channel
         self.on_notify = on_notify
         self.on_connect = on_connect
+        # A notification sent by a server process ``is_own`` names (this process's own) goes to ``on_own_notify``.
+        self.on_own_notify = on_own_notify
+        self.is_own = is_own
         self.task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -404,7 +475,10 @@ class Listener:
                     if self.on_connect is not None:
                         self.on_connect()
                     async for notice in connection.notifies():
-                        self.on_notify(notice.payload)
+                        if self.on_own_notify is not None and self.is_own is not None and self.is_own(notice.pid):
+                            self.on_own_notify(notice.payload)
+                        else:
+                            self.on_notify(notice.payload)
             except (psycopg.Error, OSError):
                 log.warning("lost the LISTEN connection on %s; connecting again in %.1f s", self.channel, delay)
             # Also when the server ended the connection without an error: whatever was announced meanwhile is lost.

@@ -54,8 +54,12 @@ class StoreBase:
         """How many games have something cached here (for tests and the benchmark)."""
         return len(set(self._games) | set(self._seats) | set(self.deadline_cache) | set(self._missed))
 
+    def holds_row(self, game_id: int) -> bool:
+        """Whether the game's row is cached here (for tests)."""
+        return game_id in self._games
+
     def changed(self, payload: str) -> None:
-        """A change another process (or this one) made, as the database announced it: ``g:<game>`` or ``u:<user>``."""
+        """A change another process made, as the database announced it: ``g:<game>`` or ``u:<user>``."""
         kind, _, raw = payload.partition(":")
         key = int(raw)
         if kind == "g":
@@ -65,6 +69,18 @@ class StoreBase:
             self.user_changes[key] = self.user_changes.get(key, 0) + 1
             self._dm_closed.pop(key, None)
             self._locales.pop(key, None)
+
+    def changed_here(self, payload: str) -> None:
+        """A change this process made, as the database announced it. What is cached of it stays: the write that made
+        it replaced it after its commit, as it does for a store that is its database's only writer (dropping it made
+        every process read a game again after each of its own answers: two rows in five a worker read in a burst).
+        A read still under way when it was announced is not kept, as after any change."""
+        kind, _, raw = payload.partition(":")
+        key = int(raw)
+        if kind == "g":
+            self.changes[key] = self.changes.get(key, 0) + 1
+        else:
+            self.user_changes[key] = self.user_changes.get(key, 0) + 1
 
     def lost_track(self) -> None:
         """The announcements were interrupted (the listening connection dropped): nothing kept can be trusted."""
@@ -79,11 +95,24 @@ class StoreBase:
         """Listen to the database's announcements of changes (PostgreSQL; several processes): a shared store's caches
         follow them."""
         assert isinstance(self.db, PostgresDatabase)
-        self.listener = Listener(self.db.url, CHANGED, self.changed, self.lost_track)
+        self.listener = Listener(
+            self.db.url,
+            CHANGED,
+            self.changed,
+            self.lost_track,
+            on_own_notify=self.changed_here,
+            is_own=self.db.is_own_backend,
+        )
         self.listener.start()
+
+    def wrote(self, game_id: int) -> None:
+        """This process changed a game's rows (and its caches after the commit): a read of them under way since
+        before is not kept (it may hold the rows as they were)."""
+        self.changes[game_id] = self.changes.get(game_id, 0) + 1
 
     def forget(self, game_id: int) -> None:
         """Drop what is cached of a game (after a write whose outcome is not known here)."""
+        self.wrote(game_id)
         self._games.pop(game_id, None)
         self._seats.pop(game_id, None)
         self.deadline_cache.pop(game_id, None)

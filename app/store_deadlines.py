@@ -87,6 +87,7 @@ class DeadlineStore:
 
     def put_write(self, row: DeadlineRow) -> Write:
         def after() -> None:
+            self.store.wrote(row.game_id)
             self.store.deadline_cache[row.game_id] = row
 
         return Write(
@@ -105,12 +106,14 @@ class DeadlineStore:
 
     def clear_write(self, game_id: int) -> Write:
         def after() -> None:
+            self.store.wrote(game_id)
             self.store.deadline_cache[game_id] = None
 
         return Write("DELETE FROM deadlines WHERE game_id = ?", (game_id,), after)
 
     async def clear(self, game_id: int) -> None:
         await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
+        self.store.wrote(game_id)
         self.store.deadline_cache[game_id] = None
 
     async def record_missed(self, game_id: int, house: str) -> int:

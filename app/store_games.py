@@ -136,6 +136,7 @@ class GameStore(OutboxStore):
 
     def _changed_game(self, game_id: int, **fields: Any) -> None:
         """Apply a committed change to the cached row (if cached; otherwise the next read loads it)."""
+        self.wrote(game_id)
         cached = self._games.get(game_id)
         if cached is not None:
             self._games[game_id] = replace(cached, **fields)
@@ -185,6 +186,7 @@ class GameStore(OutboxStore):
         """A missed deadline of ``house``'s player, in the commit of the answer the deadline gave."""
 
         def after() -> None:
+            self.wrote(game_id)
             self._missed.pop(game_id, None)
 
         return Write(
@@ -356,7 +358,9 @@ class GameStore(OutboxStore):
                     await self._add_notices(db, game_id, notices or [])
                     for write in writes or []:
                         await db.execute(write.sql, write.params)
-                self._seats.pop(game_id, None)
+                if seats is not None:
+                    self.wrote(game_id)
+                    self._seats.pop(game_id, None)
         except BaseException as err:
             self._seats.pop(game_id, None)
             self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one
@@ -372,6 +376,7 @@ class GameStore(OutboxStore):
             self.forget(game_id)
             return
         if ends_a_run:
+            self.wrote(game_id)
             self._missed.get(game_id, set()).discard(player or house)
         changed: dict[str, Any] = {"state": new_state, "version": new_version}
         if status is not None:
@@ -457,6 +462,7 @@ class GameStore(OutboxStore):
         try:
             await self.apply(writes, game_id=game_id, key=key, name="undo", by=by, notices=notices)
         finally:
+            self.wrote(game_id)
             self._seats.pop(game_id, None)
 
 

@@ -7,7 +7,7 @@ import asyncio
 
 import psycopg
 
-from app.database import Listener, PostgresDatabase, notify_sql
+from app.database import CHECK_AFTER_IDLE_S, Listener, PostgresDatabase, notify_sql
 from testing import postgres
 from tests.conftest import require_postgres
 
@@ -148,5 +148,32 @@ async def test_a_read_cut_during_its_statement_reads_again_and_a_write_is_left_t
             outcome = await asyncio.gather(write, cut_the_sleeper(), return_exceptions=True)
             assert isinstance(outcome[0], psycopg.OperationalError)
             assert await db.fetchone("SELECT count(*) FROM probe") == (0,)  # run once, cut, never again
+        finally:
+            await db.close()
+
+
+async def test_a_connection_handed_back_a_moment_ago_is_not_checked_an_idle_one_is_and_after_a_drop_every_one() -> None:
+    """The pool's check is a round trip: made for a connection idle ``CHECK_AFTER_IDLE_S`` or more, not for one handed
+    back a moment ago (a burst's statements), and for every hand-out for ``CAREFUL_FOR_S`` after a drop was seen."""
+    require_postgres()
+    with postgres.fresh_schema("heal") as url:
+        db = await PostgresDatabase.open(url, pool_size=(1, 1))
+        try:
+            await db.fetchone("SELECT 1")
+            before = db.checks.made
+            for _ in range(20):  # one connection, handed back and out again at once
+                await db.fetchone("SELECT 1")
+            assert db.checks.made == before
+            await asyncio.sleep(CHECK_AFTER_IDLE_S * 2)
+            await db.fetchone("SELECT 1")
+            assert db.checks.made == before + 1
+            # The server drops the connection a moment after its last statement: the next statement (a read) meets
+            # the drop, runs again, and from then on each hand-out is checked.
+            terminate(await pool_pids(db, 1))
+            assert await db.fetchone("SELECT 2") == (2,)
+            checked = db.checks.made
+            for _ in range(5):
+                await db.execute("SELECT 1")
+            assert db.checks.made == checked + 5
         finally:
             await db.close()
