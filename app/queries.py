@@ -562,8 +562,15 @@ class GameQueries:
             house=house,
         )
 
-    async def game_at(self, game_id: int, version: int) -> Game:
-        """The game as it stood at ``version``, rebuilt from the latest snapshot at or before it and the log."""
+    async def game_at(self, game_id: int, version: int, *, start: Game | None = None) -> Game:
+        """The game as it stood at ``version``, rebuilt from the latest snapshot at or before it and the log; or, given
+        ``start`` (the same game at an earlier version, left unchanged), from a copy of it and the entries after it."""
+        if start is not None and start.version <= version:
+            try:
+                return await self._rolled_forward(game_id, version, start)
+            except (ServiceError, *LOAD_ERRORS):  # a repair between them, or not its line any more: the long way
+                log.info("game %s: version %s rebuilt from its snapshot, not from version %s", game_id, version,
+                         start.version)  # fmt: skip
         snap = await self.store.latest_snapshot(game_id, at_most=version)
         if snap is None:
             raise ServiceError("no-snapshot", "The game's history is incomplete.")
@@ -579,39 +586,56 @@ class GameQueries:
             raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
         return game
 
+    async def _rolled_forward(self, game_id: int, version: int, start: Game) -> Game:
+        game = start.copy()
+        for a in await self.store.answers(game_id, after_version=start.version):
+            if a.version > version:
+                break
+            replay(game, a.prompt_id, a.house, a.answer)
+        if game.version != version:
+            raise ServiceError("replay-mismatch", "Replaying the log did not reach the expected version.")
+        return game
+
     async def unpublished(
         self,
         *,
         skip: Callable[[OutboxKey], bool] = lambda _: False,
-        known: Callable[[int, int], Game | None] | None = None,
+        known: Callable[[int], Game | None] | None = None,
     ) -> list[tuple[OutboxKey, Applied, frozenset[str]]]:
         """Every committed version whose consequences were not all published (a crash came between, or another
         process committed it), rebuilt as it was applied, with the parts already sent: what the publisher drains.
         ``skip(key)``: versions the caller has under way, not rebuilt; ``known``: as for ``rebuilt``."""
         out: list[tuple[OutboxKey, Applied, frozenset[str]]] = []
+        latest: dict[int, Game] = {}  # each game at the version rebuilt last: the next is rebuilt from it
+
+        def held(game_id: int) -> Game | None:
+            return latest.get(game_id) or (known(game_id) if known is not None else None)
+
         for game_id, version, kind, sent in await self.store.unpublished():
             key = (game_id, version, kind)
             if skip(key):
                 continue
-            applied = await self.rebuilt(game_id, version, kind, known)
+            applied = await self.rebuilt(game_id, version, kind, held)
             if applied is not None:
                 out.append((key, applied, sent))
+                latest[game_id] = applied.game
         return out
 
     async def rebuilt(
-        self, game_id: int, version: int, kind: str, known: Callable[[int, int], Game | None] | None = None
+        self, game_id: int, version: int, kind: str, known: Callable[[int], Game | None] | None = None
     ) -> Applied | None:
         """A committed version of the outbox as it was applied (None: it cannot be rebuilt, and leaves the outbox).
-        ``known(game, version)``: a game the caller still holds at that version, spared a replay of the log."""
+        ``known(game)``: the game as the caller last held it (read-only): at ``version`` it spares a replay of the log,
+        before it the replay starts from it rather than from the last snapshot."""
 
         async def at(wanted: int) -> Game:
-            held = known(game_id, wanted) if known is not None else None
-            if held is not None:
+            held = known(game_id) if known is not None else None
+            if held is not None and held.version == wanted:
                 return held
             row = await self.row(game_id)
             if row.version == wanted and row.state is not None:  # the newest version: no replay
                 return self._shared(game_id, row)
-            return await self.game_at(game_id, wanted)
+            return await self.game_at(game_id, wanted, start=held)
 
         try:
             entry = await self.store.answer_at(game_id, version)

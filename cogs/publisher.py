@@ -28,7 +28,7 @@ from app.narration import Item, continuing, group_line, last_phase, narrate_all,
 from app.notices import from_payload, notice_text
 from app.queries import OutboxKey
 from app.service import Applied, GameService, ServiceError, opened_by, outbox_kind
-from app.store import GameRow
+from app.store import GameRow, Source
 from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
@@ -171,6 +171,8 @@ class Publisher:
         # What the version voids in memory first: the DMs to send again, the forms no longer live.
         self.dms.position_changed(applied)
         self.forms.position_changed(applied)
+        if applied.source == Source.RESET:  # an undo: versions after it are made anew, not from what was held
+            self.last_game[applied.game_id] = applied.game
         # The answer is committed: its player's receipt must not wait for the channel post, the images or the
         # next decisions' DMs. They run after it, one step after another for each game.
         self.after_answer(applied.game_id, lambda: self.publish(applied))
@@ -220,10 +222,10 @@ class Publisher:
             self.after_answer(game_id, functools.partial(self._noticed, game_id))
         return sorted({applied.game_id for _, applied, _ in pending})
 
-    def _known(self, game_id: int, version: int) -> Game | None:
-        """The game at ``version`` if this publisher's latest drained version of it left it there (no replay)."""
-        game = self.last_game.get(game_id)
-        return game if game is not None and game.version == version else None
+    def _known(self, game_id: int) -> Game | None:
+        """The game as this publisher's latest drained version of it left it: a version after it is rebuilt from it
+        and the entries since, not from the last snapshot and the whole log."""
+        return self.last_game.get(game_id)
 
     async def _drained(self, key: OutboxKey, applied: Applied, sent: frozenset[str], last_try: bool) -> None:
         try:
