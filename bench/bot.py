@@ -199,8 +199,20 @@ async def run(
         role = "gateway" if workers else "all"
         # ``--metrics``: the bot serves /metrics on a free loopback port, read once the burst is over.
         health = {"HEALTH_PORT": str(free_port())} if metrics_out is not None else {}
-        bot = BotProcess(fake, db, profile=profile, role=role, log_path=folder / "bot.log", env=health)
-        helpers = [BotProcess(fake, db, role="worker", log_path=folder / f"worker{i}.log") for i in range(workers)]
+        # ``profile``: every process profiles the burst only (SIGUSR1 ... SIGUSR2, testing/cpu_profile.py).
+        window = {"PROFILE_WINDOW": "1"} if profile is not None else {}
+        bot = BotProcess(fake, db, profile=profile, role=role, log_path=folder / "bot.log", env=health | window)
+        helpers = [
+            BotProcess(
+                fake,
+                db,
+                role="worker",
+                log_path=folder / f"worker{i}.log",
+                profile=profile.with_name(f"{profile.name}.worker{i}") if profile else None,
+                env=window,
+            )
+            for i in range(workers)
+        ]
         await bot.sync_commands()
         await bot.start()
         for helper in helpers:
@@ -283,13 +295,17 @@ async def run(
             cpu_before, own_before = all_cpu_seconds(pids), time.process_time()
             db_before = postgres_cpu_seconds() if on_postgres else 0.0
             requests_before = len(fake.requests.records)
-            sampler = None
-            if spy is not None:  # py-spy samples the bot's event loop over the burst only (pip install py-spy)
-                sampler = await asyncio.create_subprocess_exec(
-                    "py-spy", "record", "--pid", str(bot.proc.pid), "--rate", "1000", "--format", "raw",
-                    "--output", str(spy), "--nonblocking", stdout=asyncio.subprocess.DEVNULL,
-                    stderr=asyncio.subprocess.DEVNULL,
-                )  # fmt: skip
+            if profile is not None:
+                for pid in pids:
+                    os.kill(pid, signal.SIGUSR1)
+            samplers = []
+            if spy is not None:  # py-spy samples each process on its CPU over the burst only (pip install py-spy)
+                spied = zip([spy, *(spy.with_name(f"{spy.name}.worker{i}") for i in range(workers))], pids, strict=True)
+                for output, pid in spied:
+                    command = ["py-spy", "record", "--pid", str(pid), "--rate", "250", "--format", "raw"]
+                    command += ["--output", str(output), "--nonblocking"]
+                    quiet = asyncio.subprocess.DEVNULL
+                    samplers.append(await asyncio.create_subprocess_exec(*command, stdout=quiet, stderr=quiet))
                 await asyncio.sleep(1.0)
             # The harness's own garbage collection would pause the fake mid-burst (20-40 ms full passes were
             # seen) and be counted against the bot: as timeit does, collect first and pause it for the burst.
@@ -305,8 +321,11 @@ async def run(
             # Let the burst's own after-work (channel posts, images) finish: it is the answers' CPU too.
             await fake.wait_idle(quiet=2.5, timeout=60)
             cpu_after = all_cpu_seconds(pids)
+            if profile is not None:
+                for pid in pids:
+                    os.kill(pid, signal.SIGUSR2)
             db_cpu = (postgres_cpu_seconds() - db_before) if on_postgres else 0.0
-            if sampler is not None:
+            for sampler in samplers:
                 sampler.send_signal(signal.SIGINT)
                 await sampler.wait()
             bot_cpu = sum(cpu_after.values()) - sum(cpu_before.get(pid, 0.0) for pid in cpu_after)

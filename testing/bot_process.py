@@ -81,7 +81,7 @@ class BotProcess:
 
     async def _spawn(self) -> None:
         log = self.log_path.open("ab")
-        profiling = ["-m", "cProfile", "-o", str(self.profile)] if self.profile else []
+        profiling = ["-m", "testing.cpu_profile", str(self.profile)] if self.profile else []
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, *profiling, str(ROOT / "bot.py"), "--role", self.role, cwd=ROOT, env=self.env(),
             stdout=log, stderr=log,
