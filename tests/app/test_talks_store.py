@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from app.commands import Join, SetSeat, Start
+from app.messages import error_text
 from app.service import GameService, GameSettings, ServiceError
-from app.store import Store
+from app.store import GameRow, Store
 from app.talks import ask_talk, talk_members
+from cogs.text import shown
 
 
 @pytest.fixture
@@ -72,6 +74,13 @@ async def test_who_may_talk_to_whom(service: GameService) -> None:
     asked = await ask_talk(service, row, first, by_user[second].upper())
     assert asked.house == by_user[first] and asked.other == by_user[second]
     assert asked.members == {first, second}
+    markup = await refused_text(service, row, first, "**x** <@&123456789012345678>")
+    assert "\\*\\*x\\*\\*" in markup and "<@&123456789012345678>" not in markup  # shown as typed, pinging none
+    assert "@\u200beveryone" in await refused_text(service, row, first, "@everyone")
+    markup = await refused_text(service, row, first, "Tyrell" * 50)
+    assert len(markup) < 120  # the option is cut to 32 characters before it is echoed
+    own_house = await refused_text(service, row, first, by_user[first], lang="ru")
+    assert "ваш дом" in own_house
     for user, value, code in [
         (first, by_user[first], "talk-self"),
         (999, by_user[first], "not-seated-here"),  # a spectator, or a moderator who does not play
@@ -82,6 +91,13 @@ async def test_who_may_talk_to_whom(service: GameService) -> None:
             await ask_talk(service, row, user, value)
         assert refused.value.code == code, (user, value)
         assert len(str(refused.value.params.get("value", ""))) <= 32
+
+
+async def refused_text(service: GameService, row: GameRow, user: int, value: str, *, lang: str = "en") -> str:
+    """The sentence a member is shown when ``ask_talk`` refuses him, escaped as the bot escapes it."""
+    with pytest.raises(ServiceError) as refused:
+        await ask_talk(service, row, user, value)
+    return error_text(refused.value, lang, literal=lambda text: shown(text, 300))
 
 
 async def test_the_thread_follows_the_seat(service: GameService) -> None:
