@@ -9,7 +9,8 @@ every other prompt is answered as the heuristic agent answers it.
 
 Budget: ``budget_ms`` of CPU per decision. The search counts its work in engine steps (``STEPS_PER_MS`` of them per
 millisecond, measured on the reference machine), so a seed gives the same answers on any machine; the CPU clock
-(``clock``, ``time.process_time`` by default) is only a safety stop at the full budget on a slower or busier one.
+(``clock``, ``time.process_time`` by default) is only a safety stop, at ``CLOCK_STOP`` times the budget, on a slower
+or busier one (``clock_stops`` counts them); ``clock=None`` leaves the allowance alone.
 Memory is bounded: one position and one rollout copy live at a time, and the candidates are a short list.
 """
 
