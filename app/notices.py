@@ -12,7 +12,7 @@ from typing import Any, Literal
 from app.labels import house_mark, house_name
 from i18n import t, tn
 
-NoticeType = Literal["audit", "deadline-passed", "absent-player", "vacation", "game-broken"]
+NoticeType = Literal["audit", "deadline-passed", "absent-player", "vacation", "game-broken", "talk-refused"]
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,23 @@ class GameBroken:
     type: NoticeType = "game-broken"
 
 
-ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken | GameBroken
+@dataclass(frozen=True)
+class TalkRefused:
+    """Discord refused the bot a private talk (``reason``: the ``error.<reason>`` code naming the permission or limit at
+    fault): the moderators read it in the channel; the houses are not named."""
+
+    reason: str
+    type: NoticeType = "talk-refused"
+
+
+ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken | GameBroken | TalkRefused
 _TYPES: dict[str, type[ChannelNotice]] = {
     "audit": AuditLine,
     "deadline-passed": DeadlinePassed,
     "absent-player": AbsentPlayer,
     "vacation": VacationTaken,
     "game-broken": GameBroken,
+    "talk-refused": TalkRefused,
 }
 
 
@@ -99,6 +109,8 @@ def notice_text(notice: ChannelNotice, lang: str) -> str:
         return t(f"deadline.passed.{notice.autopilot}", lang, houses=houses)
     if isinstance(notice, AbsentPlayer):
         return tn("deadline.absent", notice.misses, lang, house=house_name(notice.house, lang))
+    if isinstance(notice, TalkRefused):
+        return t("talk.refused-notice", lang, reason=t(f"error.{notice.reason}", lang))
     if isinstance(notice, GameBroken):
         return t("game.broken", lang, error=notice.error[:60])
     return t("vacation.notice", lang, house=t(f"house.{notice.house}", lang), until=f"<t:{int(notice.until)}:f>")

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.labels import house_name
+from app.notices import TalkRefused
 from app.service import GameService, GameSettings, ServiceError
 from app.talks import CHANNEL_ONLY, HOUSE_VALUE_LIMIT, NONE, PRIVATE, ask_talk
 from cogs.publisher import Publisher
@@ -26,6 +27,7 @@ from i18n import t
 
 log = logging.getLogger("westeros.talk")
 
+MODERATORS_FIX = frozenset({"talk-cannot-create", "talk-cannot-add", "talk-thread-limit"})  # a permission, a limit
 HOUSES = list(dict.fromkeys([*data.houses(), *data.houses("mother-of-dragons/houses.json")]))
 # ``/game new``'s talk option (cogs/lobby.py): how the table talks.
 TALK_CHOICES = [
@@ -124,7 +126,12 @@ class Talk(commands.Cog):
         if row is None:
             raise ServiceError("no-game-here", "There is no game in this channel.")
         asked = await ask_talk(self.service, row, interaction.user.id, house)
-        thread = await self.threads.open(row, asked)
+        try:
+            thread = await self.threads.open(row, asked)
+        except ServiceError as refused:
+            if refused.code in MODERATORS_FIX:  # the channel is told too, for its moderators (no house named)
+                await self.service.notice(row.id, [TalkRefused(reason=refused.code)])
+            raise
         await say(
             interaction, t("talk.link", lang, thread=thread.mention), allowed_mentions=discord.AllowedMentions.none()
         )
