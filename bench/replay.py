@@ -63,7 +63,7 @@ async def play(service: GameService, players: int, seed: int) -> int:
         by = await service.seat_of(game_id, prompt.house)
         if by is not None and rnd.random() < 0.03:
             try:
-                others = [h for h in seats if h != prompt.house and seats[h] is not None]
+                others = sorted(h for h in seats if h != prompt.house and seats[h] is not None)
                 await service.execute(Gift(game_id=game_id, by=by, to=rnd.choice(others), amount=1))
             except (RuleError, ServiceError):
                 pass

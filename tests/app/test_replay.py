@@ -1,9 +1,11 @@
 """The replay (issue W): whole agent games played through the game service on a real store (SQLite and PostgreSQL),
 base game and Mother of Dragons, then rebuilt from the start snapshot and the command log.
 
-Property: the game rebuilt at every version equals the state the service stored for that version. Fair play: the
-board of every phase end is exactly the spectator view of that version, and nothing any house's private view held
-there (orders before the reveal, bids, a chosen card, the Raven's peek, the Spymaster's look) is in it.
+Property: the game rebuilt at every version equals the state the service stored for that version. Fair play: at every
+version the rebuilt public view is the spectator view the service had then, and at every version where a house held
+a secret (orders before the reveal, Power during a bid, a house card chosen, the Raven's peek, the Spymaster's look:
+the agents always peek and take the Spymaster when offered) nothing of any house's private view is in it; each phase
+end's board is its version's spectator view, and the phase's lines come from public events only.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from app.service import GameService, GameSettings
 from app.store import GameStatus, Store
 from engine import Game, RuleError
 from engine.agents import AGENTS
+from engine.prompts import PromptKind
 
 CHANNEL = 500
 USERS = list(range(100, 108))
@@ -70,6 +73,11 @@ async def play(
         recorded.states[version] = applied.game.to_json()
         recorded.public[version] = applied.game.view(None)
         recorded.private.pop(version, None)
+        # A secret sits in the state: an answer not yet revealed (orders, bids, a house card), or a private look (the
+        # Raven's peek, the Spymaster's, a Tides card drawn with the Blade unused). Every house's view is kept.
+        pending = any(p.answered for p in applied.game.prompts())
+        if pending or any("private_to" in e for e in applied.events):
+            recorded.private[version] = {h: applied.game.view(h) for h in applied.game.houses}
 
     service.subscribe(listen)
     for user in USERS[:players]:
@@ -91,11 +99,15 @@ async def play(
         by = await service.seat_of(game_id, prompt.house)
         if ruleset == "mother-of-dragons" and by is not None and rnd.random() < 0.03:
             house = (await service.houses_of(game_id, by))[0]
-            others = [h for h, u in seats.items() if u is not None and h != house]
+            others = sorted(h for h, u in seats.items() if u is not None and h != house)
             with contextlib.suppress(RuleError, ServiceError):  # the rules allow no gift now
                 await service.execute(Gift(game_id=game_id, by=by, to=rnd.choice(others), amount=1))
             continue
         answer = agents.get(prompt.house, agents[sorted(agents)[0]]).answer(prompt, game.view(prompt.house))
+        if prompt.kind == PromptKind.RAVEN and prompt.choices.get("peek"):
+            answer = {"action": "peek"}  # the Raven's holder always looks: its peek is a secret the replay must keep
+        if prompt.kind == PromptKind.LOAN and "spymaster" in (prompt.choices or []):
+            answer = "spymaster"  # and so does a Spymaster's taker, at the Westeros decks
         try:
             await service.execute(Answer(game_id=game_id, house=prompt.house, answer=answer, by=by))
         except (RuleError, ServiceError):
@@ -120,13 +132,38 @@ def at(view: Any, path: tuple[Any, ...]) -> Any:
     return view
 
 
-async def check_replay(service: GameService, recorded: Recorded) -> None:
+IGNORED = {"viewer"}  # whom a view is for
+
+
+def leaks(private: dict[str, dict[str, Any]], shown: dict[str, Any]) -> set[str]:
+    """What each house's private view held that the board shown must not: asserts none of it is there, and returns
+    the kinds of secret there were (``order``, ``power``, ``raven_peek``, ``battle``...)."""
+    kinds = set()
+    for house, view in private.items():
+        for path, value in differences(view, shown):
+            if path[0] in IGNORED:
+                continue
+            assert at(shown, path) != value, (house, path)
+            if path[0] == "prompt":  # the house's own question, and what it alone was shown (a card looked at)
+                kinds.add(f"prompt:{view['prompt']['kind']}")
+            else:
+                kinds.add(str(path[2] if path[0] in ("areas", "houses") and len(path) > 2 else path[0]))
+    return kinds
+
+
+async def check_replay(service: GameService, recorded: Recorded) -> set[str]:
+    """The property and fair play over one game; returns the kinds of secret its versions held."""
     log = await read_log(service, recorded.game_id, CHANNEL)
-    # Property: every version rebuilt from the log is the stored one.
+    # Property: every version rebuilt from the log is the stored one, and shows a spectator what he saw then, none
+    # of the secrets any house held at that version.
     seen = 0
+    secrets: set[str] = set()
     for _, game in positions(log):
         assert game == Game.from_json(recorded.states[game.version]), game.version
-        assert game.view(None) == recorded.public[game.version], game.version
+        public = game.view(None)
+        assert public == recorded.public[game.version], game.version
+        if game.version in recorded.private:
+            secrets |= leaks(recorded.private[game.version], public)
         seen += 1
     assert seen == len(recorded.states) == log.version + 1
     # Fair play: each phase end shows the spectator view of its version, and its lines come from public events only.
@@ -139,7 +176,10 @@ async def check_replay(service: GameService, recorded: Recorded) -> None:
         assert shown.view == recorded.public[end.version]
         assert not any("private_to" in e for e in line.events[index])
         assert shown.header.startswith("**— Round")
+        if end.version in recorded.private:
+            leaks(recorded.private[end.version], shown.view)
     assert all(p.done for p in line.phases[:-1])
+    return secrets
 
 
 @pytest.mark.parametrize(
@@ -150,7 +190,12 @@ async def test_a_rebuilt_game_equals_the_stored_one_at_every_version(
 ) -> None:
     recorded = await play(service, players=players, seed=seed, ruleset=ruleset)
     assert (await service.row(recorded.game_id)).status == GameStatus.ENDED
-    await check_replay(service, recorded)
+    secrets = await check_replay(service, recorded)
+    # Each secret was there to keep, and kept: orders before their reveal, Power hidden during bids, the Raven's peek,
+    # a house card chosen before the reveal (a battle: these games have some), the Spymaster's look (the 8-player game).
+    assert {"order", "power", "raven_peek", "prompt:raven-wildling"} <= secrets, secrets
+    assert players < 4 or "battle" in secrets, secrets
+    assert players < 8 or "prompt:loan-spy-arrange" in secrets, secrets
     # An ended game is still the channel's game to replay, until another one starts there.
     assert (await latest_game_in(service, CHANNEL)).id == recorded.game_id
     if ruleset == "mother-of-dragons":  # gifts of Power are logged and replayed like answers
