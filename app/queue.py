@@ -42,6 +42,7 @@ KEEP_UNTOLD_S = 7 * 86400.0  # an outcome its gateway never told (it was down) w
 RETRY_FIRST_S, RETRY_MAX_S = 0.2, 5.0  # a waiting side's backoff while its database connection is down
 TOKEN_LIFE_S = 14 * 60.0  # an interaction's token lasts 15 minutes: a minute's margin for the edit itself
 UNTOLD_SWEEP_S = 30.0  # how often a running gateway looks for outcomes recorded after it stopped waiting for them
+TOLD_BATCH_S = 0.05  # players told within this much of each other are marked told in one statement
 CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for), so that its sweep leaves them alone
 
 CLAIM = (
@@ -182,9 +183,10 @@ class CommandQueue:
         )
         return int(row[0]) if row is not None and row[0] is not None else None
 
-    async def mark_told(self, queue_id: int) -> None:
+    async def mark_told(self, *queue_ids: int) -> None:
+        marks = ", ".join("?" * len(queue_ids))
         await self.db.execute(
-            "UPDATE command_queue SET told_at = ? WHERE id = ? AND told_at IS NULL", (time.time(), queue_id)
+            f"UPDATE command_queue SET told_at = ? WHERE id IN ({marks}) AND told_at IS NULL", (time.time(), *queue_ids)
         )
 
     async def untold(self, gateway: str) -> list[Untold]:
@@ -295,11 +297,17 @@ class Outcomes:
         self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
         self.listener = Listener(queue.db.url, DONE, self._announced)
+        # The players told in the last TOLD_BATCH_S, marked together, and the future their callers wait on.
+        self.told_batch: tuple[list[int], asyncio.Future[None]] | None = None
+        self.marking: set[asyncio.Task[None]] = set()
 
     def start(self) -> None:
         self.listener.start()
 
     async def stop(self) -> None:
+        self._mark_told_batch()  # a clean stop leaves nobody to tell again
+        if self.marking:
+            await asyncio.wait(self.marking)
         await self.listener.stop()
 
     def _announced(self, payload: str) -> None:
@@ -399,14 +407,36 @@ class Outcomes:
                 return applied_meanwhile or {"failed": "abandoned"}
 
     async def told(self, key: str | None) -> None:
-        """The player of the command with ``key`` was told its outcome: a restarted gateway will not tell him again."""
+        """The player of the command with ``key`` was told its outcome: a restarted gateway will not tell him again.
+        The players told within ``TOLD_BATCH_S`` of each other are marked in one statement (a burst's answers: one
+        UPDATE for many, where it was one each); each caller returns once his is written."""
         queue_id = self.to_tell.pop(key, None) if key is not None else None
         if queue_id is None:
             return
-        try:
-            await persist(f"marking {key} told", lambda: self.queue.mark_told(queue_id), until=time.monotonic() + 30)
-        except Exception:  # he would be told once more after a restart of this gateway: the receipt edited again
-            log.exception("could not mark command %s told", queue_id)
+        if self.told_batch is None:
+            self.told_batch = ([], asyncio.get_running_loop().create_future())
+            asyncio.get_running_loop().call_later(TOLD_BATCH_S, self._mark_told_batch)
+        batch, written = self.told_batch
+        batch.append(queue_id)
+        await asyncio.shield(written)
+
+    def _mark_told_batch(self) -> None:
+        if self.told_batch is None:
+            return
+        batch, written = self.told_batch
+        self.told_batch = None
+
+        async def mark() -> None:
+            try:
+                await persist("marking players told", lambda: self.queue.mark_told(*batch), until=time.monotonic() + 30)
+            except Exception:  # each would be told once more after a restart of this gateway: the receipt edited again
+                log.exception("could not mark commands %s told", batch)
+            finally:
+                written.set_result(None)
+
+        task = asyncio.get_running_loop().create_task(mark())
+        self.marking.add(task)
+        task.add_done_callback(self.marking.discard)
 
     async def keep_telling(self, tell: Tell, *, every: float = UNTOLD_SWEEP_S) -> None:
         """Runs as long as the gateway: the players it left waiting before a restart are told (``recover``), and every

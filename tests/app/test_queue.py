@@ -4,6 +4,7 @@ nobody applied in time, which is given up and never applied behind the player's 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,39 @@ async def test_an_outcome_in_another_schema_of_the_database_is_not_taken_for_our
                     assert await store.answers(answer.game_id) == []
                 finally:
                     await other.close()
+        finally:
+            await outcomes.stop()
+    finally:
+        await store.close()
+
+
+async def test_players_told_at_once_are_marked_told_together_and_each_waits_for_his_mark(database: Path | str) -> None:
+    """The gateway marks each player told after his receipt, so that a restart does not tell him again: the marks of a
+    burst go in one statement (they share its time) and each caller returns once his own is written."""
+    from app.queue import ReplyTo
+
+    store = await Store.open(database, shared=True)
+    try:
+        service, answer = await first_answer(store, "burst-0")
+        queue = await queue_of(store)
+        outcomes = Outcomes(queue)
+        outcomes.start()
+        reply = ReplyTo(application_id=1, token="t", expires_at=2e9, user_id=answer.by or 0, locale="en")
+        try:
+            keys = [f"burst-{n}" for n in range(5)]
+            for key in keys:  # each enqueued as a gateway does (with a way to reach the player), then applied
+                command = Answer(
+                    game_id=answer.game_id, house=answer.house, answer=answer.answer, by=answer.by, key=key
+                )
+                waiting = asyncio.ensure_future(outcomes.submit(command, timeout=30, reply=reply))
+                while not await queue.apply_next(service.answer):
+                    await asyncio.sleep(0.01)
+                with contextlib.suppress(RuleError, ServiceError):  # the later ones: nothing is asked of him now
+                    await waiting
+            await asyncio.gather(*(outcomes.told(key) for key in keys))
+            marks = await store.db.fetchall("SELECT told_at FROM command_queue WHERE gateway IS NOT NULL")
+            assert len(marks) == 5 and None not in {m[0] for m in marks}
+            assert len({m[0] for m in marks}) == 1  # one statement
         finally:
             await outcomes.stop()
     finally:
