@@ -79,7 +79,7 @@ async def killed_at_the_reveal(
                 submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
                 await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
             await fake.world.wait_until(lambda: bool(rule.hits), 60, "the held request")
-            assert revealed(fake, channel) == 1
+            assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
             await bot.kill()
             fake.faults.clear()
 
