@@ -72,6 +72,11 @@ async def killed_at_the_reveal(
             dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
             await fake.wait_idle(quiet=1.0, timeout=60)
             assert not any(c.is_thread for c in fake.world.channels.values()), "the start narrates nothing"
+            # The pinned status is posted a moment after the start (it gathers answers for a while): the channel's
+            # next new message, which the rule holds, must be the reveal (a loaded machine posted the status late).
+            await fake.world.wait_until(
+                lambda: any("Waiting for" in m.content for m in fake.messages_in(channel)), 60, "the pinned status"
+            )
             for number, player in enumerate(players, 1):
                 if number == len(players):
                     rule = hold(fake, channel)
