@@ -8,6 +8,7 @@ form an undo, a repair or a newer form made void, is refused with a fresh form, 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from dataclasses import dataclass, field
@@ -201,7 +202,8 @@ class FormController:
         self.prompts_seen: dict[tuple[int, str], Prompt] = Bounded(MEMORY_GAMES * 7)
         self.void_forms: dict[int, set[int]] = Bounded(MEMORY_GAMES)  # per game, form messages an undo made void
         # Games at the versions forms were drawn at, for drawing a form again (a step's DMs share one version).
-        self.games_then: dict[tuple[int, int], Game] = Bounded(MEMORY_GAMES)
+        # One read of the log each: a step's players press Submit at once, and each asked for the same version.
+        self.games_then: dict[tuple[int, int], asyncio.Future[Game]] = Bounded(MEMORY_GAMES)
 
     async def acknowledge(self, interaction: discord.Interaction[Any], *, thinking: bool) -> None:
         """Acknowledge a click or command once, before any work: ``thinking`` shows "thinking…" for an answer
@@ -422,12 +424,18 @@ class FormController:
         is out of date): an edited form may show picks that no process remembers, and nothing is guessed."""
         if interaction.message is None or interaction.message.edited_at is not None:
             return None
-        then = self.games_then.get((game_id, version))
-        if then is None:
-            try:
-                then = self.games_then[(game_id, version)] = await self.service.game_at(game_id, version)
-            except ServiceError:
+        rebuilt = self.games_then.get((game_id, version))
+        if rebuilt is None:
+            rebuilt = asyncio.ensure_future(self.service.game_at(game_id, version))
+            self.games_then[(game_id, version)] = rebuilt
+        try:
+            then = await asyncio.shield(rebuilt)
+        except Exception as error:  # the next press tries again
+            if self.games_then.get((game_id, version)) is rebuilt:
+                del self.games_then[(game_id, version)]
+            if isinstance(error, ServiceError):
                 return None
+            raise
         asked = then.prompt_for(house)
         if asked is None or (asked.id, asked.choices, asked.default, asked.info) != (
             prompt.id,
