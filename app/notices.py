@@ -70,6 +70,7 @@ class TalkRefused:
 
     reason: str
     type: NoticeType = "talk-refused"
+    following: bool = False  # refused while the talks followed a change of seats or the game's end, not at opening
 
 
 ChannelNotice = AuditLine | DeadlinePassed | AbsentPlayer | VacationTaken | GameBroken | TalkRefused
@@ -110,7 +111,8 @@ def notice_text(notice: ChannelNotice, lang: str) -> str:
     if isinstance(notice, AbsentPlayer):
         return tn("deadline.absent", notice.misses, lang, house=house_name(notice.house, lang))
     if isinstance(notice, TalkRefused):
-        return t("talk.refused-notice", lang, reason=t(f"error.{notice.reason}", lang))
+        key = "talk.refused-following-notice" if notice.following else "talk.refused-notice"
+        return t(key, lang, reason=t(f"error.{notice.reason}", lang))
     if isinstance(notice, GameBroken):
         return t("game.broken", lang, error=notice.error[:60])
     return t("vacation.notice", lang, house=t(f"house.{notice.house}", lang), until=f"<t:{int(notice.until)}:f>")

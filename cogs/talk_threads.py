@@ -16,6 +16,7 @@ import discord
 
 from app.labels import house_mark
 from app.lru import KeyedLocks
+from app.notices import TalkRefused
 from app.queries import Applied, ServiceError
 from app.service import GameService
 from app.store import GameRow, Talk
@@ -143,13 +144,24 @@ class TalkThreads:
                 if not talks:
                     return
                 row = await self.service.row(applied.game_id)
-                if game.finished:
-                    await self.end(row, talks)
-                else:
-                    for talk in talks:
-                        await self.follow(row, talk, left_game(game))
+                try:
+                    if game.finished:
+                        await self.end(row, talks)
+                    else:
+                        for talk in talks:
+                            await self.follow(row, talk, left_game(game))
+                except discord.HTTPException as error:
+                    await self._told_refused(row.id, error)
+                    raise
         except Exception:
             log.exception("the talks of game %s could not follow version %s", applied.game_id, game.version)
+
+    async def _told_refused(self, game_id: int, error: discord.HTTPException) -> None:
+        """Discord refused a change of a game's talks that no member asked for (a seat's newcomer added, the end's
+        opening): its moderators read in the channel which permission or limit is at fault (no house named), as
+        when a member's /game talk is refused. Any other failure is only logged."""
+        if error.code in (MISSING_PERMISSIONS, MAX_ACTIVE_THREADS):
+            await self.service.notice(game_id, [TalkRefused(reason=refusal(error, "add").code, following=True)])
 
     async def on_ended(self, game_id: int) -> None:
         """A game ended by a moderator (``/mod end``: no version says so) ends its talks as a last answer does; a game
@@ -158,7 +170,11 @@ class TalkThreads:
             async with self.locks.hold(game_id):
                 talks = await self.service.store.talks_of(game_id)
                 if talks:
-                    await self.end(await self.service.row(game_id), talks)
+                    try:
+                        await self.end(await self.service.row(game_id), talks)
+                    except discord.HTTPException as error:
+                        await self._told_refused(game_id, error)
+                        raise
         except ServiceError as gone:
             if gone.code != "no-game":
                 log.exception("the talks of game %s could not end", game_id)

@@ -360,3 +360,25 @@ async def test_a_game_that_ends_by_its_last_answer_opens_its_talks(table: Table)
     await fake.wait_until(lambda: thread.locked, timeout=30, what="the talk to open at the game's end")
     assert {p.id for p in players.values()} <= thread.thread_members and not thread.archived
     assert reads(table, players[third], thread)[-1].startswith("The game has ended")
+
+
+async def test_discord_refusing_to_add_a_newcomer_to_a_talk_is_told_to_the_moderators(table: Table) -> None:
+    """A replace's newcomer cannot be added to his house's talk (the bot lost Send Messages in Threads): nobody asked
+    for that change, so the channel's moderators read which permission is at fault, no house named."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    players = await seated(table, game_id)
+    first, second, _ = sorted(players)
+    thread = thread_of(table, await talk(table, players[first], second))
+    for role in table.guild.roles.values():  # type: ignore[attr-defined]  # @everyone's included
+        role.permissions &= ~perms.SEND_MESSAGES_IN_THREADS
+    newcomer = player(table, 5)
+    await (
+        await fake.slash(moderator(table), game_channel(table), "mod replace", house=first, member=newcomer)
+    ).wait_response()
+    told = await fake.wait_for_message(
+        lambda m: "could not follow" in m.content, channel=game_channel(table), timeout=30
+    )
+    assert "Send Messages in Threads" in told.content and told.pings == []
+    assert first.title() not in told.content and second.title() not in told.content
+    assert newcomer.id not in thread.thread_members
