@@ -13,7 +13,7 @@ import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, overload
 
 from app import metrics
@@ -654,9 +654,17 @@ class GameService(GameQueries):
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
             game, seats = self._deal(settings, players, await self.store.lobby_picks(game_id), seed)
             state = game.to_json()
-            await self.store.start_game(game_id, state, game.version, dict(seats))
+            # The first step's deadline is in the start's commit, as every later one is in its answer's: a pause
+            # right after the start finds it (to pause it), and a crash cannot leave the first step without one.
+            running = replace(row, status=GameStatus.RUNNING)
+            arming = await self.clock.arming(game_id, game, running) if self.clock is not None else None
+            await self.store.start_game(
+                game_id, state, game.version, dict(seats), writes=list(arming.writes) if arming is not None else []
+            )
             shared = SharedGame(game.state)  # readers share it from now on
             self._parsed[game_id] = (state, shared)
+            if arming is not None:
+                arming.committed()
         if command.announce is not None:
             try:
                 await command.announce(shared, seats)

@@ -26,6 +26,13 @@ class Write:
     after: Callable[[], None] | None = None
 
 
+def committed(writes: list[Write] | None) -> None:
+    """The writes' transaction committed: each brings the caches in step."""
+    for write in writes or []:
+        if write.after is not None:
+            write.after()
+
+
 CACHED_GAMES = 1024  # rows of the games most recently read or written (ended games leave at once)
 CACHED_USERS = 4096  # DM status of the users most recently seen
 

@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import Any
 
 from app.database import IntegrityError
-from app.store_base import Write
+from app.store_base import Write, committed
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, OutboxStore
 
 GAME_COLUMNS = (
@@ -278,9 +278,13 @@ class GameStore(OutboxStore):
 
     # ----- state, answers, snapshots -----
 
-    async def start_game(self, game_id: int, state: str, version: int, seats: dict[str, int | None]) -> None:
-        """Store the initial state, the seats and a snapshot in one transaction."""
+    async def start_game(
+        self, game_id: int, state: str, version: int, seats: dict[str, int | None], writes: list[Write] | None = None
+    ) -> None:
+        """Store the initial state, the seats, a snapshot and ``writes`` (the first deadline) in one transaction."""
         async with self.transaction() as db:
+            for write in writes or []:
+                await db.execute(write.sql, write.params)
             for house, user in seats.items():
                 await db.execute(SET_SEAT, (game_id, house, user))
             await db.execute(
@@ -291,6 +295,7 @@ class GameStore(OutboxStore):
             await db.execute(SET_SNAPSHOT, (game_id, version, state))
             await db.execute(OUTBOX_STEP, (game_id, version, "step", time.time()))
         self.forget(game_id)
+        committed(writes)
 
     async def commit_answer(
         self,
@@ -369,9 +374,7 @@ class GameStore(OutboxStore):
             if isinstance(err, IntegrityError) and "command_key" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
-        for write in writes or []:
-            if write.after is not None:
-                write.after()
+        committed(writes)
         if status == GameStatus.ENDED:
             self.forget(game_id)
             return

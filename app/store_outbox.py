@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.database import IntegrityError, Session
-from app.store_base import StoreBase, Write
+from app.store_base import StoreBase, Write, committed
 
 
 @dataclass(frozen=True)
@@ -52,8 +52,7 @@ class OutboxStore(StoreBase):
         leaves it."""
         if len(writes) == 1 and key is None and not notices:  # one statement commits on its own (deadlines, status)
             await self.write(writes[0].sql, writes[0].params)
-            if writes[0].after is not None:
-                writes[0].after()
+            committed(writes)
             return
         try:
             async with self.transaction() as db:
@@ -70,9 +69,7 @@ class OutboxStore(StoreBase):
             if "commands" in str(err):
                 raise DuplicateCommand(f"game {game_id} already applied the command {key}") from err
             raise
-        for write in writes:
-            if write.after is not None:
-                write.after()
+        committed(writes)
 
     @staticmethod
     async def _add_notices(db: Session, game_id: int, notices: list[dict[str, Any]]) -> None:

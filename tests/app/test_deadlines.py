@@ -377,3 +377,30 @@ async def test_a_reminder_goes_out_once_whichever_process_sends_it(database: Pat
         assert sum(len(n.reminders) for n in notes) == 2
     finally:
         await store.close()
+
+
+async def test_the_first_deadline_is_in_the_starts_commit_and_a_pause_right_after_it_pauses_it(env) -> None:  # type: ignore[no-untyped-def]
+    """Issue X: the first step's deadline was armed after the start committed, so a moderator's pause in between left
+    it running (and a crash there left the first step without one). It is written in the start's commit: a pause
+    made before anything else follows the start (here, while the table is shown the seats) finds and pauses it."""
+    store, scheduler = env
+    service = GameService(store)
+    deadlines = Deadlines(service, scheduler)
+    game_id = await service.create(
+        guild_id=1, channel_id=1, creator=1, name="g", settings=GameSettings(players=3, seed=3)
+    )
+    for user in range(1, 4):
+        await service.execute(Join(game_id=game_id, by=user))
+    seen: list[Any] = []
+
+    async def paused_at_once(_game: Any, _seats: Any) -> None:
+        seen.append(await deadlines.table.get(game_id))
+        await service.execute(Pause(game_id=game_id, by=9))
+
+    await service.execute(Start(game_id=game_id, announce=paused_at_once))
+    assert seen and seen[0] is not None and seen[0].paused_remaining is None  # committed with the start
+    row = await deadlines.table.get(game_id)
+    assert row is not None and row.paused_remaining == pytest.approx(seen[0].due_at - time.time(), abs=2)
+    assert scheduler.get_job(f"deadline:{game_id}") is None  # nothing runs while the game is paused
+    await service.execute(Resume(game_id=game_id, by=9))
+    assert scheduler.get_job(f"deadline:{game_id}") is not None
