@@ -7,6 +7,8 @@ to test it"): the real ``bot.py`` against the fake Discord, on the real PostgreS
   the new step has its deadline, and the reveal is posted once.
 - Faults 8 and 9: a game whose stored state no longer loads is in the database of the one-process bot on SQLite.
   The bot starts all the same, tells that game's channel once, and another game plays on.
+- Fault 10: the one-process bot on PostgreSQL is killed inside a deadline's second default answer; started again, it
+  answers for the others once, records every house's missed deadline, and posts one news line naming them all.
 """
 
 from __future__ import annotations
@@ -182,3 +184,75 @@ async def test_X_09_the_one_process_bot_starts_beside_a_game_that_no_longer_load
             assert "Traceback" not in bot.output().split("quarantined")[-1]
         finally:
             await bot.stop()
+
+
+def hold_second_default(url: str, lock: int) -> None:
+    """From now on, a deadline's second default answer of a game waits, inside its commit, for advisory lock ``lock``
+    (held by the test): its firer has committed one default and is stopped in the next."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(
+            "CREATE FUNCTION hold_default() RETURNS trigger AS $$ BEGIN"
+            " IF NEW.source = 'deadline' AND EXISTS (SELECT 1 FROM answers WHERE game_id = NEW.game_id"
+            f" AND source = 'deadline') THEN PERFORM pg_advisory_xact_lock({lock}); END IF; RETURN NEW; END"
+            " $$ LANGUAGE plpgsql"
+        )
+        connection.execute(
+            "CREATE TRIGGER hold_default BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION hold_default()"
+        )
+
+
+async def test_X_10_a_deadline_firer_killed_after_its_first_default_leaves_nothing_out(tmp_path: Path) -> None:
+    """Fault 10 with a real kill: the one-process bot on PostgreSQL fires the planning step's deadline, commits the
+    first house's default and is killed with SIGKILL inside the second's commit. Started again, it takes the deadline
+    up once its claim has lapsed: every house is answered for once, each has its missed deadline, and the channel's
+    news names all three."""
+    require_postgres()
+    lock = random.randrange(1 << 40, 1 << 41)
+    with postgres.fresh_schema("crash10") as url:
+        async with FakeDiscord.start(point_discord_py=False) as fake:
+            guild = fake.add_guild("Westeros", locale="en-US")
+            channel = fake.add_text_channel(guild, "game")
+            moderator = fake.add_member(guild, "mod", manage_guild=True)
+            players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+            bot = BotProcess(fake, url, log_path=tmp_path / "bot.log", env=TIMING)
+            holder = await psycopg.AsyncConnection.connect(url, autocommit=True)
+            try:
+                await bot.sync_commands()
+                await bot.start()
+                game_id = await new_game(fake, channel, moderator, players)
+                for p in players:
+                    await fake.wait_for_dm(p, timeout=30)
+                houses = sorted(
+                    house for (house,) in peek(url, "SELECT house FROM seats WHERE game_id = ?", (game_id,))
+                )
+                hold_second_default(url, lock)
+                await holder.execute("SELECT pg_advisory_lock(%s)", (lock,))
+                with psycopg.connect(url, autocommit=True) as connection:  # the deadline is due: the sweep fires it
+                    connection.execute("UPDATE deadlines SET due_at = 0 WHERE game_id = %s", (game_id,))
+                defaults = "SELECT house FROM answers WHERE game_id = ? AND source = 'deadline'"
+                await fake.world.wait_until(
+                    lambda: len(peek(url, defaults, (game_id,))) == 1, 60, "one default", poll=0.05
+                )
+                await asyncio.sleep(0.5)  # the second now waits in its commit
+                await bot.kill()
+                await holder.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+                with psycopg.connect(url, autocommit=True) as connection:
+                    connection.execute("DROP TRIGGER hold_default ON answers")
+                assert len(peek(url, defaults, (game_id,))) == 1
+
+                await bot.start()
+                await fake.world.wait_until(
+                    lambda: len(peek(url, defaults, (game_id,))) == len(houses), 60, "every default", poll=0.2
+                )
+                assert sorted(h for (h,) in peek(url, defaults, (game_id,))) == houses  # each once
+                missed = peek(url, "SELECT house, in_a_row FROM missed_deadlines WHERE game_id = ?", (game_id,))
+                assert sorted(missed) == [(h, 1) for h in houses]
+                news = await fake.wait_for_message(
+                    lambda m: "deadline passed" in m.content, channel=channel, timeout=60
+                )
+                assert all(name in news.content for name in ("Baratheon", "Lannister", "Stark")), news.content
+                await fake.wait_idle(quiet=1.5, timeout=60)
+                assert len([m for m in fake.messages_in(channel) if "deadline passed" in m.content]) == 1
+            finally:
+                await holder.close()
+                await bot.stop()
