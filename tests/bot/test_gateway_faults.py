@@ -159,7 +159,7 @@ async def test_a_gateway_that_loses_its_connections_or_dies_tells_every_player_o
         assert recorded_versions(dms[players[0].id]) == 1, every_text(dms[players[0].id])
         assert recorded_versions(dms[players[2].id]) == 1, every_text(dms[players[2].id])
         # In his language: "About your answer in … (the bot restarted …): ✅ Recorded: …", in Russian.
-        told_by_dm = [m.text() for m in fake.dm_messages(players[1]) if "бот перезапускался" in m.text()]
+        told_by_dm = [m.text() for m in fake.dm_messages(players[1]) if "бот не смог сообщить сразу" in m.text()]
         assert len(told_by_dm) == 1 and "Принято" in told_by_dm[0], fake.dm_messages(players[1])
         assert not any("Принято" in text for text in every_text(dms[players[1].id]))  # the token had run out
         everything = [text for p in players for m in fake.dm_messages(p) for text in every_text(m)]
