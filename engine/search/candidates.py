@@ -88,9 +88,9 @@ def march_candidates(prompt: Prompt, view: dict[str, Any], heuristic: Any, count
             value = _destination_value(view, prompt.house, dest, sum(kinds[t].strength for t in units))
             whole = {"from": origin, "moves": [{"to": dest, "units": units}], "leave_power": leave}
             ranked.append((value, f"{origin}>{dest}", whole))
-            if len(units) >= 2 and "footman" in units:
+            if len(units) >= 2:  # all but its weakest unit, left to hold the area
                 rest = list(units)
-                rest.remove("footman")
+                rest.remove(min(units, key=lambda t: (kinds[t].strength, t)))
                 part = {"from": origin, "moves": [{"to": dest, "units": rest}], "leave_power": False}
                 ranked.append((value - 0.5, f"{origin}>{dest}-", part))
     for _, _, answer in sorted(ranked, key=lambda r: (-r[0], r[1])):
