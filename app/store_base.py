@@ -65,29 +65,26 @@ class StoreBase:
         """Whether the game's row is cached here (for tests)."""
         return game_id in self._games
 
-    def changed(self, payload: str) -> None:
-        """A change another process made, as the database announced it: ``g:<game>`` or ``u:<user>``."""
+    def changed(self, payload: str, *, own: bool = False) -> None:
+        """A change the database announced: ``g:<game>`` or ``u:<user>``. Another process's drops what is cached of it.
+        This process's own (``own``) leaves it: the write that made it replaced it after its commit, as it does for a
+        store that is its database's only writer (dropping it made every process read a game again after each of its
+        own answers: two rows in five a worker read in a burst). Either way a read under way is not kept."""
         kind, _, raw = payload.partition(":")
         key = int(raw)
         if kind == "g":
             self.changes[key] = self.changes.get(key, 0) + 1
-            self.forget(key)
+            if not own:
+                self.forget(key)
         else:
             self.user_changes[key] = self.user_changes.get(key, 0) + 1
-            self._dm_closed.pop(key, None)
-            self._locales.pop(key, None)
+            if not own:
+                self._dm_closed.pop(key, None)
+                self._locales.pop(key, None)
 
     def changed_here(self, payload: str) -> None:
-        """A change this process made, as the database announced it. What is cached of it stays: the write that made
-        it replaced it after its commit, as it does for a store that is its database's only writer (dropping it made
-        every process read a game again after each of its own answers: two rows in five a worker read in a burst).
-        A read still under way when it was announced is not kept, as after any change."""
-        kind, _, raw = payload.partition(":")
-        key = int(raw)
-        if kind == "g":
-            self.changes[key] = self.changes.get(key, 0) + 1
-        else:
-            self.user_changes[key] = self.user_changes.get(key, 0) + 1
+        """A change this process made, as the database announced it (``changed`` with ``own``)."""
+        self.changed(payload, own=True)
 
     def lost_track(self) -> None:
         """The announcements were interrupted (the listening connection dropped): nothing kept can be trusted."""
