@@ -17,8 +17,9 @@ from typing import Any, Protocol
 from app.store import GameRow, Source, Write
 from engine import Game
 
-# (the game as it starts, house -> member) before anyone else is told: the lobby shows the seats first
-Announce = Callable[[Game, dict[str, int]], Awaitable[None]]
+# (the game as it starts, house -> member, None for an AI seat) before anyone else is told: the lobby shows the seats
+# first
+Announce = Callable[[Game, dict[str, int | None]], Awaitable[None]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,6 +62,11 @@ class PickHouse(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AddAi(Command):
+    """The creator or a moderator (checked by the Discord layer) fills an open lobby seat with the agent (app/ai.py)."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Start(Command):
     announce: Announce | None = field(default=None, compare=False)
 
@@ -100,7 +106,7 @@ class SetSeat(ModeratorCommand):
     @property
     def name(self) -> str:
         if self.new:
-            return "replace"
+            return "replace" if self.user_id is not None else "replace-ai"  # a member, or the agent (app/ai.py)
         return "autopilot-on" if self.autopilot else "autopilot-off"
 
 

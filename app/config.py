@@ -30,6 +30,7 @@ class Config:
     gateway_url: str | None = None
     moderator_role: str | None = None
     image_workers: int = 2  # processes drawing images (IMAGE_WORKERS)
+    ai_workers: int = 1  # processes where the agent thinks for AI seats and absent players (AI_WORKERS; app/ai.py)
     worker_slots: int = 8  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
@@ -202,6 +203,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         gateway_url=env.get("DISCORD_GATEWAY_URL") or None,
         moderator_role=env.get("MODERATOR_ROLE") or None,
         image_workers=_workers(env.get("IMAGE_WORKERS")),
+        ai_workers=min(4, _workers(env.get("AI_WORKERS") or "1")),
         worker_slots=_slots(env.get("WORKER_SLOTS")),
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),

@@ -35,7 +35,7 @@ from app.service import Applied, GameService, GameSettings, ServiceError
 from app.store import ACTIVE, DeadlineRow, DeadlineStore, GameRow, GameStatus, Source
 from engine import Game, RuleError, rules
 from engine.agents import HeuristicAgent
-from engine.prompts import PromptKind
+from engine.prompts import Prompt, PromptKind
 
 log = logging.getLogger("westeros.deadlines")
 
@@ -64,6 +64,8 @@ class Reminder:
 # A deadline's news for the channel (DeadlinePassed, AbsentPlayer) goes to the outbox with ``GameService.notice``;
 # a reminder is a DM of the moment, which a restart may skip without loss (the next one, or the deadline, follows).
 Notify = Callable[[Reminder], Awaitable[None]]
+# (agent kind, game, prompt, budget ms) -> the agent's answer, worked out off the event loop (``AiPlayers.autopilot``)
+Think = Callable[[str, Game, Prompt, float], Awaitable[Any]]
 
 
 def step_key(game: Game) -> str:
@@ -98,6 +100,7 @@ class Deadlines:
         self.table = DeadlineStore(service.store)
         self.clock = clock
         self.notify = notify
+        self.think: Think | None = None  # the AI's pool, once it is wired (app/ai.py); else the heuristic agent here
         service.subscribe(self.on_applied)
         service.clock = self  # moderators' and players' commands on the clock go through the service
 
@@ -316,9 +319,7 @@ class Deadlines:
         earlier = await self.service.store.keyed_houses(game_id, f"deadline:{step}:")
         todo = [p for p in game.prompts() if not p.answered]
         for number, prompt in enumerate(todo):
-            answer: Any = prompt.default
-            if settings.autopilot == "agent":
-                answer = HeuristicAgent(game.state.seed + game.version).answer(prompt, game.view(prompt.house))
+            answer = await self._autopilot(settings, game, prompt)
             player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
             news: tuple[dict[str, Any], ...] = ()
             if number == len(todo) - 1:
@@ -335,6 +336,18 @@ class Deadlines:
                 continue
             answered.append(prompt.house)
         return answered
+
+    async def _autopilot(self, settings: GameSettings, game: Game, prompt: Prompt) -> Any:
+        """An absent house's answer: the default, or the agent the game's ``autopilot`` setting names (``ai``: the
+        searching agent, ``simple``: the heuristic one), worked out in the AI's pool when there is one."""
+        if settings.autopilot not in ("ai", "simple"):
+            return prompt.default
+        if self.think is not None:
+            try:
+                return await self.think(settings.autopilot, game, prompt, settings.ai_budget_ms)
+            except Exception:
+                log.exception("the autopilot could not answer %s: the heuristic agent does", prompt.id)
+        return HeuristicAgent(game.state.seed + game.version).answer(prompt, game.view(prompt.house))
 
     async def _news(
         self, game_id: int, settings: GameSettings, houses: list[str], game: Game, *, last_player: str

@@ -54,8 +54,16 @@ def house_mark(house: str | None, lang: str) -> str:
 
 def awaited_text(view: dict[str, Any], lang: str, *, marks: bool = True) -> str:
     """The houses a view awaits, a vassal with the liege who decides for it: ``🟩 Tyrell (⬛ Greyjoy)``."""
-    name = house_mark if marks else house_name
     lieges = view.get("vassals") or {}
+    houses = view.get("houses") or {}
+
+    def name(house: str, lang: str) -> str:  # an AI seat (app/ai.py) is marked as such: ``🟥 Lannister (🤖 AI)``
+        named = house_mark(house, lang) if marks else house_name(house, lang)
+        held = houses.get(house) or {}
+        return (
+            t("status.awaited_ai", lang, house=named) if held.get("autopilot") and held.get("seat") is None else named
+        )
+
     return (
         ", ".join(
             t("status.awaited_vassal", lang, vassal=name(h, lang), liege=name(lieges[h], lang))

@@ -498,6 +498,8 @@ def _power_given(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
 
 
 def _seat_changed(e: dict[str, Any], p: dict[str, Any], lang: str) -> str:
+    if e.get("autopilot") and e.get("seat") is None:  # handed to the agent with no member: an AI seat (app/ai.py)
+        return t("event.seat-changed.ai", lang, **p)
     return t("event.seat-changed.autopilot" if e.get("autopilot") else "event.seat-changed", lang, **p)
 
 

@@ -123,7 +123,9 @@ class GameSettings:
     deadlines: dict[str, int] = field(
         default_factory=lambda: {"orders": 24 * 3600, "bids": 12 * 3600, "battle": 12 * 3600, "other": 12 * 3600}
     )
-    autopilot: str = "defaults"  # or "agent"
+    # Who answers for an absent player once a deadline passes: "ai" (the searching agent, engine/search_agent.py),
+    # "simple" (the heuristic agent, engine/agents.py) or "defaults"; a game stored with "agent" reads as "simple".
+    autopilot: str = "defaults"
     seed: int | None = None
     daily_at: str | None = None  # "20:00": every deadline falls at the next such time (at least an hour away)
     timezone: str = "UTC"  # the game's time zone for daily deadlines (IANA name, e.g. "Europe/Moscow")
@@ -132,6 +134,8 @@ class GameSettings:
     targaryen_cards: str = "a"  # Mother of Dragons: Targaryen's house cards, set "a" or "b" (when Targaryen plays)
     talk: str = "private"  # private threads between houses, "channel-only" or "none" (app/talks.py)
     talks_open_at_end: bool = True  # at the end every player reads every talk (locked); False: archived, private
+    ai_seats: int = 0  # lobby seats the agent fills (the Add AI button, /game new ai_seats): houses with no member
+    ai_budget_ms: int = 2000  # the searching agent's CPU time per decision (app/ai.py)
 
     def options(self) -> dict[str, Any]:
         """The engine's options for this game (a base game names no ruleset, as every earlier game)."""
@@ -173,6 +177,8 @@ class GameSettings:
 
     @staticmethod
     def from_dict(raw: dict[str, Any]) -> GameSettings:
+        if raw.get("autopilot") == "agent":  # the heuristic agent's name before issue 42
+            raw = {**raw, "autopilot": "simple"}
         return GameSettings(**raw)
 
 

@@ -18,6 +18,7 @@ from typing import Any, overload
 
 from app import metrics
 from app.commands import (
+    AddAi,
     Answer,
     Clock,
     Command,
@@ -110,7 +111,7 @@ log = logging.getLogger("westeros.service")
 SETTING_CHOICES: dict[str, tuple[str, ...]] = {
     "assignment": ("random", "join-order"),
     "language": LANGUAGES,
-    "autopilot": ("defaults", "agent"),
+    "autopilot": ("ai", "simple", "defaults"),
     "targaryen_cards": TARGARYEN_CARD_SETS,
 }
 SNAPSHOT_EVERY = 25  # answers between state snapshots of a running game (undo replays at most this many)
@@ -213,7 +214,7 @@ class GameService(GameQueries):
     async def execute(self, command: LoggedCommand | Undo | Import | Start) -> Applied: ...
 
     @overload
-    async def execute(self, command: Join | LeaveLobby) -> list[int]: ...
+    async def execute(self, command: Join | LeaveLobby | AddAi) -> list[int]: ...
 
     @overload
     async def execute(self, command: PickHouse) -> dict[int, str]: ...
@@ -246,7 +247,7 @@ class GameService(GameQueries):
                 return await self._import(command)
             if isinstance(command, Start):
                 return await self._start(command)
-            if isinstance(command, Join | LeaveLobby):
+            if isinstance(command, Join | LeaveLobby | AddAi):
                 return await self._lobby(command)
             if isinstance(command, PickHouse):
                 return await self._pick(command)
@@ -274,7 +275,7 @@ class GameService(GameQueries):
         params = dict(params or {})
         if isinstance(command, SetSeat | Vassalize):
             houses["house"] = command.house
-        if isinstance(command, SetSeat) and command.new:
+        if isinstance(command, SetSeat) and command.new and command.user_id is not None:
             params["member"] = f"<@{command.user_id}>"
         if "houses" in params:
             houses["houses"] = params.pop("houses")
@@ -319,7 +320,10 @@ class GameService(GameQueries):
 
     async def _logged_locked(self, command: LoggedCommand) -> tuple[SharedGame, Applied, list[dict[str, Any]]]:
         game_id = command.game_id
-        player = isinstance(command, Gift) or (isinstance(command, Answer) and command.source == Source.PLAYER)
+        # A paused game takes no player's answer, nor the agent's (app/ai.py answers again on the resume's notice).
+        player = isinstance(command, Gift) or (
+            isinstance(command, Answer) and command.source in (Source.PLAYER, Source.AI)
+        )
         row = await self._active(game_id, player=player)
         before = self._shared(game_id, row)
         entry = await self._entry(command, before, row)
@@ -557,6 +561,8 @@ class GameService(GameQueries):
         for option, allowed in SETTING_CHOICES.items():
             if getattr(settings, option) not in allowed:
                 raise ServiceError("bad-setting", f"{option} is not one of the choices offered.", option=option)
+        if not 0 <= settings.ai_seats < settings.players:
+            raise ServiceError("ai-seats", "At least one seat is a member's.", players=settings.players)
         settings.complete_houses([])  # the houses are dealt: the ruleset accepts its own defaults
         async with self._channel_locks.hold(channel_id):
             existing = await self.store.games_in_channel(channel_id)
@@ -573,22 +579,30 @@ class GameService(GameQueries):
                 create_key=key,
             )
 
-    async def _lobby(self, command: Join | LeaveLobby) -> list[int]:
+    async def _lobby(self, command: Join | LeaveLobby | AddAi) -> list[int]:
         game_id, user_id = command.game_id, command.by
         if user_id is None:
             raise ServiceError("not-joined", "You are not in this game.")
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status != GameStatus.LOBBY:
-                if isinstance(command, Join):
+                if isinstance(command, Join | AddAi):
                     raise ServiceError("game-started", "This game has already started.")
                 raise ServiceError("game-started", "The game has started: ask a moderator to replace you.")
             players = await self.store.lobby(game_id)
-            if isinstance(command, Join):
+            ai_seats = int(row.settings.get("ai_seats", 0))
+            if len(players) + ai_seats >= row.settings["players"] and not isinstance(command, LeaveLobby):
+                if isinstance(command, Join) and user_id in players:
+                    raise ServiceError("already-joined", "You are already in this game.")
+                raise ServiceError("game-full", "Every seat is taken.")
+            if isinstance(command, AddAi):
+                # The AI seats are a lobby setting: the start deals them houses nobody chose (``_deal``).
+                settings = {**row.settings, "ai_seats": ai_seats + 1}
+                writes = [self.store.settings_write(game_id, settings)]
+                await self.store.apply(writes, game_id=game_id, key=command.key, name=command.name, by=user_id)
+            elif isinstance(command, Join):
                 if user_id in players:
                     raise ServiceError("already-joined", "You are already in this game.")
-                if len(players) >= row.settings["players"]:
-                    raise ServiceError("game-full", "Every seat is taken.")
                 await self.store.join_lobby(game_id, user_id)
             elif not await self.store.leave_lobby(game_id, user_id):
                 raise ServiceError("not-joined", "You are not in this game.")
@@ -620,20 +634,25 @@ class GameService(GameQueries):
     @staticmethod
     def _deal(
         settings: GameSettings, players: list[int], picks: dict[int, str], seed: int
-    ) -> tuple[Game, dict[str, int]]:
+    ) -> tuple[Game, dict[str, int | None]]:
         """The game with the houses chosen in the lobby and, for the players who chose none, houses dealt from those
-        left (at random by the game's seed, or in join order); and its seats, house -> player, in turn order."""
+        left (at random by the game's seed, or in join order), the AI seats last; and its seats, house -> player (None:
+        an AI seat, a house with no member that the agent plays), in turn order."""
         picks = {u: h for u, h in picks.items() if u in players}
         game = new_game(settings.complete_houses(picks.values()), seed=seed, options=settings.options())
         houses = rules.player_houses(game.state)  # vassals have no seat: their lieges decide for them
         left = [h for h in houses if h not in picks.values()]
         if settings.assignment == "random":
             random.Random(seed).shuffle(left)
-        dealt = dict(zip(left, [u for u in players if u not in picks], strict=True))
-        chosen = {h: u for u, h in picks.items()}
+        members: list[int | None] = [u for u in players if u not in picks]
+        dealt = dict(zip(left, members + [None] * settings.ai_seats, strict=True))
+        chosen: dict[str, int | None] = {h: u for u, h in picks.items()}
         seats = {h: chosen[h] if h in chosen else dealt[h] for h in houses}
         for house, user in seats.items():
-            game.state.houses[house].seat = str(user)
+            if user is None:
+                game.state.houses[house].autopilot = True  # an AI seat (app/ai.py)
+            else:
+                game.state.houses[house].seat = str(user)
         return game, seats
 
     async def _start(self, command: Start) -> Applied:
@@ -647,10 +666,9 @@ class GameService(GameQueries):
                 raise ServiceError("game-started", "This game has already started.")
             settings = GameSettings.from_dict(row.settings)
             players = await self.store.lobby(game_id)
-            if len(players) != settings.players:
-                raise ServiceError(
-                    "seats-empty", f"{len(players)} of {settings.players} seats are taken.", taken=len(players)
-                )
+            taken = len(players) + settings.ai_seats
+            if taken != settings.players:
+                raise ServiceError("seats-empty", f"{taken} of {settings.players} seats are taken.", taken=taken)
             seed = settings.seed if settings.seed is not None else random.SystemRandom().randrange(2**63)
             game, seats = self._deal(settings, players, await self.store.lobby_picks(game_id), seed)
             state = game.to_json()

@@ -49,6 +49,7 @@ class Source(StrEnum):
     PLAYER = "player"
     DEADLINE = "deadline"
     AUTO = "auto"  # a decision with a single legal answer
+    AI = "ai"  # the agent playing a house (app/ai.py)
     MODERATOR = "moderator"
     START = "start"
     RESET = "reset"  # an undo brought the game back to a version: every open decision is sent afresh

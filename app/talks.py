@@ -72,6 +72,8 @@ async def ask_talk(queries: GameQueries, row: GameRow, user_id: int, house_value
         if liege is None:
             raise ServiceError("talk-vassal-unclaimed", "A vassal nobody commands has no one to talk to.", house=other)
         raise ServiceError("talk-vassal", "A vassal speaks through its liege.", house=other, liege=liege)
+    if state.houses[other].autopilot and seats.get(other) is None:  # an AI seat (app/ai.py): it never talks
+        raise ServiceError("talk-ai", "The AI plays this house, and the AI does not talk.", house=other)
     if seats.get(other) is None:
         raise ServiceError("talk-no-player", "No member plays this house now.", house=other)
     houses = pair(mine[0], other)

@@ -18,6 +18,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[impo
 from discord.ext import commands
 
 from app import metrics
+from app.ai import AiPlayers
 from app.background import ImagePool
 from app.backup import schedule_backups
 from app.config import Config
@@ -84,6 +85,9 @@ class WesterosBot(commands.Bot):
         self.role = role
         self.scheduler = AsyncIOScheduler()
         self.deadlines: Deadlines | None = None
+        # The agent playing AI seats thinks in processes of its own (app/ai.py): the gateway of several processes
+        # has none (its work is acknowledging clicks); its workers answer for the agent.
+        self.ai: AiPlayers | None = None
         # Images are drawn in worker processes at a lower CPU priority, each warmed up as it starts: the event
         # loop's process never draws (a drawing thread would hold the interpreter lock the loop needs).
         renderer = load_renderer()
@@ -107,6 +111,7 @@ class WesterosBot(commands.Bot):
         from cogs.privacy import ForgetConfirm, Privacy
         from cogs.replay import Replay, ReplayButton, ReplayRounds
         from cogs.replies import answer_failure
+        from cogs.stats import Stats
         from cogs.talk import Talk
 
         await self.tree.set_translator(CatalogTranslator())
@@ -119,6 +124,9 @@ class WesterosBot(commands.Bot):
         self.deadlines = Deadlines(
             self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s
         )
+        if self.role != "gateway":
+            self.ai = AiPlayers(self.service, workers=self.config.ai_workers)
+            self.deadlines.think = self.ai.autopilot
         # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
         slots = GATEWAY_WORK_SLOTS if self.role == "gateway" else WORK_SLOTS
@@ -131,6 +139,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Gifts(self, self.service))
         await self.add_cog(Privacy(self, self.service, self.config))
         await self.add_cog(Replay(self, self.service, renderer=self.renderer, images=self.background))
+        await self.add_cog(Stats(self, self.service))  # /stats player, /stats leaderboard (issue W)
         self.add_dynamic_items(
             LobbyButton,
             DecideButton,
@@ -151,7 +160,11 @@ class WesterosBot(commands.Bot):
             # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
             for game_id in await self.play.publisher.drain():
                 await self.deadlines.arm(game_id)
-        elif self.role == "worker":
+        if self.ai is not None:
+            await self.ai.restore()  # the decisions the agent owes that a crash left unanswered
+        if self.role == "worker":
+            assert self.ai is not None  # the publishing worker's AI sees every version, whoever committed it
+            self.play.publisher.followers.append(self.ai.on_applied)
             self.pump = OutboxPump(self.play.publisher, str(self.config.database), ttl=self.config.lease_s)
             self.pump.start()
         elif isinstance(self.service, GatewayService):
@@ -217,6 +230,8 @@ class WesterosBot(commands.Bot):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(play.publisher.settled(), timeout=5)
         self.background.close()
+        if self.ai is not None:
+            self.ai.close()
         await super().close()
         if self._warming is not None and not self._warming.done():
             self._warming.cancel()

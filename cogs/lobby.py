@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
-from app.commands import Join, LeaveLobby, PickHouse, Start, Vacation
+from app.commands import AddAi, Join, LeaveLobby, PickHouse, Start, Vacation
 from app.decisions import card_label
 from app.labels import HOUSE_MARKS, awaited_text, house_mark, house_name
 from app.lru import KeyedLocks
@@ -58,7 +58,7 @@ def is_moderator(member: discord.abc.User, creator_id: int, moderator_role: str 
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<action>join|leave|start)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<action>join|leave|start|ai)"
 ):
     """A lobby button that keeps working after a restart: the game and action live in its custom_id."""
 
@@ -129,7 +129,13 @@ def lobby_view(game_id: int, lang: str, free: list[str] | None = None) -> discor
     view.add_item(LobbyButton(game_id, "join", t("lobby.join", lang), discord.ButtonStyle.primary))
     view.add_item(LobbyButton(game_id, "leave", t("lobby.leave", lang), discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(game_id, "start", t("lobby.start", lang), discord.ButtonStyle.success))
+    view.add_item(LobbyButton(game_id, "ai", t("lobby.add_ai", lang), discord.ButtonStyle.secondary))
     return view
+
+
+def seat_text(user: int | None, lang: str) -> str:
+    """Who holds a seat, as the table reads it: the member's mention, or "🤖 AI" for a seat the agent plays."""
+    return f"<@{user}>" if user is not None else t("ai.seat", lang)
 
 
 class Lobby(commands.Cog):
@@ -182,10 +188,12 @@ class Lobby(commands.Cog):
         if len(settings.choosable_houses()) > settings.players:  # Mother of Dragons: some houses go unplayed
             lines.append(t("lobby.vassals.targaryen" if targaryen else "lobby.vassals", lang))
         lines.extend(talk_lines(settings, lang, await thread_readers(self.bot, row.channel_id, players)))
-        lines.append(t("lobby.seats", lang, taken=len(players), players=settings.players))
+        lines.append(t("lobby.seats", lang, taken=len(players) + settings.ai_seats, players=settings.players))
         for user in players:
             key = "lobby.seat.chosen" if user in picks else "lobby.seat.dealt"
             lines.append(t(key, lang, player=f"<@{user}>", house=house_mark(picks.get(user), lang)))
+        for _ in range(settings.ai_seats):  # the agent's seats are dealt a house nobody chose at the start
+            lines.append(t("lobby.seat.dealt", lang, player=t("ai.seat", lang), house=house_mark(None, lang)))
         if not players:
             lines.append(t("lobby.no_one", lang))
         lines.append(t(f"lobby.choose.{settings.assignment}", lang))
@@ -215,7 +223,8 @@ class Lobby(commands.Cog):
         bids_hours="Hours to bid (default 12)",
         battle_hours="Hours for battle choices (default 12)",
         other_hours="Hours for any other choice (default 12)",
-        autopilot="When a deadline passes: default answers, or the bot's agent plays",
+        autopilot="When a deadline passes: the AI plays (default), the simple agent, or default answers",
+        ai_seats="Seats the AI fills (the lobby's Add AI button fills more)",
         daily_at="Optional: every deadline falls at this time of day, e.g. 20:00",
         timezone="Time zone for daily deadlines, e.g. Europe/Moscow (default UTC)",
         targaryen_cards="Mother of Dragons: Targaryen's house cards, set A or B (when Targaryen plays)",
@@ -233,8 +242,9 @@ class Lobby(commands.Cog):
             app_commands.Choice(name="Mother of Dragons", value="mother-of-dragons"),
         ],
         autopilot=[
+            app_commands.Choice(name="the AI", value="ai"),
+            app_commands.Choice(name="the simple agent", value="simple"),
             app_commands.Choice(name="default answers", value="defaults"),
-            app_commands.Choice(name="the bot's agent", value="agent"),
         ],
         targaryen_cards=[app_commands.Choice(name="set A", value="a"), app_commands.Choice(name="set B", value="b")],
         talk=TALK_CHOICES,
@@ -252,12 +262,13 @@ class Lobby(commands.Cog):
         bids_hours: app_commands.Range[float, 0.02, 168.0] = 12,
         battle_hours: app_commands.Range[float, 0.02, 168.0] = 12,
         other_hours: app_commands.Range[float, 0.02, 168.0] = 12,
-        autopilot: str = "defaults",
+        autopilot: str = "ai",
         daily_at: str | None = None,
         timezone: str = "UTC",
         targaryen_cards: str = "a",
         talk: str = "private",
         talks_at_end: bool = True,
+        ai_seats: app_commands.Range[int, 0, 7] = 0,
     ) -> None:
         # Checked from the interaction alone, before anything is stored; a refusal is the reply.
         if interaction.guild_id is None:
@@ -286,6 +297,7 @@ class Lobby(commands.Cog):
             targaryen_cards=targaryen_cards,
             talk=talk,
             talks_open_at_end=talks_at_end,
+            ai_seats=ai_seats,
         )
         # The lobby is the reply, and its buttons carry the new game's id: one cached read and one local insert
         # come first (milliseconds), then the reply acknowledges the command.
@@ -315,7 +327,7 @@ class Lobby(commands.Cog):
         if row is None:
             raise ServiceError("no-game-here", "There is no game in this channel.")
         if row.status == GameStatus.LOBBY:
-            taken = len(await self.service.lobby_players(row.id))
+            taken = len(await self.service.lobby_players(row.id)) + int(row.settings.get("ai_seats", 0))
             line = t(
                 "status.lobby", lang, name=shown(row.name, NAME_LIMIT), taken=taken, players=row.settings["players"]
             )
@@ -446,21 +458,29 @@ class Lobby(commands.Cog):
 
             ruleset = t(f"ruleset.{row.settings.get('ruleset', 'base')}", game_lang)
 
-            async def announce(game: Game, seats: dict[str, int]) -> None:
-                houses = ", ".join(f"{house_mark(h, game_lang)} <@{user}>" for h, user in seats.items())
+            async def announce(game: Game, seats: dict[str, int | None]) -> None:
+                houses = ", ".join(
+                    f"{house_mark(h, game_lang)} {seat_text(user, game_lang)}" for h, user in seats.items()
+                )
                 lines = [t("lobby.started", game_lang, ruleset=ruleset, seats=houses)]
                 vassals = [h for h in game.houses if h not in seats]
                 if vassals:
                     marks = ", ".join(house_mark(h, game_lang) for h in vassals)
                     lines.append(t("lobby.started.vassals", game_lang, houses=marks))
-                readers = await thread_readers(self.bot, row.channel_id, list(seats.values()))
+                members = [user for user in seats.values() if user is not None]
+                readers = await thread_readers(self.bot, row.channel_id, members)
                 lines.extend(talk_lines(settings, game_lang, readers, key="lobby.started.readers")[1:])
                 async with self._drawing.hold(game_id):  # after any lobby drawn from before the start
                     await interaction.edit_original_response(content="\n".join(lines), view=None)
 
             await self.service.execute(Start(game_id=game_id, by=interaction.user.id, announce=announce))
             return
-        if action == "join":
+        if action == "ai":
+            if not is_moderator(interaction.user, row.created_by, self.moderator_role):
+                raise ServiceError("add-ai-refused", "Only the game's creator or a moderator can add the AI.")
+            await self.service.execute(AddAi(game_id=game_id, by=interaction.user.id, key=command_key(interaction)))
+            note = t("lobby.ai_added", lang, name=shown(row.name, NAME_LIMIT))
+        elif action == "join":
             await self.service.execute(Join(game_id=game_id, by=interaction.user.id))
             note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))
             if settings.talk == "private" and reads_every_thread(interaction.permissions):  # the fair-play note

@@ -269,23 +269,35 @@ class Moderation(commands.Cog):
         await self.service.execute(Resume(game_id=row.id, by=interaction.user.id, key=command_key(interaction)))
         await self._done(interaction)
 
-    @mod.command(name="replace", description="Give a house to another member")
-    @app_commands.describe(house="The house to hand over", member="Who plays it from now on")
+    @mod.command(name="replace", description="Give a house to another member, or to the AI")
+    @app_commands.describe(
+        house="The house to hand over",
+        member="Who plays it from now on",
+        ai="The AI plays it from now on (a later replace gives it to a member)",
+    )
     @app_commands.choices(house=[app_commands.Choice(name=h.title(), value=h) for h in HOUSES])
-    async def replace(self, interaction: discord.Interaction[Any], house: str, member: discord.Member) -> None:
+    async def replace(
+        self, interaction: discord.Interaction[Any], house: str, member: discord.Member | None = None, ai: bool = False
+    ) -> None:
         row = await self._game(interaction)
+        if (member is None) == (not ai):  # one of them: a member, or the AI
+            raise ServiceError("replace-whom", "Name a member, or ai:true, not both.")
         command = SetSeat(
             game_id=row.id,
             by=interaction.user.id,
             key=command_key(interaction),
             house=house,
-            user_id=member.id,
+            user_id=member.id if member is not None else None,
+            autopilot=member is None,  # an AI seat: no member, the agent plays (app/ai.py)
             new=True,
         )
         try:
             await self.service.execute(command)
         except ServiceError as err:
-            if err.code != "seated-handover" or not await self._ask_consent(interaction, row, house, member.id):
+            # A seated moderator's handover to the AI waits for no agreement: it needs the two missed deadlines.
+            if err.code != "seated-handover" or member is None:
+                raise
+            if not await self._ask_consent(interaction, row, house, member.id):
                 raise
             return
         await self._done(interaction)

@@ -1,0 +1,153 @@
+"""AI seats through the fake Discord (issue 42): a lobby where the AI fills two of three seats plays to the end, the
+AI's answers arrive by themselves (no deadline), each decision once, and an AI seat is never pinged, DMed or talked
+to; a house handed to the AI plays on, and a normal replace gives it back.
+
+The game is kept short: it starts from the lobby, then a moderator's repair (a scenario import, the real command)
+puts it at the start of round 10, whose end ends the game; the AI thinks within a tiny budget."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from app.ai import AiPlayers, decision_key
+from app.commands import Import, SetSeat
+from app.store import Source
+from tests.bot.conftest import Table
+from tests.bot.test_full_game import answer_once
+
+TINY_BUDGET_MS = 20
+LAST_ROUND = {"players": 3, "round": 10}
+GIVE_UP_S = 180.0  # a bound for a stuck game, not a time the test measures
+
+
+async def open_lobby_with_two_ai_seats(table: Table) -> tuple[int, Any]:
+    """``/game new players:3 ai_seats:1``, then the creator's Add AI, then one member joins: every seat is taken."""
+    fake = table.fake
+    made = await fake.slash(table.moderator, table.channel, "game new", players=3, name="Bots", ai_seats=1)
+    lobby = await made.wait_response()
+    assert "🤖 AI" in lobby.text()
+    refused = await fake.click(table.players[1], lobby, "lobby:1:ai")  # a member who is no moderator may not
+    assert any("moderator" in m.content for m in await refused.wait_reply())
+    added = await fake.click(table.moderator, lobby, "lobby:1:ai")
+    await added.wait_reply()
+    joined = await fake.click(table.players[0], lobby, "lobby:1:join")
+    await joined.wait_reply()
+    full = await fake.click(table.players[2], lobby, "lobby:1:join")
+    assert any("Every seat is taken" in m.content for m in await full.wait_reply())
+    row = await table.service.row(1)
+    assert row.settings["ai_seats"] == 2
+    await table.service.store.update_settings(1, {**row.settings, "ai_budget_ms": TINY_BUDGET_MS})
+    latest = fake.latest_message(table.channel)
+    assert latest is not None and latest.text().count("🤖 AI") == 2
+    return 1, lobby
+
+
+def ai(table: Table) -> AiPlayers:
+    assert table.bot.ai is not None
+    return table.bot.ai
+
+
+async def play_until_the_end(table: Table, game_id: int, human: Any) -> None:
+    """The member answers what he owes with his form's preselected answer; the AI answers by itself."""
+    rnd = random.Random(1)
+    give_up = time.monotonic() + GIVE_UP_S
+    while time.monotonic() < give_up:
+        row = await table.service.row(game_id)
+        if row.status == "ended":
+            break
+        game = await table.service.load(game_id)
+        seats = await table.service.store.seats(game_id)
+        owes = [p for p in game.prompts() if not p.answered and seats.get(p.house) == human.id]
+        if owes:
+            await answer_once(table, human, rnd, use_defaults=True)
+        else:
+            await asyncio.sleep(0.02)  # the AI is thinking
+    else:  # pragma: no cover
+        game = await table.service.load(game_id)
+        log = [(a.version, a.house, a.prompt_id, a.source) for a in await table.service.store.answers(game_id)]
+        raise AssertionError(f"the game did not end: {[(p.id, p.answered) for p in game.prompts()]} {game.round} {log}")
+    await ai(table).settled()
+    await table.bot.play.publisher.settled()
+
+
+async def test_two_ai_seats_play_a_game_to_the_end(table: Table) -> None:
+    fake = table.fake
+    began = time.monotonic()
+    game_id, lobby = await open_lobby_with_two_ai_seats(table)
+    human = table.players[0]
+    started = await (await fake.click(table.moderator, lobby, "lobby:1:start")).wait_response()
+    assert "started" in started.content and started.content.count("🤖 AI") == 2
+    seats = await table.service.store.seats(game_id)
+    ai_houses = sorted(h for h, u in seats.items() if u is None)
+    assert len(ai_houses) == 2 and sorted(seats.values(), key=str) == sorted([human.id, None, None], key=str)
+    game = await table.service.load(game_id)
+    assert all(game.state.houses[h].autopilot and game.state.houses[h].seat is None for h in ai_houses)
+
+    # An AI seat is never talked to: the refusal says why.
+    talk = await fake.slash(human, table.channel, "game talk", house=ai_houses[0])
+    assert any("the AI does not talk" in m.content for m in await talk.wait_reply())
+
+    # The repair that shortens the game, while the AI may be thinking about round 1: nothing it thought then is used.
+    await table.service.execute(Import(game_id=game_id, by=table.moderator.id, spec=LAST_ROUND))
+    await play_until_the_end(table, game_id, human)
+
+    channel = [m.content for m in fake.visible_messages(table.moderator) if m.channel_id == table.channel.id]
+    assert any("The game is over" in line for line in channel)
+    answers = await table.service.store.answers(game_id)
+    by_ai = [a for a in answers if a.source == Source.AI]
+    assert by_ai and {a.house for a in by_ai} == set(ai_houses)
+    assert not [a for a in answers if a.source == Source.DEADLINE]  # nobody waited for a deadline
+    # Each decision once: no prompt of the AI's is in the log twice after the repair.
+    repaired = max(a.version for a in answers if a.prompt_id == "repair")
+    after = [(a.house, a.prompt_id) for a in by_ai if a.version > repaired]
+    assert len(after) == len(set(after))
+    # Never pinged, never DMed: every ping and every DM is the one member's.
+    assert all(ping in (f"user:{human.id}", str(human.id)) for m in fake.transcript for ping in m.pings), [
+        m.pings for m in fake.transcript if m.pings
+    ]
+    assert not any("<@None>" in m.content or "None" in m.content.split() for m in fake.transcript)
+    dm_users = {m.channel_id for m in fake.transcript if m.guild_id is None}
+    assert dm_users <= {fake.dm_channel(human).id, fake.dm_channel(table.moderator).id}
+    assert fake.failed_interactions == []
+    assert fake.unsupported_requests == [] and fake.internal_errors == []
+    print(f"AI game: {time.monotonic() - began:.1f} s, {len(by_ai)} AI answers")
+
+
+async def test_a_house_handed_to_the_ai_plays_on_and_comes_back(table: Table) -> None:
+    """``/mod replace ai:true`` mid-game: the AI answers the house's open orders by itself, the audit line says so; a
+    retry of the AI's decision (its key) changes nothing; a normal replace gives the house to a member again."""
+    from tests.bot.test_lobby_and_orders import start_game
+
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.store.seats(game_id)
+    house = next(h for h, u in seats.items() if u == table.players[1].id)
+    handed = await fake.slash(table.moderator, table.channel, "mod replace", house=house, ai=True)
+    await handed.wait_reply()
+    await fake.wait_until(lambda: ai(table).answered >= 1, timeout=20)
+    await ai(table).settled()
+    answers = await table.service.store.answers(game_id)
+    mine = [a for a in answers if a.source == Source.AI]
+    assert [a.house for a in mine] == [house]
+    await fake.wait_until(lambda: any("to the 🤖 AI" in m.content for m in fake.messages_in(table.channel)), timeout=10)
+
+    # The same decision again (a retry, a second process): refused by its key, nothing changes.
+    game = await table.service.load(game_id)
+    version = game.version
+    prompt_id = mine[0].prompt_id
+    prompt = next(p for p in game.prompts() if p.house == house)
+    assert prompt.answered and prompt.id == prompt_id
+    assert not await ai(table).submit(game_id, prompt, prompt.default, decision_key(prompt_id, None))
+    await ai(table).restore()  # a start-up looks again: the decision is answered, nothing to do
+    await ai(table).settled()
+    assert (await table.service.load(game_id)).version == version
+
+    # A normal replace gives the house back to a member: the AI stops answering for it.
+    back = await table.service.execute(
+        SetSeat(game_id=game_id, by=table.moderator.id, key="back", house=house, user_id=table.players[3].id, new=True)
+    )
+    assert not back.game.state.houses[house].autopilot
+    assert back.game.state.houses[house].seat == str(table.players[3].id)
