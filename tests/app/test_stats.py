@@ -61,11 +61,12 @@ async def finished_game(
     channel: int = 1,
     missed: bool = False,
     autopilot: bool = False,
+    mod: int = MOD,
 ) -> dict[str, int]:
     """A finished 3-player game of ``users`` that ``winner`` wins; its seats (house -> member). ``missed``: a deadline
     answers one house's orders first; ``autopilot``: a house goes on autopilot for a moment."""
     game_id = await service.create(
-        guild_id=guild, channel_id=channel, creator=MOD, name=f"g{channel}", settings=GameSettings(players=3, seed=5)
+        guild_id=guild, channel_id=channel, creator=mod, name=f"g{channel}", settings=GameSettings(players=3, seed=5)
     )
     for user in users:
         await service.execute(Join(game_id=game_id, by=user))
@@ -83,10 +84,10 @@ async def finished_game(
         house = next(iter(seats))
         for on in (True, False):
             await service.execute(
-                SetSeat(game_id=game_id, by=MOD, key=f"ap{on}:{game_id}", house=house, user_id=seats[house],
+                SetSeat(game_id=game_id, by=mod, key=f"ap{on}:{game_id}", house=house, user_id=seats[house],
                         autopilot=on)
             )  # fmt: skip
-    await service.execute(Import(game_id=game_id, by=MOD, key=f"import:{game_id}", spec=near_the_end(winner)))
+    await service.execute(Import(game_id=game_id, by=mod, key=f"import:{game_id}", spec=near_the_end(winner)))
     march = (await service.load(game_id)).prompt_for("stark")
     assert march is not None
     await service.execute(Answer(game_id=game_id, house="stark", answer=march.default, by=seats["stark"]))
