@@ -33,6 +33,7 @@ from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
 from cogs.forms import MEMORY_GAMES, FormController
+from cogs.story import STORY, StoryTeller
 from cogs.text import MESSAGE_LIMIT, NAME_LIMIT, fit, shown, split
 from engine import Game
 from i18n import t
@@ -159,6 +160,8 @@ class Publisher:
         self.may_send: Callable[[], Awaitable[bool]] | None = None
         # What else follows a published version (the talks' threads, cogs/talk.py); each never raises.
         self.followers: list[Callable[[Applied], Awaitable[None]]] = []
+        # The story of a game that ended (cogs/story.py): a part of its last version's publication.
+        self.story = StoryTeller(service, channels, self.background, pictures=renderer is not None)
 
     async def _fence(self) -> None:
         """Stop (``LostLease``) unless this process may still send: another took the publisher's lease."""
@@ -269,6 +272,8 @@ class Publisher:
                         told = True
                 await self._fence()
                 await self.forms.refresh_forms(game_id, applied.game)
+            if applied.game.finished and STORY not in sent:  # drawn off the work slots, in the image pool
+                told = await self.story.tell(applied, sends, self._fence) or told
             self.schedule_status(game_id)
             for follower in self.followers:
                 await follower(applied)
