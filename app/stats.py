@@ -7,8 +7,8 @@ only (nothing is written for them). Pure: ``app.store_stats`` reads the rows, th
   a moderator ended (``/mod end``) has no winner: it counts as played, not finished.
 - **Played by the bot** (``played_by_bot``): a game in which any house was on autopilot at any time (at its start, by a
   seat change, or at its end; a house with no member on autopilot is an AI seat), in which the agent answered for a
-  house (an entry of source ``ai``), or in which a deadline was answered by the autopilot agent (the game's
-  ``autopilot`` setting ``agent``), is left out of the rating, and counted apart.
+  house (an entry of source ``ai``), or in which a deadline was answered by an agent (the game's
+  ``autopilot`` setting ``ai`` or ``simple``), is left out of the rating, and counted apart.
 - **The rating** (``leaderboard``): OpenSkill's Plackett-Luce model, a rating for free-for-all games of many players,
   over the rated games in the order they ended (then by id): deterministic. A member is ranked once he has played
   ``MIN_GAMES_RANKED`` rated games; the board is ordered by the rating's ordinal (mu - 3 sigma), a cautious estimate.
@@ -17,7 +17,8 @@ only (nothing is written for them). Pure: ``app.store_stats`` reads the rows, th
 - **Answer times** (``answer_times``): the log keeps when each answer was committed, not when its decision opened. A
   decision's opening is taken as the commit time of the entry before it in the log, except that the answers of one
   step taken at once (the same frame and kind of decision: orders, bids, the cards of a battle) share the step's
-  opening, the entry before the first of them. A gift, a seat change or a repair opens nothing and is passed over.
+  opening, the entry before the first of them. A gift, a seat change or a house leaving opens nothing and is
+  passed over; a repair (``/mod import``) opens the decisions of its position.
   The first decisions of a game have no entry before them and are not timed. Only a member's own answers are timed
   (a deadline's or an automatic answer is not his).
 - **Deadlines missed**: the entries a deadline answered for a house, counted for the member who held it then (the
@@ -40,7 +41,10 @@ LEADERBOARD_SHOWN = 20  # members listed on the leaderboard (the best ones)
 
 SEAT_CHANGE = "seat"  # app.queries' prompt ids of the log's entries that answer no decision
 AI = "ai"  # the source of an answer the agent gave for a house it plays (app/ai.py)
-OUT_OF_BAND = frozenset({SEAT_CHANGE, "repair", "gift", "vassalize"})
+# A game's ``autopilot`` settings in which a deadline is answered by an agent, not by the defaults ("agent": the name
+# of "simple" before issue 42).
+AGENT_AUTOPILOTS = frozenset({"ai", "simple", "agent"})
+OUT_OF_BAND = frozenset({SEAT_CHANGE, "gift", "vassalize"})  # open no decision (a repair opens its position's)
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,7 @@ class StatsStore:
                 (game_id, stats.SEAT_CHANGE, stats.AI),
             )
         ]
-        agent = settings.get("autopilot") == "agent"
+        agent = settings.get("autopilot") in stats.AGENT_AUTOPILOTS
         ended = await asyncio.to_thread(_ended, row[0] if row else None, first, log, agent)
         self._ended[(game_id, version)] = ended
         return ended

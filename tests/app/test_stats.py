@@ -154,8 +154,10 @@ def test_answer_times_share_a_steps_opening_and_pass_over_what_opens_nothing() -
         LogEntry(5, "stark", None, "7:bid:stark", "deadline", 500.0),  # opened at 400; not his own answer
         LogEntry(6, "lannister", 2, "7:bid:lannister", "player", 550.0),  # the same step: opened at 400
         LogEntry(7, "lannister", 2, "7:bid:lannister", "player", 560.0),  # changed his answer: counted once
+        LogEntry(8, "", 9, "repair", "moderator", 600.0),  # a moderator's import opens its position's decisions
+        LogEntry(9, "stark", 1, "2:march0:stark", "player", 630.0),
     ]
-    assert answer_times(log) == [(1, 240.0), (2, 150.0)]
+    assert answer_times(log) == [(1, 240.0), (2, 150.0), (1, 30.0)]
     assert missed_by({"stark": "1", "lannister": "2"}, log) == Counter({1: 1})
     moved = [LogEntry(3, "stark", None, "seat", "moderator", 170.0, seat="3"), log[4]]
     assert missed_by({"stark": "1"}, moved) == Counter({3: 1})  # the member who held the house at the deadline
