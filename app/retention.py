@@ -1,8 +1,8 @@
 """Ended games' command logs are kept ``KEEP_ENDED_DAYS`` after the game ended (docs/privacy.md), then removed by a
 daily job: the answers, every snapshot but the final state, the outbox, notices, commands and queued commands. The
 game's row stays with its final state and, in its settings, its final standing (``final_standing``: the winner, the
-round and each house's castles and victory points, enough for statistics), and so do its seats. A game that has not
-ended is never touched.
+round and each house's castles and victory points, and whether the bot played a house of it, enough for
+statistics), and so do its seats. A game that has not ended is never touched.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ log = logging.getLogger("westeros.retention")
 DAY_S = 86400.0
 RETENTION_HOUR_UTC = 4  # the daily run: a quiet hour for most servers in Europe and the Americas
 FINAL_STANDING = "final_standing"  # the key of a pruned game's settings holding its standing
+BY_BOT = "by_bot"  # in the final standing: whether the bot played a house of the game (app/stats.py), from its log
 
 
 def final_standing(state: str | None) -> dict[str, Any]:
@@ -53,9 +54,13 @@ async def prune_ended(store: Store, keep_days: float, *, now: float | None = Non
     each game in a transaction of its own; one line in the log per run."""
     cutoff = (time.time() if now is None else now) - keep_days * DAY_S
     games = rows = 0
+    from app.store_stats import StatsStore  # imported here: it reads this module's keys
+
     for game in await store.ended_unpruned(cutoff):
         try:
             standing = await asyncio.to_thread(final_standing, game.state)  # the event loop never waits
+            # The statistics rate a game the bot played in apart: that is read from the log, so noted before it goes.
+            standing[BY_BOT] = await StatsStore(store.db).played_by_bot(game.id, game.state, game.settings)
         except Exception:  # a state this code cannot read: its standing is unknown, its log goes all the same
             log.exception("game %s: its final standing could not be read", game.id)
             standing = {}

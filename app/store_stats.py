@@ -3,6 +3,10 @@ of one server (guild), their seats, their first stored state and their logs. Not
 derived from the games as stored, so a game's end, a deleted game or a member who asked to be forgotten shows in
 the next reading. What is kept in memory of an ended game (its outcome, and whether the bot played in it) names
 houses only, keyed by the game and its version; who holds each house is read afresh every time.
+
+Once retention has removed an ended game's log (``KEEP_ENDED_DAYS``), its outcome is still read from its final state,
+and whether the bot played in it from what retention noted in its final standing (``by_bot``) before the log went;
+its answer times and missed deadlines go with the log.
 """
 
 from __future__ import annotations
@@ -16,7 +20,9 @@ from typing import Any
 from app import stats
 from app.database import Database
 from app.lru import Bounded
+from app.retention import BY_BOT, FINAL_STANDING
 from app.stats import GameSummary, Leaderboard, LogEntry, MemberRecord, Outcome
+from app.store_privacy import PRUNED
 from engine import Game
 
 KEPT_OUTCOMES = 4096  # ended games whose outcome is kept in memory (a few hundred bytes each)
@@ -93,6 +99,17 @@ class StatsStore:
         if kept is not None:
             return kept
         row = await self.db.fetchone("SELECT state FROM games WHERE id = ?", (game_id,))
+        first, log = await self._bot_evidence(game_id)
+        agent = settings.get("autopilot") in stats.AGENT_AUTOPILOTS
+        ended = await asyncio.to_thread(_ended, row[0] if row else None, first, log, agent)
+        noted = settings.get(FINAL_STANDING, {}).get(BY_BOT) if PRUNED in settings else None
+        if noted is not None:  # its log is gone: what was noted of it before
+            ended = _Ended(ended.outcome, bool(noted))
+        self._ended[(game_id, version)] = ended
+        return ended
+
+    async def _bot_evidence(self, game_id: int) -> tuple[str | None, list[LogEntry]]:
+        """A game's first stored state and the entries of its log that may show the bot playing."""
         first = await self._first_state(game_id)
         log = [
             _entry(r)
@@ -102,10 +119,16 @@ class StatsStore:
                 (game_id, stats.SEAT_CHANGE, stats.AI),
             )
         ]
+        return first, log
+
+    async def played_by_bot(self, game_id: int, state: str | None, settings: dict[str, Any]) -> bool:
+        """Whether the bot played in an ended game, from its log: noted in its final standing before retention removes
+        the log (``app.retention``), so that the game is rated, or not, for good."""
+        first, log = await self._bot_evidence(game_id)
         agent = settings.get("autopilot") in stats.AGENT_AUTOPILOTS
-        ended = await asyncio.to_thread(_ended, row[0] if row else None, first, log, agent)
-        self._ended[(game_id, version)] = ended
-        return ended
+        final = json.loads(state) if state is not None else None
+        start = json.loads(first) if first is not None else None
+        return await asyncio.to_thread(stats.played_by_bot, start, final, log, agent_deadlines=agent)
 
     async def _first_state(self, game_id: int) -> str | None:
         row = await self.db.fetchone(

@@ -7,6 +7,7 @@ by Stark's player: the engine ends the game and its winner follows from the posi
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from app.commands import Answer, End, Import, Join, SetSeat, Start
+from app.retention import DAY_S, prune_ended
 from app.service import GameService, GameSettings
 from app.stats import (
     MIN_GAMES_RANKED,
@@ -186,7 +188,8 @@ async def test_records_and_leaderboard_from_finished_games_on_the_server_only(se
     # A game a moderator ended (no winner) counts as played, not finished.
     ended = await service.create(guild_id=GUILD, channel_id=6, creator=MOD, name="g6", settings=GameSettings(players=3))
     best = seats[0]["stark"]  # Stark's player wins the three rated games
-    for user in (best, next(u for u in trio if u != best), P[3]):
+    other = next(u for u in trio if u != best)
+    for user in (best, other, P[3]):
         await service.execute(Join(game_id=ended, by=user))
     await service.execute(Start(game_id=ended))
     await service.execute(End(game_id=ended, by=MOD, key="end:6"))
@@ -219,3 +222,11 @@ async def test_records_and_leaderboard_from_finished_games_on_the_server_only(se
     gone, after = await stats.member(GUILD, best)
     assert gone.empty and gone.rating is None and gone.answers_timed == 0 and gone.missed == 0
     assert best not in after.ratings and after.rated_games == 3 and best not in [m for m, _ in after.ranked]
+
+    # Once retention has removed the ended games' logs, the board is the same (whether the bot played in a game was
+    # noted before its log went); the answer times and missed deadlines went with the logs.
+    await prune_ended(service.store, 1, now=time.time() + 2 * DAY_S)
+    fresh = StatsStore(service.store.db)  # nothing kept from before
+    assert await fresh.leaderboard(GUILD) == after
+    record, _ = await fresh.member(GUILD, other)
+    assert (record.played, record.finished, record.answers_timed, record.missed) == (5, 4, 0, 0)
