@@ -30,7 +30,7 @@ from __future__ import annotations
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from openskill.models import PlackettLuce
 
@@ -47,9 +47,8 @@ AGENT_AUTOPILOTS = frozenset({"ai", "simple", "agent"})
 OUT_OF_BAND = frozenset({SEAT_CHANGE, "gift", "vassalize"})  # open no decision (a repair opens its position's)
 
 
-@dataclass(frozen=True)
-class LogEntry:
-    """What the statistics read of one entry of a game's log (``answers``)."""
+class LogEntry(NamedTuple):
+    """What the statistics read of one entry of a game's log (``answers``): a tuple, as a whole game's log is read."""
 
     version: int
     house: str
@@ -78,6 +77,7 @@ class GameSummary:
     outcome: Outcome | None  # None unless the engine finished it
     by_bot: bool
     seats: dict[str, int | None]  # house -> the member who holds it now (None: nobody, or a forgotten member)
+    version: int = 0  # the game's version when it was read
 
 
 @dataclass(frozen=True)
@@ -152,8 +152,8 @@ def played_by_bot(
 
 
 def _frame_kind(prompt_id: str) -> tuple[str, str] | None:
-    parts = prompt_id.split(":")
-    return (parts[0], parts[1]) if len(parts) >= 3 else None
+    parts = prompt_id.split(":", 2)
+    return (parts[0], parts[1]) if len(parts) == 3 else None
 
 
 def answer_times(log: list[LogEntry]) -> list[tuple[int, float]]:

@@ -26,6 +26,7 @@ from app.store_privacy import PRUNED
 from engine import Game
 
 KEPT_OUTCOMES = 4096  # ended games whose outcome is kept in memory (a few hundred bytes each)
+KEPT_LOGS = 512  # ended games whose answer times are kept in memory (a few kilobytes each)
 STARTED = "('running', 'paused', 'ended')"
 
 
@@ -35,18 +36,23 @@ class _Ended:
     by_bot: bool
 
 
+@dataclass(frozen=True)
+class _Timed:
+    """What the records read of one game's log: each member's answer times, and the deadlines each missed."""
+
+    times: list[tuple[int, float]]
+    missed: Counter[int]
+
+
 def _entry(row: tuple[Any, ...]) -> LogEntry:
-    version, house, user_id, prompt_id, source, at, answer = row
+    version, house, user_id, prompt_id, source, at, answer = row  # the drivers give ints, floats and texts
     seat: str | None = None
     autopilot = False
     if prompt_id == stats.SEAT_CHANGE and answer is not None:
         given = json.loads(answer)
         seat = given.get("seat") if isinstance(given, dict) else None
         autopilot = bool(given.get("autopilot")) if isinstance(given, dict) else False
-    return LogEntry(
-        int(version), str(house), int(user_id) if user_id is not None else None, str(prompt_id), str(source),
-        float(at), seat, autopilot,
-    )  # fmt: skip
+    return LogEntry(version, house, user_id, prompt_id, source, at, seat, autopilot)
 
 
 def _ended(state: str | None, first: str | None, log: list[LogEntry], agent: bool) -> _Ended:
@@ -57,12 +63,20 @@ def _ended(state: str | None, first: str | None, log: list[LogEntry], agent: boo
     return _Ended(outcome, stats.played_by_bot(start, final, log, agent_deadlines=agent))
 
 
+def _timed(first: str | None, log: list[LogEntry]) -> _Timed:
+    seats = stats.first_seats(json.loads(first) if first is not None else None)
+    return _Timed(stats.answer_times(log), stats.missed_by(seats, log))
+
+
 class StatsStore:
     """A server's statistics read from one database."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self._ended: Bounded[tuple[int, int], _Ended] = Bounded(KEPT_OUTCOMES)
+        # An ended game's times, by game and version. Kept in memory only, and reached only through the rows naming
+        # a member, so a member forgotten since is never found in them.
+        self._timed: Bounded[tuple[int, int], _Timed] = Bounded(KEPT_LOGS)
 
     async def games(self, guild_id: int) -> list[GameSummary]:
         """Every started game of the server (running, paused or ended), each with its current seats."""
@@ -90,6 +104,7 @@ class StatsStore:
                     outcome=ended.outcome if ended is not None else None,
                     by_bot=ended.by_bot if ended is not None else False,
                     seats=seats.get(int(game_id), {}),
+                    version=int(version),
                 )
             )
         return summaries
@@ -136,6 +151,25 @@ class StatsStore:
         )
         return str(row[0]) if row else None
 
+    async def _timed_game(self, game: GameSummary) -> _Timed:
+        key = (game.game_id, game.version)
+        kept = self._timed.get(key)
+        if kept is not None:
+            return kept
+        log = [
+            _entry(r)
+            for r in await self.db.fetchall(
+                "SELECT version, house, user_id, prompt_id, source, at,"
+                " CASE WHEN prompt_id = ? THEN answer END FROM answers WHERE game_id = ? ORDER BY version",
+                (stats.SEAT_CHANGE, game.game_id),
+            )
+        ]
+        first = await self._first_state(game.game_id)
+        timed = await asyncio.to_thread(_timed, first, log)
+        if game.ended_at is not None:  # a running game's log grows
+            self._timed[key] = timed
+        return timed
+
     async def leaderboard(self, guild_id: int, *, min_games: int = stats.MIN_GAMES_RANKED) -> Leaderboard:
         return stats.leaderboard(await self.games(guild_id), min_games=min_games)
 
@@ -154,17 +188,9 @@ class StatsStore:
         game_ids = {int(r[0]) for r in his} | {g.game_id for g in games if user_id in g.seats.values()}
         times: list[tuple[int, float]] = []
         missed: Counter[int] = Counter()
-        for game_id in sorted(game_ids):
-            log = [
-                _entry(r)
-                for r in await self.db.fetchall(
-                    "SELECT version, house, user_id, prompt_id, source, at,"
-                    " CASE WHEN prompt_id = ? THEN answer END FROM answers WHERE game_id = ? ORDER BY version",
-                    (stats.SEAT_CHANGE, game_id),
-                )
-            ]
-            times.extend(t for t in stats.answer_times(log) if t[0] == user_id)
-            first = await self._first_state(game_id)
-            seats = await asyncio.to_thread(stats.first_seats, json.loads(first) if first is not None else None)
-            missed[user_id] += stats.missed_by(seats, log)[user_id]
+        for game in games:
+            if game.game_id in game_ids:
+                timed = await self._timed_game(game)
+                times.extend(t for t in timed.times if t[0] == user_id)
+                missed[user_id] += timed.missed[user_id]
         return stats.member_record(user_id, games, times, missed, board), board
