@@ -137,6 +137,10 @@ class GameSettings:
     ai_seats: int = 0  # lobby seats the agent fills (the Add AI button, /game new ai_seats): houses with no member
     ai_budget_ms: int = 2000  # the searching agent's CPU time per decision (app/ai.py)
 
+    def __post_init__(self) -> None:
+        if self.autopilot == "agent":  # the heuristic agent's name before issue 42 (a stored game's setting)
+            self.autopilot = "simple"
+
     def options(self) -> dict[str, Any]:
         """The engine's options for this game (a base game names no ruleset, as every earlier game)."""
         options: dict[str, Any] = {"tides_of_battle": self.tides_of_battle}
@@ -177,8 +181,6 @@ class GameSettings:
 
     @staticmethod
     def from_dict(raw: dict[str, Any]) -> GameSettings:
-        if raw.get("autopilot") == "agent":  # the heuristic agent's name before issue 42
-            raw = {**raw, "autopilot": "simple"}
         return GameSettings(**raw)
 
 
