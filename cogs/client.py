@@ -32,6 +32,7 @@ from app.store import Store
 from cogs.health import HealthServer
 from cogs.pump import OutboxPump
 from cogs.translator import CatalogTranslator
+from cogs.warm import Warmer
 
 log = logging.getLogger("westeros.bot")
 BOT_ROOT = Path(__file__).resolve().parent.parent  # where bot.py is: PostgreSQL's backups/ go beside it
@@ -49,11 +50,24 @@ def load_renderer() -> Any:
     return render_board
 
 
-def warm_renderer() -> None:
-    """Run in each image worker as it starts: the renderer's static layers, fonts and stamps, built once."""
+def warm_renderer(boards: tuple[str, ...] = (), story: bool = False) -> None:
+    """Run in each image worker as it starts: the renderer's static layers, fonts and stamps of the base board, built
+    once. Later, when a game needs them (cogs/warm.py), the same in every worker for ``boards`` (each whole: the
+    board with Essos has its Essos half built too) and, with ``story``, the end-of-game story's charts."""
     from render import warm_up
 
     warm_up()
+    if boards:
+        from render.api import compose_whole
+        from render.data import board_named
+
+        for name in boards:
+            for lang in ("en", "ru"):
+                compose_whole(board_named(name), {"viewer": None, "areas": {}, "options": {"board": name}}, lang)
+    if story:
+        from render.story import warm
+
+        warm()
 
 
 class WesterosBot(commands.Bot):
@@ -160,6 +174,11 @@ class WesterosBot(commands.Bot):
             # What commits before a crash implied and never sent goes out now; their steps' deadlines are armed anew.
             for game_id in await self.play.publisher.drain():
                 await self.deadlines.arm(game_id)
+        # The image workers warmed for the boards of the games running (and, later, of those that start) and for the
+        # story of those near their end (cogs/warm.py).
+        self.warmer = Warmer(self.background, warm_renderer)
+        self.service.subscribe(self.warmer.on_applied)
+        await self.warmer.at_start(self.service)
         if self.ai is not None:
             await self.ai.restore()  # the decisions the agent owes that a crash left unanswered
         if self.role == "worker":

@@ -183,3 +183,10 @@ def pictures(
         (names[1], power_supply_chart(rounds, power, supply, houses, lang, vassals=vassals)),
         (names[2], timelapse(views, lang)),
     ]
+
+
+def warm() -> None:
+    """matplotlib imported and a first chart drawn in each language (fonts found, glyphs cached): the first story of
+    an image worker is then as quick as the next (cogs/warm.py)."""
+    for lang in ("en", "ru"):
+        victory_chart((0, 1), {"stark": (1, 2)}, ("stark",), lang, loyalty=False, vassals=set())

@@ -14,6 +14,7 @@ from app.background import ImagePool
 from app.commands import Answer
 from app.narration import narrate_all
 from app.service import GameService
+from cogs.story import PICTURES
 from engine import Game, RuleError
 from engine.agents import HeuristicAgent
 from render import style
@@ -91,12 +92,17 @@ async def test_a_whole_game_posts_the_board_where_the_table_looks_and_an_image_p
     await fake.wait_idle(quiet=0.5, timeout=60)
 
     posted: dict[str, Any] = {}  # filename -> the channel message it is attached to
+    story: list[str] = []  # the pictures of the game's story, once it ended (issue W: tests/bot/test_story.py)
     for message in fake.visible_messages(table.moderator):
         if message.channel_id == table.channel.id:
             for attachment in message.attachments:
+                if attachment.filename.startswith("story-"):
+                    story.append(attachment.filename)
+                    continue
                 assert attachment.filename not in posted, f"{attachment.filename} posted twice"
                 posted[attachment.filename] = message
     assert posted, "no image was posted"
+    assert sorted(story) == sorted(PICTURES), story  # the story's, once
     for name, message in posted.items():
         kind = name.split("-")[0]
         assert kind in ("board", "battle"), f"{name}: only boards and battles are posted"
