@@ -12,13 +12,15 @@ from typing import Any
 
 import pytest
 
+from app.background import Background
 from app.commands import Answer, Join, Start
 from app.queries import Applied
 from app.replay import GameLog, Refusal, read_log, timeline
 from app.service import GameService, GameSettings, ServiceError
 from app.store import Store
 from app.story import dm_text, story, story_lines, told_in_pool
-from engine import Game, RuleError
+from cogs.warm import STORY_FROM_ROUND, Warmer
+from engine import Game, RuleError, new_game
 from engine.agents import AGENTS
 from engine.victory import standing
 
@@ -138,3 +140,29 @@ def test_a_running_game_has_no_story(tmp_path: Path) -> None:
     log, _ = asyncio.run(play_to_the_end(tmp_path / "running.sqlite3", stop_before_end=True))
     refused = told_in_pool(log, "en")
     assert isinstance(refused, Refusal) and refused.code == "story-not-ended"
+
+
+async def test_the_image_workers_are_warmed_once_for_the_boards_and_the_story_games_need() -> None:
+    """cogs/warm.py: a job per worker for a board not yet warm (the base board is warm from every worker's start),
+    and for the story once a game reaches its last rounds; never twice."""
+    sent: list[tuple[tuple[str, ...], bool]] = []
+
+    def job(boards: tuple[str, ...], story: bool) -> None:
+        sent.append((boards, story))
+
+    pool = Background(2)
+    warmer = Warmer(pool, job)
+    try:
+        warmer.needs(new_game(3, seed=1))
+        essos = new_game(8, seed=1, options={"ruleset": "mother-of-dragons"})
+        warmer.needs(essos)
+        warmer.needs(essos)
+        late = new_game(4, seed=1)
+        late.state.round = STORY_FROM_ROUND
+        warmer.needs(late)
+        warmer.needs(late)
+        while warmer.tasks:
+            await asyncio.gather(*warmer.tasks)
+    finally:
+        pool.close()
+    assert sent == [(("mother-of-dragons-essos",), False), ((), True)]  # a thread pool: one job each
