@@ -28,6 +28,7 @@ from app.lru import KeyedLocks
 from app.narration import narrate_all
 from app.service import GameService, GameSettings, ServiceError
 from app.store import GameStatus
+from cogs.area_map import area_choices, show_area
 from cogs.replay import show_replay
 from cogs.replies import command_key, guarded, say
 from cogs.talk import TALK_CHOICES, reads_every_thread, talk_lines, thread_readers
@@ -355,8 +356,13 @@ class Lobby(commands.Cog):
         return row.id, houses[0] if houses else None
 
     @game.command(name="map", description="The current map (yours shows your own orders before the reveal)")
-    async def map(self, interaction: discord.Interaction[Any]) -> None:
+    @app_commands.describe(area="An area: the board around it and its neighbours, as everyone sees it")
+    @app_commands.autocomplete(area=area_choices)
+    async def map(self, interaction: discord.Interaction[Any], area: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
+        if area is not None:  # the board around one area, public (cogs/area_map.py)
+            await show_area(interaction, self.service, self.images, area)
+            return
         game_id, house = await self._my_game(interaction)
         renderer = self.renderer
         if renderer is None:
