@@ -37,6 +37,8 @@ log = logging.getLogger("westeros.story")
 
 STORY = "story"  # the outbox part: the whole story is out
 PICTURES = (stories.CHART_VICTORY, stories.CHART_POWER, stories.TIMELAPSE)
+# A story that cannot be worked out (a history no longer kept or that no longer replays): told never, not retried.
+UNTOLD = frozenset({"replay-no-history", "replay-mismatch", "story-not-ended", "no-game-here", "replay-other-channel"})
 
 
 def draw_story(told: Story, views: list[dict[str, Any]], lang: str) -> list[tuple[str, bytes]]:
@@ -91,7 +93,14 @@ class StoryTeller:
         row = await self.service.row(game_id)
         lang = str(row.settings.get("language", "en"))
         name = shown(row.name, NAME_LIMIT)
-        told = await self.told(game_id, row.channel_id, lang)
+        try:
+            told = await self.told(game_id, row.channel_id, lang)
+        except ServiceError as err:
+            if err.code not in UNTOLD:
+                raise  # the image pool full, say: the publication is tried again
+            log.warning("game %s ended without a story: %s", game_id, err.message)
+            await self.service.published_part(applied, STORY)
+            return False
         drawn = time.perf_counter()
         chunks = split(stories.story_lines(told.story, name, lang))
         channel = await self.channels.channel(row.channel_id)
