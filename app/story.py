@@ -117,6 +117,11 @@ def story(log: GameLog) -> tuple[Story, list[dict[str, Any]]]:
     def series(key: str) -> dict[str, tuple[int, ...]]:
         return {h: tuple(int((views[v].get(key) or {}).get(h) or 0) for v in frames) for h in houses_in_play}
 
+    def power() -> dict[str, tuple[int, ...]]:
+        """Available Power; while a bid is open (a round's end may run on into the next round's Clash of Kings) the
+        Power each house announced as it opened, which is what the table saw (B-HIDDEN-02)."""
+        return {h: tuple(power_shown(views[v], h) for v in frames) for h in houses_in_play}
+
     # Castles changing hands, phase end by phase end.
     taken = dict.fromkeys(houses_in_play, 0)
     lost = dict.fromkeys(houses_in_play, 0)
@@ -201,7 +206,7 @@ def story(log: GameLog) -> tuple[Story, list[dict[str, Any]]]:
         rounds=rounds,
         houses=tuple(line_.house for line_ in lines),
         victory=series("victory"),
-        power=series("power"),
+        power=power(),
         supply=series("supply"),
         lines=lines,
         battles=tuple(battles),
@@ -209,6 +214,14 @@ def story(log: GameLog) -> tuple[Story, list[dict[str, Any]]]:
         frames=frames,
     )
     return told, [views[v] for v in frames]
+
+
+def power_shown(view: dict[str, Any], house: str) -> int:
+    """A house's Power as a public view shows it: available, or while a bid hides it, as announced."""
+    shown = (view.get("power") or {}).get(house)
+    if shown is None:
+        shown = (view.get("power_announced") or {}).get(house)
+    return int(shown or 0)
 
 
 def told_in_pool(

@@ -84,7 +84,8 @@ def test_the_series_are_the_public_views_at_the_start_and_each_rounds_end(played
         for house in told.houses:
             assert told.victory[house][index] == stored["victory"][house]
             assert told.supply[house][index] == stored["supply"][house]
-            assert told.power[house][index] == (stored["power"][house] or 0)
+            shown = stored["power"][house]  # hidden while a bid is open: then the Power announced as it opened
+            assert told.power[house][index] == (shown if shown is not None else stored["power_announced"][house])
 
 
 def test_the_standing_is_the_engines_and_the_battles_add_up(played: tuple[GameLog, Any]) -> None:
