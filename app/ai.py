@@ -67,9 +67,8 @@ class AiPlayers:
 
     def __init__(self, service: GameService, *, workers: int = 1, pool: ImagePool | None = None) -> None:
         self.service = service
-        self.pool = pool or ImagePool(
-            workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER, preload=("app.ai_think",)
-        )
+        # No fork-server preload: it is one per process, the image pool's (``render``); each worker imports the engine.
+        self.pool = pool or ImagePool(workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER)
         self._thinking: set[tuple[int, str]] = set()  # (game, prompt id) worked out now in this process
         self._tasks: set[asyncio.Task[None]] = set()
         self.answered = 0  # decisions this process answered (tests and benches)

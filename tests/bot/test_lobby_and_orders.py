@@ -14,7 +14,10 @@ from tests.bot.conftest import Table
 
 async def start_game(table: Table, players: int) -> int:
     fake = table.fake
-    made = await fake.slash(table.moderator, table.channel, "game new", players=players, name="Test")
+    # The tests written before the AI (issue 42) keep the autopilot they assume: a deadline applies default answers.
+    made = await fake.slash(
+        table.moderator, table.channel, "game new", players=players, name="Test", autopilot="defaults"
+    )
     lobby = await made.wait_response()
     for player in table.players[:players]:
         click = await fake.click(player, lobby, "lobby:1:join")
