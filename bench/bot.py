@@ -23,6 +23,13 @@ as soon as it arrives (the path of a player whose DMs are closed): the open figu
 With ``--runs N`` the whole benchmark is repeated on fresh processes and the top-level figures are
 the medians of the runs, ``spread`` giving each figure's lowest and highest (losses are summed);
 ``--worst`` reports the worst of the runs instead (latency and memory highest, throughput lowest).
+
+``--ai-tables N`` (issue 42): N more 6-player tables, each one member and five AI seats (``/game new ai_seats:5``),
+are started just before the burst, so that the AI thinks for them (25 orders per 5 tables, 2 s of CPU each at the
+default budget, in the bot's AI pool: ``AI_WORKERS``) while the measured tables answer. Compare its figures with a run
+without it: the answers must not be slowed. ``ai_answers_in_burst`` counts the AI's answers committed between the
+burst's first click and its last receipt (the AI was thinking then), ``ai_answers`` those by the end of the run; the
+CPU figures count the AI's processes too (they are the bot's children, as the image pool's workers are).
 """
 
 from __future__ import annotations
@@ -155,6 +162,14 @@ async def intermediate_snapshots_of_ended_games(store: Store) -> int:
     return int(row[0]) if row else 0
 
 
+async def ai_answers(store: Store, game_ids: list[int]) -> int:
+    """The AI's answers committed in these games (``source = 'ai'``, app/ai.py)."""
+    count = 0
+    for game_id in game_ids:
+        count += sum(1 for a in await store.answers(game_id) if a.source == "ai")
+    return count
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
@@ -180,6 +195,7 @@ async def run(
     database: Path | str | None = None,
     workers: int = 0,
     metrics_out: Path | None = None,
+    ai_tables: int = 0,
 ) -> dict[str, Any]:
     """``database``: a PostgreSQL address (default: a new SQLite file); ``workers``: run ``bot.py`` as a gateway and
     this many workers instead of one process (PostgreSQL only). CPU is counted over every process of the bot, their
@@ -243,6 +259,16 @@ async def run(
                     await (await fake.click(p, lobby, f"lobby:{game_id}:join")).wait_response()
                 await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response()
                 game_ids.append(game_id)
+            # The AI's tables: one member and five AI seats each, started just before the burst (below).
+            ai_lobbies = []
+            for t in range(ai_tables):
+                channel = fake.add_text_channel(guild, f"ai-{t}")
+                member = fake.add_member(guild, f"ai{t}p")
+                made = await fake.slash(moderator, channel, "game new", players=PLAYERS, ai_seats=PLAYERS - 1)
+                lobby = await made.wait_response()
+                ai_game = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+                await (await fake.click(member, lobby, f"lobby:{ai_game}:join")).wait_response()
+                ai_lobbies.append((ai_game, lobby))
             # Every player opens the decision from their DM: this is the measured burst.
             houses = {}
             for game_id in game_ids:
@@ -309,6 +335,13 @@ async def run(
                 await asyncio.sleep(1.0)
             # The harness's own garbage collection would pause the fake mid-burst (20-40 ms full passes were
             # seen) and be counted against the bot: as timeit does, collect first and pause it for the burst.
+            ai_games = []
+            for ai_game, lobby in ai_lobbies:  # the AI starts thinking for its seats' orders now
+                await (await fake.click(moderator, lobby, f"lobby:{ai_game}:start")).wait_response()
+                ai_games.append(ai_game)
+            if ai_games:  # their start's posts go out first: the burst is measured beside the AI's thinking only
+                await asyncio.sleep(2.0)
+            ai_before = await ai_answers(store, ai_games)
             gc.collect()
             gc.disable()
             try:
@@ -317,6 +350,7 @@ async def run(
                 elapsed = time.perf_counter() - start
             finally:
                 gc.enable()
+            ai_in_burst = await ai_answers(store, ai_games) - ai_before
             acks = acks_by_kind["open"] + acks_by_kind["submit"]
             # Let the burst's own after-work (channel posts, images) finish: it is the answers' CPU too.
             await fake.wait_idle(quiet=2.5, timeout=60)
@@ -352,6 +386,7 @@ async def run(
             lost = sum(1 for user, key in houses.items() if key not in recorded)
             duplicated = sum(n - 1 for n in recorded.values() if n > 1)
             failed = len(fake.failed_interactions)
+            ai_total = await ai_answers(store, ai_games)
             rss_mb = bot_rss_mb(bot)
             rss_children = children_rss_mb(bot)
             if metrics_out is not None:
@@ -389,6 +424,9 @@ async def run(
         "rss_children_mb": rss_children,
         "requests_per_answer": round(sum(routes.values()) / max(1, acknowledged), 2),
         "requests_by_route": dict(sorted(routes.items(), key=lambda kv: -kv[1])),
+        "ai_tables": ai_tables,
+        "ai_answers_in_burst": ai_in_burst,
+        "ai_answers": ai_total,
         **ended,
     }
 
@@ -441,12 +479,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="write a cProfile of the bot process to this file")
     parser.add_argument("--spy", type=Path, help="write py-spy's raw samples of the bot over the burst to this file")
     parser.add_argument("--metrics", type=Path, help="serve /metrics (HEALTH_PORT) and write it after the burst here")
+    parser.add_argument(
+        "--ai-tables", type=int, default=0, help="tables of one member and five AI seats, thinking during the burst"
+    )
     args = parser.parse_args(argv)
     limit = 600 + 2 * args.games_ended
     runs = [
         asyncio.run(
             asyncio.wait_for(
-                run(args.tables, args.profile, args.games_ended, args.spy, args.flow, metrics_out=args.metrics),
+                run(
+                    args.tables,
+                    args.profile,
+                    args.games_ended,
+                    args.spy,
+                    args.flow,
+                    metrics_out=args.metrics,
+                    ai_tables=args.ai_tables,
+                ),
                 timeout=limit,
             )
         )
