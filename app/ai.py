@@ -41,6 +41,7 @@ log = logging.getLogger("westeros.ai")
 
 QUEUE = 64  # decisions waiting for a worker at most; beyond, the next commit or start-up (or the deadline) answers
 TASKS_PER_WORKER = 200  # a worker is replaced after this many decisions, so its memory stays bounded
+RETRY_S = 10.0  # a decision the AI could not answer (its queue full, an error) is looked at again this much later
 
 # (agent kind, game, prompt, budget ms) -> the agent's answer, worked out off the event loop (the deadlines' autopilot)
 Think = Callable[[str, Game, Prompt, float], Awaitable[Any]]
@@ -72,6 +73,7 @@ class AiPlayers:
         self._thinking: set[tuple[int, str]] = set()  # (game, prompt id) worked out now in this process
         self._tasks: set[asyncio.Task[None]] = set()
         self.answered = 0  # decisions this process answered (tests and benches)
+        self.retry_s = RETRY_S
         self.closed = False
         service.subscribe(self.on_applied)
         service.subscribe_notices(self.on_notices)
@@ -84,8 +86,10 @@ class AiPlayers:
     def on_notices(self, game_id: int) -> None:
         self._spawn(self.look(game_id))
 
-    async def look(self, game_id: int) -> None:
-        """Look at a game as it stands now (a resume, a start-up)."""
+    async def look(self, game_id: int, *, after: float = 0.0) -> None:
+        """Look at a game as it stands now (a resume, a start-up), or ``after`` seconds from now."""
+        if after:
+            await asyncio.sleep(after)
         try:
             row = await self.service.row(game_id)
             if row.status == GameStatus.RUNNING and row.broken_reason is None:
@@ -127,7 +131,7 @@ class AiPlayers:
         return await self.pool.run(think, kind, prompt, game.view(prompt.house), seed, budget_ms)
 
     async def _play(self, game_id: int, game: Game, prompt: Prompt, tag: tuple[int, str]) -> None:
-        again = False
+        again: float | None = None  # look at the game again, this many seconds from now
         try:
             row = await self.service.row(game_id)
             if row.status != GameStatus.RUNNING:
@@ -139,17 +143,19 @@ class AiPlayers:
             budget = GameSettings.from_dict(row.settings).ai_budget_ms
             answer = await self.think(SEARCHING, game, prompt, budget)
             if await self._repaired_at(game_id) != repaired_at:
-                again = True  # a repair replaced the position it thought about (its prompt ids may come again)
+                again = 0.0  # a repair replaced the position it thought about (its prompt ids may come again)
             elif await self.submit(game_id, prompt, answer, key):
                 self.answered += 1
         except PoolBusy:
-            log.warning("game %s: the AI's queue is full; %s waits for the next look", game_id, prompt.id)
+            log.warning("game %s: the AI's queue is full; %s is looked at again later", game_id, prompt.id)
+            again = self.retry_s
         except Exception:
-            log.exception("game %s: the AI could not answer %s", game_id, prompt.id)
+            log.exception("game %s: the AI could not answer %s; it is looked at again later", game_id, prompt.id)
+            again = self.retry_s
         finally:
             self._thinking.discard(tag)
-        if again:  # the repaired position's decisions, which this one's thinking kept out of ``consider``
-            await self.look(game_id)
+        if again is not None:  # a repair replaced the position (at once), or the work failed (after a while)
+            await self.look(game_id, after=again)
 
     async def submit(self, game_id: int, prompt: Prompt, answer: Any, key: str) -> bool:
         """The agent's answer on the one path (its default if the rules refuse it); False if it was not needed."""

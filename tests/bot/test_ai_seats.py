@@ -1,6 +1,7 @@
 """AI seats through the fake Discord (issue 42): a lobby where the AI fills two of three seats plays to the end, the
 AI's answers arrive by themselves (no deadline), each decision once, and an AI seat is never pinged, DMed or talked
-to; a house handed to the AI plays on, and a normal replace gives it back.
+to; a house handed to the AI plays on, and a normal replace gives it back; the real bot killed inside an AI answer's
+commit answers each decision once after its restart.
 
 The game is kept short: it starts from the lobby, then a moderator's repair (a scenario import, the real command)
 puts it at the start of round 10, whose end ends the game; the AI thinks within a tiny budget."""
@@ -10,13 +11,21 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from pathlib import Path
 from typing import Any
+
+import psycopg
 
 from app.ai import AiPlayers, decision_key
 from app.commands import Import, SetSeat
 from app.store import Source
+from testing import postgres
+from testing.bot_process import BotProcess
+from testing.fake_discord import FakeDiscord
+from testing.peek import peek
 from tests.bot.conftest import Table
 from tests.bot.test_full_game import answer_once
+from tests.conftest import require_postgres
 
 TINY_BUDGET_MS = 20
 LAST_ROUND = {"players": 3, "round": 10}
@@ -151,3 +160,59 @@ async def test_a_house_handed_to_the_ai_plays_on_and_comes_back(table: Table) ->
     )
     assert not back.game.state.houses[house].autopilot
     assert back.game.state.houses[house].seat == str(table.players[3].id)
+
+
+def hold_second_ai_answer(url: str, lock: int) -> None:
+    """From now on, the AI's second answer of a game waits, inside its commit, for advisory lock ``lock`` (held by the
+    test): the bot has committed one AI answer and is stopped in the next."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(
+            "CREATE FUNCTION hold_ai() RETURNS trigger AS $$ BEGIN"
+            " IF NEW.source = 'ai' AND EXISTS (SELECT 1 FROM answers WHERE game_id = NEW.game_id AND source = 'ai')"
+            f" THEN PERFORM pg_advisory_xact_lock({lock}); END IF; RETURN NEW; END $$ LANGUAGE plpgsql"
+        )
+        connection.execute("CREATE TRIGGER hold_ai BEFORE INSERT ON answers FOR EACH ROW EXECUTE FUNCTION hold_ai()")
+
+
+async def test_the_bot_killed_inside_the_ais_second_answer_answers_each_decision_once(tmp_path: Path) -> None:
+    """The real one-process bot on PostgreSQL, a game of one member and two AI seats: the AI commits the first AI
+    seat's orders and the bot is killed with SIGKILL inside the second's commit. Started again, it answers the second
+    once and never the first again."""
+    require_postgres()
+    lock = random.randrange(1 << 40, 1 << 41)
+    ai_rows = "SELECT house FROM answers WHERE game_id = ? AND source = 'ai'"
+    with postgres.fresh_schema("crashai") as url:
+        async with FakeDiscord.start(point_discord_py=False) as fake:
+            guild = fake.add_guild("Westeros", locale="en-US")
+            channel = fake.add_text_channel(guild, "game")
+            moderator = fake.add_member(guild, "mod", manage_guild=True)
+            member = fake.add_member(guild, "p0")
+            bot = BotProcess(fake, url, log_path=tmp_path / "bot.log", env={"AI_WORKERS": "1", "IMAGE_WORKERS": "1"})
+            holder = await psycopg.AsyncConnection.connect(url, autocommit=True)
+            try:
+                await bot.sync_commands()
+                await bot.start()
+                made = await fake.slash(moderator, channel, "game new", players=3, ai_seats=2)
+                lobby = await made.wait_response(timeout=30)
+                game_id = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
+                await (await fake.click(member, lobby, f"lobby:{game_id}:join")).wait_response(timeout=30)
+                hold_second_ai_answer(url, lock)
+                await holder.execute("SELECT pg_advisory_lock(%s)", (lock,))
+                await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response(timeout=30)
+                await fake.world.wait_until(lambda: len(peek(url, ai_rows, (game_id,))) == 1, 60, "one", poll=0.05)
+                await asyncio.sleep(0.5)  # the second now waits in its commit
+                await bot.kill()
+                await holder.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+                with psycopg.connect(url, autocommit=True) as connection:
+                    connection.execute("DROP TRIGGER hold_ai ON answers")
+                assert len(peek(url, ai_rows, (game_id,))) == 1
+
+                await bot.start()
+                await fake.world.wait_until(lambda: len(peek(url, ai_rows, (game_id,))) == 2, 60, "both", poll=0.2)
+                await fake.wait_idle(quiet=1.0, timeout=60)
+                houses = [h for (h,) in peek(url, ai_rows, (game_id,))]
+                seats = peek(url, "SELECT house FROM seats WHERE game_id = ? AND user_id IS NULL", (game_id,))
+                assert sorted(houses) == sorted(h for (h,) in seats)  # each AI seat's orders once
+            finally:
+                await holder.close()
+                await bot.stop()
