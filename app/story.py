@@ -19,6 +19,7 @@ from app.labels import area_label, house_mark, house_name
 from app.queries import LOAD_ERRORS, ServiceError
 from app.replay import GameLog, Refusal, timeline
 from engine import Game, rules
+from engine.rulesets import ruleset
 from engine.victory import standing
 from i18n import t, tn
 
@@ -77,6 +78,11 @@ class Told:
     story: Story
     pictures: tuple[tuple[str, bytes], ...] = ()
     drawn_ms: dict[str, float] = field(default_factory=dict)
+
+
+def board_name(game: Game) -> str:
+    """The board a game is drawn on (cogs/warm.py warms the image workers for it; the cogs never read a state)."""
+    return ruleset(game.state).board_name(game.state)
 
 
 def _fortified(game: Game) -> frozenset[str]:

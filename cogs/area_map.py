@@ -12,38 +12,15 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from app.area_names import find_area, matching
 from app.background import Background, ImagePool, PoolBusy
 from app.labels import area_label
 from app.service import GameService, ServiceError
-from engine import Game, rules
 from i18n import language_of
 
 AREA_LIMIT = 64  # characters of a typed area read; longer is refused as no area
 CHOICES = 25  # Discord's limit of autocomplete choices
 PICTURE = "area.png"
-
-
-def _key(text: str) -> str:
-    return " ".join(text.casefold().replace("’", "'").split())
-
-
-def areas_named(game: Game, lang: str) -> list[tuple[str, str]]:
-    """(name in ``lang``, id) of every area of the game's board, by name."""
-    board = rules.board(game.state)
-    return sorted(((str(area_label(a, lang)), a) for a in board.areas), key=lambda x: _key(x[0]))
-
-
-def find_area(game: Game, typed: str, lang: str) -> str | None:
-    """The area ``typed`` names: an id from the list, or a name in the reader's language or in English."""
-    board = rules.board(game.state)
-    if typed in board.areas:
-        return typed
-    wanted = _key(typed)
-    for language in dict.fromkeys((lang, "en", "ru")):
-        for name, area in areas_named(game, language):
-            if _key(name) == wanted:
-                return area
-    return None
 
 
 async def area_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
@@ -55,11 +32,7 @@ async def area_choices(interaction: discord.Interaction[Any], current: str) -> l
         return []
     lang = language_of(str(interaction.locale))
     game = await service.load(row.id)
-    typed = _key(current[:AREA_LIMIT])
-    named = areas_named(game, lang)
-    starts = [(n, a) for n, a in named if _key(n).startswith(typed)]
-    inside = [(n, a) for n, a in named if typed in _key(n) and not _key(n).startswith(typed)]
-    return [app_commands.Choice(name=n[:100], value=a) for n, a in (starts + inside)[:CHOICES]]
+    return [app_commands.Choice(name=n[:100], value=a) for n, a in matching(game, current[:AREA_LIMIT], lang, CHOICES)]
 
 
 def _service(interaction: discord.Interaction[Any]) -> GameService:

@@ -19,8 +19,8 @@ from collections.abc import Callable
 
 from app.background import Background, ImagePool, PoolBusy
 from app.service import Applied, GameService, ServiceError
+from app.story import board_name
 from engine import Game
-from engine.rulesets import ruleset
 
 log = logging.getLogger("westeros.warm")
 
@@ -39,7 +39,7 @@ class Warmer:
 
     def needs(self, game: Game) -> None:
         """Warm what ``game`` will ask of the workers, unless it is warm already."""
-        board = ruleset(game.state).board_name(game.state)
+        board = board_name(game)
         story = not game.finished and game.round >= STORY_FROM_ROUND and not self.story
         if board in self.boards and not story:
             return
