@@ -4,12 +4,15 @@ locally it keeps exploring new examples on every run.
 ``database``: where a test's store lives. SQLite (a file in the test's folder) unless the test is parametrised over
 ``STORES`` or ``WESTEROS_TEST_STORE=postgres`` runs the suite on PostgreSQL (a fresh schema per test,
 ``testing/postgres.py``). Without a reachable PostgreSQL those tests skip with the reason, and fail instead under
-``WESTEROS_REQUIRE_POSTGRES=1`` (``.ci/run``).
+``WESTEROS_REQUIRE_POSTGRES=1`` (``.ci/run``). It is already at the newest schema revision (a copy of one SQLite file
+migrated once per process, or the statements of one PostgreSQL migration sent again): Alembic took a second or more
+per test. A test of migrations themselves marks itself ``empty_database``.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -41,13 +44,28 @@ def require_postgres() -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A SQLite file at the newest schema revision, migrated once per process (each xdist worker has its own)."""
+    from app import migrate
+
+    path = tmp_path_factory.mktemp("template") / "games.sqlite3"
+    migrate.upgrade(path)
+    return path
+
+
 @pytest.fixture
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Path | str]:
-    """A SQLite file's path or a PostgreSQL address (a new schema), for ``Store.open``."""
+    """A SQLite file's path or a PostgreSQL address (a new schema), for ``Store.open``: at the newest revision, or
+    empty for a test marked ``empty_database``."""
     kind = getattr(request, "param", None) or default_store()
+    empty = request.node.get_closest_marker("empty_database") is not None
     if kind == "sqlite":
-        yield tmp_path / "games.sqlite3"
+        path = tmp_path / "games.sqlite3"
+        if not empty:
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), path)
+        yield path
         return
     require_postgres()
-    with postgres.fresh_schema() as url:
+    with postgres.fresh_schema() if empty else postgres.migrated_schema() as url:
         yield url

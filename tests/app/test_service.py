@@ -39,6 +39,7 @@ async def started(service: GameService, players: int = 3) -> int:
     return game_id
 
 
+@pytest.mark.empty_database
 async def test_schema_is_migrated_to_the_newest_revision_once(database: Path | str) -> None:
     store = await Store.open(database)
     assert await store.schema_revision() == head()

@@ -221,6 +221,7 @@ async def test_without_pg_dump_the_command_is_printed_without_the_password(tmp_p
 
 
 @BOTH_STORES
+@pytest.mark.empty_database
 async def test_migrate_check_and_migrate(database: Path | str) -> None:
     """``migrate --check`` tells an old database from a current one; ``migrate`` upgrades; a schema newer than the
     code is refused by both, and by the bot's start, in one line."""
