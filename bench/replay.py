@@ -43,11 +43,11 @@ from app.replay import Frame, GameLog, frame, frame_in_pool, read_log, timeline 
 from app.service import GameService, GameSettings  # noqa: E402
 from app.store import Store  # noqa: E402
 from app.story import Told, told_in_pool  # noqa: E402
-from cogs.client import warm_renderer  # noqa: E402
 from cogs.story import draw_story  # noqa: E402
 from engine.agents import AGENTS  # noqa: E402
 from engine.errors import RuleError  # noqa: E402
 from render.api import render_board  # noqa: E402
+from render.warming import warm_renderer  # noqa: E402
 
 CHANNEL = 1
 TARGET_MS = 1500.0
@@ -116,7 +116,7 @@ async def measure(players: int, seed: int, lang: str) -> dict[str, Any]:
                 read_ms.append((t1 - t0) * 1000)
                 rebuild_ms.append((t2 - t1) * 1000)
                 draw_ms.append((t3 - t2) * 1000)
-            pool = ImagePool(1, initializer=warm_renderer, preload=("render",))
+            pool = ImagePool(1, initializer=warm_renderer, preload=("render.warmed",))
             try:
                 await asyncio.to_thread(pool.start)
                 t0 = time.perf_counter()
@@ -165,7 +165,7 @@ async def measure(players: int, seed: int, lang: str) -> dict[str, Any]:
 async def warmed_pool(story: bool) -> ImagePool:
     """A fresh one-worker pool warmed as the bot warms its workers for this game (cogs/warm.py): the base board as
     it starts, then the board with Essos (and, with ``story``, the story's charts) as a running game on it asks."""
-    pool = ImagePool(1, initializer=warm_renderer, preload=("render",))
+    pool = ImagePool(1, initializer=warm_renderer, preload=("render.warmed",))
     await asyncio.to_thread(pool.start)
     await pool.run(warm_renderer, (ESSOS,), story)
     return pool
@@ -201,7 +201,7 @@ async def measure_story(service: GameService, game_id: int, lang: str) -> dict[s
     warmed as the bot warms it for a game near its end, cogs/warm.py) and the next ones (``warm``), each
     from reading the log to the pictures back on the event loop; the pictures' sizes. Posting them is Discord's
     time, not measured here."""
-    pool = ImagePool(1, initializer=warm_renderer, preload=("render",))
+    pool = ImagePool(1, initializer=warm_renderer, preload=("render.warmed",))
     try:
         await asyncio.to_thread(pool.start)
         _, cold = await told_once(pool, service, game_id, lang)

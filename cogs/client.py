@@ -8,6 +8,7 @@ import dataclasses
 import gc
 import logging
 import signal
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,17 @@ HTTP_CONNECTIONS = 64
 GC_THRESHOLDS = (20_000, 20, 10)  # the garbage collector's, chosen by measurement (see setup_hook)
 
 
+def warm_job() -> Callable[..., None]:
+    """What the image workers run to warm up (imported here only when the renderer is installed)."""
+    from render.warming import warm_renderer
+
+    return warm_renderer
+
+
+def nothing_to_warm(boards: tuple[str, ...], story: bool) -> None:
+    """The warm-up where no renderer is installed."""
+
+
 def load_renderer() -> Any:
     """The map renderer if it is installed (``render.render_board(view, lang) -> PNG bytes``), else None."""
     try:
@@ -48,26 +60,6 @@ def load_renderer() -> Any:
     except ImportError:
         return None
     return render_board
-
-
-def warm_renderer(boards: tuple[str, ...] = (), story: bool = False) -> None:
-    """Run in each image worker as it starts: the renderer's static layers, fonts and stamps of the base board, built
-    once. Later, when a game needs them (cogs/warm.py), the same in every worker for ``boards`` (each whole: the
-    board with Essos has its Essos half built too) and, with ``story``, the end-of-game story's charts."""
-    from render import warm_up
-
-    warm_up()
-    if boards:
-        from render.api import compose_whole
-        from render.data import board_named
-
-        for name in boards:
-            for lang in ("en", "ru"):
-                compose_whole(board_named(name), {"viewer": None, "areas": {}, "options": {"board": name}}, lang)
-    if story:
-        from render.story import warm
-
-        warm()
 
 
 class WesterosBot(commands.Bot):
@@ -106,10 +98,12 @@ class WesterosBot(commands.Bot):
         # loop's process never draws (a drawing thread would hold the interpreter lock the loop needs).
         renderer = load_renderer()
         self.renderer = renderer
+        self.warm_job = warm_job() if renderer else None
         self.background = ImagePool(
             config.image_workers,
-            initializer=warm_renderer if renderer else None,
-            preload=("render",) if renderer else (),
+            initializer=self.warm_job,
+            # The fork server warms the renderer once, and every worker forked from it starts warm.
+            preload=("render.warmed",) if renderer else (),
         )
         self._warming: asyncio.Future[list[int]] | None = None
         self.pump: OutboxPump | None = None
@@ -176,7 +170,7 @@ class WesterosBot(commands.Bot):
                 await self.deadlines.arm(game_id)
         # The image workers warmed for the boards of the games running (and, later, of those that start) and for the
         # story of those near their end (cogs/warm.py).
-        self.warmer = Warmer(self.background, warm_renderer)
+        self.warmer = Warmer(self.background, self.warm_job or nothing_to_warm)
         self.service.subscribe(self.warmer.on_applied)
         await self.warmer.at_start(self.service)
         if self.ai is not None:

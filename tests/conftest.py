@@ -11,6 +11,7 @@ per test. A test of migrations themselves marks itself ``empty_database``.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 from collections.abc import Iterator
@@ -26,6 +27,14 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 STORES = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Whatever pool of processes starts this process's fork server first (the bot's image pool, the AI's, a
+    test's), it warms the renderer once, as the bot's own does: every image worker of every bot the tests start then
+    starts warm, where each spent a second or more of CPU on its warm-up (render/warmed.py)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_forkserver_preload(["render.warmed"])
 
 
 def default_store() -> str:
