@@ -57,8 +57,8 @@ class Warmer:
             log.info("image workers warmed: boards %s, story %s", boards, story)
         except PoolBusy:
             pass  # busy drawing: the first picture of that board is slower, that is all
-        except Exception:
-            log.exception("could not warm the image workers (boards %s, story %s)", boards, story)
+        except Exception as err:  # the pool closing with the bot, say: a first picture is slower, that is all
+            log.warning("could not warm the image workers (boards %s, story %s): %r", boards, story, err)
 
     async def on_applied(self, applied: Applied) -> None:
         self.needs(applied.game)
