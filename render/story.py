@@ -62,7 +62,7 @@ def _lines(ax: Any, rounds: Sequence[int], series: Series, houses: Sequence[str]
     share values are spread a hair apart so that none hides another."""
     count = max(1, len(houses))
     for i, house in enumerate(houses):
-        offset = (i - (count - 1) / 2) * 0.06
+        offset = (i - (count - 1) / 2) * 0.04
         values = [v + offset for v in series[house]]
         ax.plot(
             list(rounds),
@@ -94,6 +94,12 @@ def _legend(fig: Figure, houses: Sequence[str], lang: str, dashed: set[str]) -> 
     fig.legend(handles, labels, loc="lower center", ncol=min(4, len(houses)), fontsize=FONT - 2, frameon=False)
 
 
+def _bottom(fig: Figure, legend_rows: int) -> float:
+    """The share of the figure under the axes: the round numbers and the word "Round" (about 95 px), then the
+    legend's rows (about 40 px each)."""
+    return (95 + 40 * legend_rows + 10) / (fig.get_figheight() * DPI)
+
+
 def _png(fig: Figure) -> bytes:
     out = io.BytesIO()
     fig.savefig(out, format="png", dpi=DPI, facecolor=fig.get_facecolor())
@@ -106,7 +112,7 @@ def victory_chart(
     """Every house's victory points (Targaryen's loyalty in Mother of Dragons) at the start and each round's end."""
     with _lock:
         legend_rows = (len(houses) + 3) // 4
-        fig = Figure(figsize=(CHART_W_IN, 7.0 + 0.45 * legend_rows), facecolor=_hex(style.PAPER))
+        fig = Figure(figsize=(CHART_W_IN, 6.2 + 0.4 * legend_rows), facecolor=_hex(style.PAPER))
         ax = fig.add_subplot()
         _style_axes(ax, t("story.victory-title.loyalty" if loyalty else "story.victory-title", lang), rounds, lang)
         ax.set_xlabel(t("story.round", lang), fontsize=FONT)
@@ -115,7 +121,7 @@ def victory_chart(
         ax.set_ylim(-0.3, top + 0.5)
         ax.axhline(7, color=_hex(style.GOLD_DARK), linewidth=2, linestyle=":")
         _legend(fig, houses, lang, vassals)
-        fig.subplots_adjust(left=0.08, right=0.98, top=0.91, bottom=0.2 + 0.05 * legend_rows)
+        fig.subplots_adjust(left=0.08, right=0.98, top=0.91, bottom=_bottom(fig, legend_rows))
         return _png(fig)
 
 
@@ -125,7 +131,7 @@ def power_supply_chart(
     """Power (available tokens) above, supply below, at the start and each round's end."""
     with _lock:
         legend_rows = (len(houses) + 3) // 4
-        fig = Figure(figsize=(CHART_W_IN, 12.0 + 0.45 * legend_rows), facecolor=_hex(style.PAPER))
+        fig = Figure(figsize=(CHART_W_IN, 11.0 + 0.4 * legend_rows), facecolor=_hex(style.PAPER))
         top, bottom = fig.subplots(2, 1, sharex=True)
         _style_axes(top, t("story.power-title", lang), rounds, lang)
         _lines(top, rounds, power, houses, vassals)
@@ -135,7 +141,7 @@ def power_supply_chart(
         bottom.set_ylim(-0.3, 6.5)
         bottom.set_xlabel(t("story.round", lang), fontsize=FONT)
         _legend(fig, houses, lang, vassals)
-        fig.subplots_adjust(left=0.08, right=0.98, top=0.95, bottom=0.12 + 0.03 * legend_rows, hspace=0.28)
+        fig.subplots_adjust(left=0.08, right=0.98, top=0.95, bottom=_bottom(fig, legend_rows), hspace=0.28)
         return _png(fig)
 
 

@@ -101,7 +101,7 @@ def check_pictures(message: StoredMessage) -> None:
         attachment = message.attachment(name)
         assert attachment is not None
         chart = Image.open(io.BytesIO(attachment.data))
-        assert chart.format == "PNG" and chart.width == 1000 and chart.height >= 700
+        assert chart.format == "PNG" and chart.width == 1000 and chart.height >= 600
         colours = {c for _, c in chart.convert("RGB").getcolors(chart.width * chart.height) or []}
         for house in HOUSES:
             assert style.house_style(house).colour in colours, (name, house)
