@@ -1,6 +1,6 @@
 """The image workers warmed for what the bot's games will ask of them (issue W).
 
-Every worker builds the base board's static layers as it starts (``warm_renderer``, cogs/client.py): cheap, and what
+Every worker builds the base board's static layers as it starts (``warm_renderer``, render/warming.py): cheap, and what
 most games draw. The board with Essos (a Mother of Dragons game where Targaryen plays) costs a worker about 1.5 s of
 CPU per language on its first picture, and the end-of-game story's charts a second or more (matplotlib's import and
 first figure): warming those in every worker at every start would cost each start of the bot, and a test suite that
