@@ -67,6 +67,11 @@ class AddAi(Command):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RemoveAi(Command):
+    """The creator or a moderator (checked by the Discord layer) frees a lobby seat the agent was to fill."""
+
+
+@dataclass(frozen=True, kw_only=True)
 class Start(Command):
     announce: Announce | None = field(default=None, compare=False)
 

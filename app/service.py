@@ -36,6 +36,7 @@ from app.commands import (
     Pause,
     PickHouse,
     Plan,
+    RemoveAi,
     Resume,
     SetDeadlines,
     SetSeat,
@@ -214,7 +215,7 @@ class GameService(GameQueries):
     async def execute(self, command: LoggedCommand | Undo | Import | Start) -> Applied: ...
 
     @overload
-    async def execute(self, command: Join | LeaveLobby | AddAi) -> list[int]: ...
+    async def execute(self, command: Join | LeaveLobby | AddAi | RemoveAi) -> list[int]: ...
 
     @overload
     async def execute(self, command: PickHouse) -> dict[int, str]: ...
@@ -247,7 +248,7 @@ class GameService(GameQueries):
                 return await self._import(command)
             if isinstance(command, Start):
                 return await self._start(command)
-            if isinstance(command, Join | LeaveLobby | AddAi):
+            if isinstance(command, Join | LeaveLobby | AddAi | RemoveAi):
                 return await self._lobby(command)
             if isinstance(command, PickHouse):
                 return await self._pick(command)
@@ -579,18 +580,25 @@ class GameService(GameQueries):
                 create_key=key,
             )
 
-    async def _lobby(self, command: Join | LeaveLobby | AddAi) -> list[int]:
+    async def _lobby(self, command: Join | LeaveLobby | AddAi | RemoveAi) -> list[int]:
         game_id, user_id = command.game_id, command.by
         if user_id is None:
             raise ServiceError("not-joined", "You are not in this game.")
         async with self.lock(game_id):
             row = await self.row(game_id)
             if row.status != GameStatus.LOBBY:
-                if isinstance(command, Join | AddAi):
+                if isinstance(command, Join | AddAi | RemoveAi):
                     raise ServiceError("game-started", "This game has already started.")
                 raise ServiceError("game-started", "The game has started: ask a moderator to replace you.")
             players = await self.store.lobby(game_id)
             ai_seats = int(row.settings.get("ai_seats", 0))
+            if isinstance(command, RemoveAi):
+                if ai_seats == 0:
+                    raise ServiceError("no-ai-seat", "No seat of this game is the AI's.")
+                settings = {**row.settings, "ai_seats": ai_seats - 1}
+                writes = [self.store.settings_write(game_id, settings)]
+                await self.store.apply(writes, game_id=game_id, key=command.key, name=command.name, by=user_id)
+                return players
             if len(players) + ai_seats >= row.settings["players"] and not isinstance(command, LeaveLobby):
                 if isinstance(command, Join) and user_id in players:
                     raise ServiceError("already-joined", "You are already in this game.")

@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from app.background import Background, ImagePool, PoolBusy
-from app.commands import AddAi, Join, LeaveLobby, PickHouse, Start, Vacation
+from app.commands import AddAi, Join, LeaveLobby, PickHouse, RemoveAi, Start, Vacation
 from app.decisions import card_label
 from app.labels import HOUSE_MARKS, awaited_text, house_mark, house_name
 from app.lru import KeyedLocks
@@ -59,7 +59,7 @@ def is_moderator(member: discord.abc.User, creator_id: int, moderator_role: str 
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<action>join|leave|start|ai)"
+    discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"lobby:(?P<game>\d+):(?P<action>join|leave|start|ai|noai)"
 ):
     """A lobby button that keeps working after a restart: the game and action live in its custom_id."""
 
@@ -121,9 +121,9 @@ def house_menu(game_id: int, lang: str, free: list[str]) -> discord.ui.Select[An
     )
 
 
-def lobby_view(game_id: int, lang: str, free: list[str] | None = None) -> discord.ui.View:
+def lobby_view(game_id: int, lang: str, free: list[str] | None = None, ai_seats: int = 0) -> discord.ui.View:
     """The lobby's components: the house menu first, right under the line of text that says what it is for (the
-    last line of the message), then Join, Leave and Start."""
+    last line of the message), then Join, Leave, Start, Add AI and, while the AI holds a seat, Remove AI."""
     view = discord.ui.View(timeout=None)
     if free is not None:
         view.add_item(LobbyHouseSelect(game_id, house_menu(game_id, lang, free)))
@@ -131,6 +131,8 @@ def lobby_view(game_id: int, lang: str, free: list[str] | None = None) -> discor
     view.add_item(LobbyButton(game_id, "leave", t("lobby.leave", lang), discord.ButtonStyle.secondary))
     view.add_item(LobbyButton(game_id, "start", t("lobby.start", lang), discord.ButtonStyle.success))
     view.add_item(LobbyButton(game_id, "ai", t("lobby.add_ai", lang), discord.ButtonStyle.secondary))
+    if ai_seats:
+        view.add_item(LobbyButton(game_id, "noai", t("lobby.remove_ai", lang), discord.ButtonStyle.secondary))
     return view
 
 
@@ -199,7 +201,7 @@ class Lobby(commands.Cog):
             lines.append(t("lobby.no_one", lang))
         lines.append(t(f"lobby.choose.{settings.assignment}", lang))
         free = [h for h in settings.choosable_houses() if h not in picks.values()]
-        return "\n".join(lines), lobby_view(game_id, lang, free)
+        return "\n".join(lines), lobby_view(game_id, lang, free, settings.ai_seats)
 
     async def redraw(self, interaction: discord.Interaction[Any], game_id: int, lang: str) -> None:
         """Edit the lobby message (the one the interaction came from) to what is stored now; once the game has
@@ -481,11 +483,12 @@ class Lobby(commands.Cog):
 
             await self.service.execute(Start(game_id=game_id, by=interaction.user.id, announce=announce))
             return
-        if action == "ai":
+        if action in ("ai", "noai"):
             if not is_moderator(interaction.user, row.created_by, self.moderator_role):
-                raise ServiceError("add-ai-refused", "Only the game's creator or a moderator can add the AI.")
-            await self.service.execute(AddAi(game_id=game_id, by=interaction.user.id, key=command_key(interaction)))
-            note = t("lobby.ai_added", lang, name=shown(row.name, NAME_LIMIT))
+                raise ServiceError("add-ai-refused", "Only the game's creator or a moderator can seat the AI.")
+            seat = AddAi if action == "ai" else RemoveAi
+            await self.service.execute(seat(game_id=game_id, by=interaction.user.id, key=command_key(interaction)))
+            note = t("lobby.ai_added" if action == "ai" else "lobby.ai_removed", lang, name=shown(row.name, NAME_LIMIT))
         elif action == "join":
             await self.service.execute(Join(game_id=game_id, by=interaction.user.id))
             note = t("lobby.joined", lang, name=shown(row.name, NAME_LIMIT))

@@ -10,11 +10,13 @@ import pytest
 
 from app.ai import AiPlayers, ai_seat, decision_key, played_by_agent
 from app.ai_think import think
+from app.commands import RemoveAi
 from app.labels import awaited_text
 from app.narration import narrate
-from app.service import GameService, GameSettings
+from app.service import GameService, GameSettings, ServiceError
 from app.store import Store
 from engine import rules
+from i18n import t
 
 
 def test_a_game_stored_with_the_old_agent_setting_reads_as_the_simple_agent() -> None:
@@ -75,4 +77,24 @@ async def test_the_ais_workers_think_only_when_nothing_else_wants_the_cpu(databa
         assert scheduling_class() != os.SCHED_IDLE  # the bot itself is not
     finally:
         players.close()
+        await store.close()
+
+
+async def test_remove_ai_frees_a_seat_the_ai_held_and_refuses_when_it_holds_none(database: Any) -> None:
+    """The lobby's Remove AI on the one path: each command frees one of the AI's seats; with none left it is refused
+    (a click on a lobby drawn before another moderator's) and nothing changes."""
+    store = await Store.open(database)
+    service = GameService(store)
+    try:
+        game_id = await service.create(
+            guild_id=1, channel_id=10, creator=1, name="g", settings=GameSettings(players=3, ai_seats=1)
+        )
+        await service.execute(RemoveAi(game_id=game_id, by=1, key="first"))
+        assert (await service.row(game_id)).settings["ai_seats"] == 0
+        with pytest.raises(ServiceError) as refused:
+            await service.execute(RemoveAi(game_id=game_id, by=1, key="second"))
+        assert refused.value.code == "no-ai-seat"
+        assert t("error.no-ai-seat", "ru") != t("error.no-ai-seat", "en")
+        assert (await service.row(game_id)).settings["ai_seats"] == 0
+    finally:
         await store.close()

@@ -216,3 +216,27 @@ async def test_the_bot_killed_inside_the_ais_second_answer_answers_each_decision
             finally:
                 await holder.close()
                 await bot.stop()
+
+
+async def test_the_creator_frees_the_seats_the_ai_held_and_members_take_them(table: Table) -> None:
+    """The lobby's Remove AI (the creator and moderators, as Add AI): shown only while the AI holds a seat, refused to a
+    member who is no moderator, and each click frees one seat that a member may then join."""
+    fake = table.fake
+    made = await fake.slash(table.moderator, table.channel, "game new", players=3, name="Bots", ai_seats=2)
+    lobby = await made.wait_response()
+    assert lobby.text().count("🤖 AI") == 2 and "lobby:1:noai" in lobby.custom_ids()
+    refused = await fake.click(table.players[1], lobby, "lobby:1:noai")
+    assert any("moderator" in m.content for m in await refused.wait_reply())
+    assert (await table.service.row(1)).settings["ai_seats"] == 2
+    for left in (1, 0):
+        removed = await fake.click(table.moderator, lobby, "lobby:1:noai")
+        note = await removed.wait_followups()
+        assert any("free again" in m.content for m in note), [m.content for m in note]
+        assert (await table.service.row(1)).settings["ai_seats"] == left
+        latest = fake.latest_message(table.channel)
+        assert latest is not None and latest.text().count("🤖 AI") == left
+        assert ("lobby:1:noai" in latest.custom_ids()) == bool(left)
+    for player in table.players[:3]:  # every seat is a member's again
+        await (await fake.click(player, lobby, "lobby:1:join")).wait_reply()
+    assert sorted(await table.service.lobby_players(1)) == sorted(p.id for p in table.players[:3])
+    assert fake.failed_interactions == []
