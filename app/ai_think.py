@@ -6,8 +6,6 @@ game's state."""
 
 from __future__ import annotations
 
-import contextlib
-import os
 from typing import Any
 
 from engine.agents import Agent, HeuristicAgent
@@ -31,19 +29,8 @@ def think(kind: str, prompt: Prompt, view: dict[str, Any], seed: int, budget_ms:
 
 
 def warm() -> None:
-    """A worker's start: it thinks only when no other work wants the CPU (below), and the engine's tables are loaded
-    before its first decision."""
-    idle_priority()
+    """A worker's warm-up: the engine's tables are loaded before its first decision."""
     from engine import data
 
     data.board()
     data.house_cards()
-
-
-def idle_priority() -> None:
-    """Linux's idle scheduling class for this worker: the agent's thinking takes only CPU nothing else wants. The image
-    pool's nice level (app/background.py) was not enough: on two cores, three AI tables thinking slowed the answers
-    of fifty others by a sixth to a half (``bench/bot.py --ai-tables 3``). Its budget is CPU time and a fixed allowance
-    of work (engine/search), so a busy machine delays the AI's answers but never makes them worse."""
-    with contextlib.suppress(AttributeError, OSError):  # not Linux: the pool's nice level stays
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))

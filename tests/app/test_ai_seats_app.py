@@ -3,12 +3,11 @@ show them as "🤖 AI" in both languages, the agent's key, and a game stored wit
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import pytest
 
-from app.ai import AiPlayers, ai_seat, decision_key, played_by_agent
+from app.ai import ai_seat, decision_key, played_by_agent
 from app.ai_think import think
 from app.commands import RemoveAi
 from app.labels import awaited_text
@@ -59,25 +58,6 @@ def test_the_agent_answers_from_its_houses_view_and_the_prompt_only() -> None:
             answer = think(kind, prompt, game.view(prompt.house), 1, 5)
             copy = game.copy()
             copy.act(prompt.house, answer, prompt_id=prompt.id)  # legal: the engine takes it (a refusal raises)
-
-
-def scheduling_class() -> int:
-    return os.sched_getscheduler(0)
-
-
-async def test_the_ais_workers_think_only_when_nothing_else_wants_the_cpu(database: Any) -> None:
-    """The AI's pool (app/ai.py) runs its workers in Linux's idle scheduling class, below the image workers' nice
-    level: AI tables thinking must not slow other games' answers."""
-    if not hasattr(os, "SCHED_IDLE"):
-        pytest.skip("no idle scheduling class on this system")
-    store = await Store.open(database)
-    players = AiPlayers(GameService(store))
-    try:
-        assert await players.pool.run(scheduling_class) == os.SCHED_IDLE
-        assert scheduling_class() != os.SCHED_IDLE  # the bot itself is not
-    finally:
-        players.close()
-        await store.close()
 
 
 async def test_remove_ai_frees_a_seat_the_ai_held_and_refuses_when_it_holds_none(database: Any) -> None:
