@@ -331,7 +331,12 @@ class Deadlines:
             except (ServiceError, RuleError) as err:
                 # Someone answered in the meantime, or the step changed: that answer stands.
                 log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
-                if news:  # the news rode on this answer: it goes on its own
+                # The news was to ride on this answer. Another firer that answered this house (the last of its list
+                # too, as both read the same open decisions) carried its own: posting ours as well would tell the
+                # channel twice (seen when the AI's seconds of thought let a sweep of another worker fire as well).
+                # A member's answer carried none: then it goes on its own, once under its key.
+                fired = await self.service.store.keyed_houses(game_id, f"deadline:{step}:")
+                if news and prompt.house not in fired:
                     await self.service.notice_once(game_id, f"deadline-news:{step}", list(news))
                 continue
             answered.append(prompt.house)
