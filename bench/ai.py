@@ -12,12 +12,14 @@ invariant checked after every step, no stall). ``clock_stops`` counts the search
 work allowance (see docs/engine.md); while it is 0 every game depends on its seed alone. ``--rounds R`` stops a game
 after round R (the smoke test's short games; a game so cut has no winner). ``--workers`` plays games in parallel
 processes, the results kept in the games' order, so with no clock stop the figures, CPU times aside, are the same
-with any number of workers. Figures, never assertions.
+with any number of workers. ``--log FILE`` appends each game's outcome as it ends, and a rerun with the same
+arguments plays only the games not yet there (a long run survives being stopped). Figures, never assertions.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import multiprocessing
@@ -186,12 +188,37 @@ def _play_indexed(job: tuple[Setup, int, int]) -> Outcome:
     return play(*job)
 
 
-def run(setup: Setup, games: int, seed: int, workers: int = 1) -> list[Outcome]:
-    jobs = [(setup, seed + i, i) for i in range(games)]
-    if workers <= 1:
-        return [_play_indexed(job) for job in jobs]
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        return pool.map(_play_indexed, jobs, chunksize=1)  # in the jobs' order, whatever finishes first
+def read_log(log: Path | None) -> dict[int, Outcome]:
+    """The outcomes a previous run of the same setup appended to ``log``, by seed (a stopped run goes on from them)."""
+    if log is None or not log.exists():
+        return {}
+    kept: dict[int, Outcome] = {}
+    for line in log.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            outcome = Outcome(**json.loads(line))
+            kept[outcome.seed] = outcome
+    return kept
+
+
+def run(setup: Setup, games: int, seed: int, workers: int = 1, log: Path | None = None) -> list[Outcome]:
+    done = read_log(log)
+    jobs = [(setup, seed + i, i) for i in range(games) if seed + i not in done]
+    with open(log, "a", encoding="utf-8") if log else contextlib.nullcontext() as sink:
+
+        def keep(outcome: Outcome) -> None:
+            done[outcome.seed] = outcome
+            if sink is not None:
+                sink.write(json.dumps(asdict(outcome)) + "\n")
+                sink.flush()
+
+        if workers <= 1:
+            for job in jobs:
+                keep(_play_indexed(job))
+        else:
+            with multiprocessing.get_context("spawn").Pool(workers) as pool:
+                for outcome in pool.imap_unordered(_play_indexed, jobs, chunksize=1):
+                    keep(outcome)
+    return [done[seed + i] for i in range(games)]  # in the games' order, whatever finished first
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -206,11 +233,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--outcomes", action="store_true", help="with --json: every game's outcome too")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--log", type=Path, default=None, help="append each game's outcome; a rerun skips those there")
     args = parser.parse_args(argv)
     if args.players not in rulesets.named(args.ruleset).player_counts():
         parser.error(f"the {args.ruleset} ruleset is not played by {args.players} players")
     setup = Setup(args.players, args.ruleset, args.budget_ms, args.self_play, args.rounds)
-    outcomes = run(setup, args.games, args.seed, args.workers)
+    outcomes = run(setup, args.games, args.seed, args.workers, args.log)
     summary = summarise(setup, outcomes)
     if args.outcomes:
         summary["outcomes"] = [{k: v for k, v in asdict(o).items() if k != "decision_ms"} for o in outcomes]
