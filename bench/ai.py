@@ -26,6 +26,7 @@ import multiprocessing
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine import invariants, rules, rulesets
 from engine.agents import Agent, HeuristicAgent
 from engine.errors import RuleError
-from engine.game import new_game
+from engine.game import Game, new_game
 from engine.search_agent import SearchAgent
 from engine.sim import with_targaryen
 
@@ -73,7 +74,11 @@ def houses_for(setup: Setup) -> list[str] | int:
     return setup.players
 
 
-def play(setup: Setup, seed: int, index: int) -> Outcome:
+# Called after every applied answer with the game, the house that answered, and the events it caused (bench/ai_game.py).
+Watch = Callable[[Game, str, list[dict[str, Any]]], None]
+
+
+def play(setup: Setup, seed: int, index: int, watch: Watch | None = None) -> Outcome:
     """One game; the searching seat is the house at place ``index`` of the game's player houses."""
     options: dict[str, Any] = {} if setup.ruleset == rulesets.DEFAULT else {"ruleset": setup.ruleset}
     g = new_game(houses_for(setup), seed=seed, options=options)
@@ -107,6 +112,8 @@ def play(setup: Setup, seed: int, index: int) -> Outcome:
                 outcome.refused += searching
                 events = g.act(prompt.house, prompt.default, prompt_id=prompt.id)
             steps += 1
+            if watch is not None:
+                watch(g, prompt.house, events)
             invariants.check(g)
             invariants.check_commanders(commanders, g, events)
     except Exception as exc:  # reported, never crashing the bench
