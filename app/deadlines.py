@@ -12,6 +12,10 @@ Several processes may run deadlines on one database, each with its own scheduler
 that claims it in the table (``DeadlineStore.claim``), for a lease; one that dies while firing lets go when the lease
 runs out. Every process also sweeps the table now and then for overdue deadlines nobody holds, so a deadline armed by
 a process that died still fires. A reminder goes out from the process that notes it first.
+
+A process without the AI's pool beside processes that have one (the gateway of workers: ``ai_elsewhere``) fires no
+deadline of a game whose ``autopilot`` is ``ai``: it leaves the row unclaimed and a worker's timer or sweep fires it, so
+such a deadline's answers are always the searching agent's, in every deployment.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app import metrics
+from app.ai_think import SEARCHING
 from app.commands import Answer, Arming, Plan
 from app.kinds.registry import DeadlineCategory, registered
 from app.notices import AbsentPlayer, ChannelNotice, DeadlinePassed, VacationTaken, to_payload
@@ -92,8 +97,12 @@ class Deadlines:
         notify: Notify | None = None,
         flag_after: int = FLAG_AFTER_MISSES,
         lease: float = CLAIM_LEASE_S,
+        ai_elsewhere: bool = False,
     ) -> None:
         self.flag_after = flag_after
+        # The gateway of workers has no AI pool: the deadlines of games the AI answers are left to the workers'.
+        self.ai_elsewhere = ai_elsewhere
+        self._left: dict[int, str] = {}  # game -> the step this process last left to the workers (logged once)
         self.lease = lease
         self.service = service
         self.scheduler = scheduler
@@ -242,7 +251,21 @@ class Deadlines:
         row = await self.table.get(game_id)
         if row is None:
             raise ServiceError("no-deadline", "Nothing is awaited in this game.")
+        if await self._left_to_workers(game_id, row.step_key):
+            return await self._due_now(game_id, row)
         return await self.fire(game_id, row.step_key)
+
+    async def _due_now(self, game_id: int, row: DeadlineRow) -> list[str]:
+        """The gateway's force of a game the AI answers: the deadline falls due now and a worker's sweep fires it
+        (within ``DEADLINE_SWEEP_S``); the houses it is to answer for. A paused game's deadline stays as it is (a
+        force there answers nothing, as ``fire``'s claim refuses it)."""
+        if row.paused_remaining is not None:
+            return []
+        due = min(row.due_at, self.clock())
+        await self.table.put(DeadlineRow(game_id, row.step_key, row.category, row.opened_at, due, None))
+        self._unschedule(game_id)
+        game = await self.service.load(game_id)
+        return sorted({p.house for p in game.prompts() if not p.answered})
 
     async def plan_pause(self, game_id: int) -> Plan:
         writes = [self.service.store.status_write(game_id, GameStatus.PAUSED)]
@@ -292,6 +315,8 @@ class Deadlines:
     async def fire(self, game_id: int, key: str) -> list[str]:
         """Answer for every house still awaited in step ``key``, if this process is the one to claim it (``[]``
         otherwise); returns the houses answered for."""
+        if await self._left_to_workers(game_id, key):
+            return []
         if not await self.table.claim(game_id, key, now=self.clock(), lease=self.lease):
             return []
         try:
@@ -300,6 +325,22 @@ class Deadlines:
             return answered
         finally:
             await self.table.release(game_id, key)
+
+    async def _left_to_workers(self, game_id: int, key: str) -> bool:
+        """Whether this process (a gateway, ``ai_elsewhere``) leaves the deadline of step ``key`` to the workers: the
+        game's autopilot is the searching agent, which only they can run."""
+        if not self.ai_elsewhere:
+            return False
+        try:
+            row = await self.service.row(game_id)
+        except ServiceError:
+            return False  # no such game: ``fire`` finds nothing to claim
+        if GameSettings.from_dict(row.settings).autopilot != SEARCHING:
+            return False
+        if self._left.get(game_id) != key:
+            self._left[game_id] = key
+            log.info("the deadline of game %s is left to the workers (the AI answers it)", game_id)
+        return True
 
     async def _fire(self, game_id: int, key: str) -> list[str]:
         """Each house's default is a command of its own, keyed by the step and the house, and carries its missed

@@ -129,9 +129,11 @@ class WesterosBot(commands.Bot):
         if self.role == "all" and self.config.backup_every_hours:  # gateways and workers: a cron job (docs/deploy.md)
             schedule_backups(self.scheduler, self.config, BOT_ROOT)
         schedule_retention(self.scheduler, self.service.store, self.config.keep_ended_days)
+        # A gateway has no AI pool: it leaves the deadlines of games the AI answers to the workers (app/deadlines.py).
         self.deadlines = Deadlines(
-            self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s
-        )
+            self.service, self.scheduler, notify=self._deadline_notice, lease=self.config.deadline_lease_s,
+            ai_elsewhere=self.role == "gateway",
+        )  # fmt: skip
         if self.role != "gateway":
             self.ai = AiPlayers(self.service, workers=self.config.ai_workers)
             self.deadlines.think = self.ai.autopilot
