@@ -15,6 +15,14 @@ answers each decision once; and since every committed version and every start-up
 
 The agent is handed its house's view and the prompt only, as engine/agents.py's agents are (``app/ai_think.py``).
 
+On PostgreSQL several processes see the same versions (the worker that committed one and the one that publishes it),
+so one decision is thought about by one process at a time: before it thinks, a process claims the decision
+(``ThinkClaims``: a row ``think:<game>:<key>`` of the ``leases`` table, with the time it runs out), renews the claim
+while it thinks and deletes it once it submitted or failed. Another process that finds the claim held looks at the game
+again when the claim would run out: by then the holder answered, or it died and its claim ran out, and the decision is
+taken over. SQLite, or the one-process bot on PostgreSQL, is one process: its own set of decisions worked out is
+enough.
+
 A scenario import (a repair) numbers the engine's frames afresh, so a prompt id may come again after one: the key then
 carries the version of the game's last repair (``ai:r<version>:<prompt id>``).
 """
@@ -22,14 +30,17 @@ carries the version of the game's last repair (``ai:r<version>:<prompt id>``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
 
 from app.ai_think import SEARCHING, SIMPLE, think, warm
 from app.background import ImagePool, PoolBusy
 from app.commands import Answer
 from app.decisions import only_answer
+from app.leases import Lease, current, process_holder, process_info, renew, take
 from app.queries import REPAIR, GameSettings, ServiceError
 from app.service import Applied, GameService
 from app.store import GameStatus, Source
@@ -42,6 +53,9 @@ log = logging.getLogger("westeros.ai")
 QUEUE = 64  # decisions waiting for a worker at most; beyond, the next commit or start-up (or the deadline) answers
 TASKS_PER_WORKER = 200  # a worker is replaced after this many decisions, so its memory stays bounded
 RETRY_S = 10.0  # a decision the AI could not answer (its queue full, an error) is looked at again this much later
+CLAIM_S = 15.0  # a process's claim on a decision runs out this long after its last renewal (a third of it, while alive)
+CLAIM_PREFIX = "think:"  # the leases table's rows that are claims on decisions
+CLAIM_GRACE_S = 0.5  # a process that found a decision claimed looks again this long after the claim would run out
 
 # (agent kind, game, prompt, budget ms) -> the agent's answer, worked out off the event loop (the deadlines' autopilot)
 Think = Callable[[str, Game, Prompt, float], Awaitable[Any]]
@@ -63,16 +77,84 @@ def decision_key(prompt_id: str, repaired_at: int | None) -> str:
     return f"ai:{prompt_id}" if not repaired_at else f"ai:r{repaired_at}:{prompt_id}"
 
 
+class ThinkClaims:
+    """Which process thinks about which decision, on PostgreSQL: rows of the ``leases`` table (app/leases.py) named
+    ``think:<game>:<decision key>``, taken for ``ttl`` seconds and renewed while the holder thinks, then deleted. A
+    holder that dies lets go when its claim runs out. A store no other process writes (SQLite, or the one-process bot
+    on PostgreSQL) grants every claim at once: the process's own set of decisions worked out is enough there."""
+
+    def __init__(self, service: GameService, *, ttl: float = CLAIM_S) -> None:
+        self.db = service.store.db
+        self.shared = service.store.shared  # several processes on one PostgreSQL database (the one-process bot: no)
+        self.ttl = ttl
+        self.holder = process_holder()
+        self.info = process_info("ai")
+
+    @staticmethod
+    def name(game_id: int, key: str) -> str:
+        return f"{CLAIM_PREFIX}{game_id}:{key}"
+
+    async def take(self, game_id: int, key: str) -> Lease | None:
+        """The claim on the decision, or None while another live process holds it."""
+        name = self.name(game_id, key)
+        if not self.shared:
+            return Lease(name, self.holder, 1, float("inf"))
+        return await take(self.db, name, self.holder, ttl=self.ttl, info=self.info)
+
+    async def runs_out_in(self, game_id: int, key: str) -> float:
+        """Seconds until another's claim on the decision runs out (0 if there is none)."""
+        held = await current(self.db, self.name(game_id, key))
+        return max(0.0, held.expires_at - time.time()) if held is not None else 0.0
+
+    @contextlib.asynccontextmanager
+    async def holding(self, claim: Lease) -> AsyncIterator[None]:
+        """Keep ``claim`` renewed while the body runs; delete it after, whatever happened (and the stale claims of
+        processes that died, which nobody took over)."""
+        if not self.shared:
+            yield
+            return
+        renewing = asyncio.get_running_loop().create_task(self._renew(claim))
+        try:
+            yield
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            try:
+                await self.db.execute(
+                    "DELETE FROM leases WHERE (name = ? AND holder = ?) OR (substr(name, 1, ?) = ? AND expires_at < ?)",
+                    (claim.name, self.holder, len(CLAIM_PREFIX), CLAIM_PREFIX, time.time() - self.ttl),
+                )
+            except Exception:  # the claim runs out by itself
+                log.warning("the claim %s was not released", claim.name, exc_info=True)
+
+    async def _renew(self, claim: Lease) -> None:
+        held: Lease | None = claim
+        while held is not None:
+            await asyncio.sleep(self.ttl / 3)
+            try:
+                held = await renew(self.db, held, ttl=self.ttl)
+            except Exception:  # the database away a moment: the next renewal tries again
+                log.warning("the claim %s was not renewed", claim.name, exc_info=True)
+                continue
+            if held is None:  # another took it over (this process stalled past the claim): its answer or ours, once
+                log.warning("the claim %s was taken over by another process", claim.name)
+
+
 class AiPlayers:
     """Answers the decisions of the houses the agent plays; ``workers`` processes think (started on first use)."""
 
-    def __init__(self, service: GameService, *, workers: int = 1, pool: ImagePool | None = None) -> None:
+    def __init__(
+        self, service: GameService, *, workers: int = 1, pool: ImagePool | None = None, claim_s: float = CLAIM_S
+    ) -> None:
         self.service = service
+        self.claims = ThinkClaims(service, ttl=claim_s)
         # No fork-server preload: it is one per process, the image pool's (``render``); each worker imports the engine.
         self.pool = pool or ImagePool(workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER)
         self._thinking: set[tuple[int, str]] = set()  # (game, prompt id) worked out now in this process
         self._tasks: set[asyncio.Task[None]] = set()
         self.answered = 0  # decisions this process answered (tests and benches)
+        self.thought = 0  # decisions this process worked out in its pool, answered or not (tests and benches)
         self.retry_s = RETRY_S
         self.closed = False
         service.subscribe(self.on_applied)
@@ -140,12 +222,12 @@ class AiPlayers:
             key = decision_key(prompt.id, repaired_at)
             if await self.service.store.command_recorded(game_id, key):
                 return
-            budget = GameSettings.from_dict(row.settings).ai_budget_ms
-            answer = await self.think(SEARCHING, game, prompt, budget)
-            if await self._repaired_at(game_id) != repaired_at:
-                again = 0.0  # a repair replaced the position it thought about (its prompt ids may come again)
-            elif await self.submit(game_id, prompt, answer, key):
-                self.answered += 1
+            claim = await self.claims.take(game_id, key)
+            if claim is None:  # another process thinks about it: look again when its claim would run out
+                again = await self.claims.runs_out_in(game_id, key) + CLAIM_GRACE_S
+            else:
+                async with self.claims.holding(claim):
+                    again = await self._answer(game_id, game, prompt, key, repaired_at, row.settings)
         except PoolBusy:
             log.warning("game %s: the AI's queue is full; %s is looked at again later", game_id, prompt.id)
             again = self.retry_s
@@ -154,8 +236,24 @@ class AiPlayers:
             again = self.retry_s
         finally:
             self._thinking.discard(tag)
-        if again is not None:  # a repair replaced the position (at once), or the work failed (after a while)
+        # A repair replaced the position (at once), another process holds the decision (when its claim would run out),
+        # or the work failed (after a while).
+        if again is not None:
             await self.look(game_id, after=again)
+
+    async def _answer(
+        self, game_id: int, game: Game, prompt: Prompt, key: str, repaired_at: int | None, settings: dict[str, Any]
+    ) -> float | None:
+        """Think and submit, holding the decision's claim; when to look at the game again (None: no need)."""
+        if await self.service.store.command_recorded(game_id, key):
+            return None  # the claim's holder before this process answered it and let go
+        answer = await self.think(SEARCHING, game, prompt, GameSettings.from_dict(settings).ai_budget_ms)
+        self.thought += 1
+        if await self._repaired_at(game_id) != repaired_at:
+            return 0.0  # a repair replaced the position it thought about (its prompt ids may come again)
+        if await self.submit(game_id, prompt, answer, key):
+            self.answered += 1
+        return None
 
     async def submit(self, game_id: int, prompt: Prompt, answer: Any, key: str) -> bool:
         """The agent's answer on the one path (its default if the rules refuse it); False if it was not needed."""
