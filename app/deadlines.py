@@ -32,6 +32,7 @@ from zoneinfo import ZoneInfo
 from apscheduler.schedulers.asyncio import AsyncIOScheduler  # type: ignore[import-untyped]
 
 from app import metrics
+from app.ai import ai_seat
 from app.ai_think import SEARCHING
 from app.commands import Answer, Arming, Plan
 from app.kinds.registry import DeadlineCategory, registered
@@ -362,12 +363,15 @@ class Deadlines:
         for number, prompt in enumerate(todo):
             answer = await self._autopilot(settings, game, prompt)
             player = rules.commander(game.state, prompt.house)  # a vassal's missed decision is its liege's
+            # An AI seat's decision the AI did not answer in time (its queue full, say) is answered here too, but nobody
+            # missed it: no record, no news (app/ai.py's seat with no member behind it).
+            missed = None if ai_seat(game.state, player) else player
             news: tuple[dict[str, Any], ...] = ()
             if number == len(todo) - 1:
                 houses = sorted(set(earlier) | {*answered, prompt.house})
-                news = await self._news(game_id, settings, houses, game, last_player=player)
+                news = await self._news(game_id, settings, houses, game, last_player=missed)
             try:
-                await self._apply(game_id, prompt, answer, key=f"deadline:{step}:{prompt.house}", missed_by=player,
+                await self._apply(game_id, prompt, answer, key=f"deadline:{step}:{prompt.house}", missed_by=missed,
                                   news=news)  # fmt: skip
             except (ServiceError, RuleError) as err:
                 # Someone answered in the meantime, or the step changed: that answer stands.
@@ -396,10 +400,14 @@ class Deadlines:
         return HeuristicAgent(game.state.seed + game.version).answer(prompt, game.view(prompt.house))
 
     async def _news(
-        self, game_id: int, settings: GameSettings, houses: list[str], game: Game, *, last_player: str
+        self, game_id: int, settings: GameSettings, houses: list[str], game: Game, *, last_player: str | None
     ) -> tuple[dict[str, Any], ...]:
         """What the channel is told of a deadline that answered for ``houses``: the houses, and each player whose run
-        of missed deadlines reaches the flag with this one (``last_player``'s miss is recorded with the news)."""
+        of missed deadlines reaches the flag with this one (``last_player``'s miss is recorded with the news). The
+        AI seats' houses (and their vassals) are left out: nobody was absent there; none left, nothing is told."""
+        houses = [h for h in houses if not ai_seat(game.state, rules.commander(game.state, h))]
+        if not houses:
+            return ()
         told: list[ChannelNotice] = []
         players = sorted({rules.commander(game.state, h) for h in houses})
         for player in players:
@@ -410,7 +418,14 @@ class Deadlines:
         return tuple(to_payload(n) for n in told)
 
     async def _apply(
-        self, game_id: int, prompt: Any, answer: Any, *, key: str, missed_by: str, news: tuple[dict[str, Any], ...]
+        self,
+        game_id: int,
+        prompt: Any,
+        answer: Any,
+        *,
+        key: str,
+        missed_by: str | None,
+        news: tuple[dict[str, Any], ...],
     ) -> None:
         def command(given: Any) -> Answer:
             return Answer(game_id=game_id, house=prompt.house, answer=given, prompt_id=prompt.id,
