@@ -145,7 +145,8 @@ def main(argv: list[str] | None = None) -> int:
     story = Story(players[index % len(players)])
     outcome = play(setup, args.seed, index, watch=story.watch)
     if args.json:
-        told = {"searcher": story.searcher, "rounds": story.rounds, "battles": story.battles}
+        told = {"searcher": story.searcher, "rounds": story.rounds, "battles": story.battles, "losses": story.losses}
+        told |= {"end": story.end}
         print(json.dumps(told | {"winner": outcome.winner, "points": outcome.points, "stops": outcome.clock_stops}))
     else:
         tell(story, outcome)
