@@ -258,17 +258,10 @@ class AiPlayers:
     async def submit(self, game_id: int, prompt: Prompt, answer: Any, key: str) -> bool:
         """The agent's answer on the one path (its default if the rules refuse it); False if it was not needed."""
 
-        def command(given: Any) -> Answer:
-            return Answer(game_id=game_id, house=prompt.house, answer=given, prompt_id=prompt.id, source=Source.AI,
-                          only_if_unanswered=True, key=key)  # fmt: skip
-
+        command = Answer(game_id=game_id, house=prompt.house, answer=answer, prompt_id=prompt.id, source=Source.AI,
+                         only_if_unanswered=True, key=key)  # fmt: skip
         try:
-            try:
-                await self.service.execute(command(answer))
-            except RuleError:
-                if answer == prompt.default:
-                    raise
-                await self.service.execute(command(prompt.default))
+            await self.service.execute_or_default(command, prompt.default)
         except (ServiceError, RuleError) as err:
             # Answered already (a retry, another process), the step moved on, or the game paused or ended.
             log.info("game %s: the AI's answer to %s was not needed: %s", game_id, prompt.id, err)

@@ -370,9 +370,11 @@ class Deadlines:
             if number == len(todo) - 1:
                 houses = sorted(set(earlier) | {*answered, prompt.house})
                 news = await self._news(game_id, settings, houses, game, last_player=missed)
+            command = Answer(game_id=game_id, house=prompt.house, answer=answer, prompt_id=prompt.id,
+                             source=Source.DEADLINE, only_if_unanswered=True, key=f"deadline:{step}:{prompt.house}",
+                             missed_by=missed, news=news)  # fmt: skip
             try:
-                await self._apply(game_id, prompt, answer, key=f"deadline:{step}:{prompt.house}", missed_by=missed,
-                                  news=news)  # fmt: skip
+                await self.service.execute_or_default(command, prompt.default)
             except (ServiceError, RuleError) as err:
                 # Someone answered in the meantime, or the step changed: that answer stands.
                 log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
@@ -416,28 +418,6 @@ class Deadlines:
                 told.append(AbsentPlayer(game_id, player, misses))
         told.append(DeadlinePassed(game_id, houses, settings.autopilot))
         return tuple(to_payload(n) for n in told)
-
-    async def _apply(
-        self,
-        game_id: int,
-        prompt: Any,
-        answer: Any,
-        *,
-        key: str,
-        missed_by: str | None,
-        news: tuple[dict[str, Any], ...],
-    ) -> None:
-        def command(given: Any) -> Answer:
-            return Answer(game_id=game_id, house=prompt.house, answer=given, prompt_id=prompt.id,
-                          source=Source.DEADLINE, only_if_unanswered=True, key=key, missed_by=missed_by,
-                          news=news)  # fmt: skip
-
-        try:
-            await self.service.execute(command(answer))
-        except RuleError:
-            if answer == prompt.default:
-                raise
-            await self.service.execute(command(prompt.default))
 
     async def remind(self, game_id: int, key: str, which: str) -> None:
         if self.notify is None:

@@ -238,6 +238,17 @@ class GameService(GameQueries):
                 log.info("game %s moved on under %s; applying it again", command.game_id, command.name)
         raise AssertionError("unreachable")
 
+    async def execute_or_default(self, command: Answer, default: Any) -> Applied:
+        """An answer worked out for a house (the agent's, a deadline's) on the one path, or ``default`` (its prompt's)
+        if the rules refuse it: a decision answered for someone is never left open by a refused answer. The default
+        refused too raises, as ``execute`` does."""
+        try:
+            return await self.execute(command)
+        except RuleError:
+            if command.answer == default:
+                raise
+            return await self.execute(replace(command, answer=default))
+
     async def _execute(self, command: Command) -> Applied | list[int] | dict[int, str] | Done:
         try:
             if isinstance(command, Answer | Gift | SetSeat | Vassalize):
