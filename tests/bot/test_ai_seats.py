@@ -200,8 +200,18 @@ async def test_the_bot_killed_inside_the_ais_second_answer_answers_each_decision
                 await holder.execute("SELECT pg_advisory_lock(%s)", (lock,))
                 await (await fake.click(moderator, lobby, f"lobby:{game_id}:start")).wait_response(timeout=30)
                 await fake.world.wait_until(lambda: len(peek(url, ai_rows, (game_id,))) == 1, 60, "one", poll=0.05)
-                await asyncio.sleep(0.5)  # the second now waits in its commit
+                # The second now waits in its commit (the lock's waiter), and the bot is killed there. Its statement
+                # was sent whole: an autocommitted INSERT that the server would finish, and commit, once the lock is
+                # free, as if the client lived. The server ends the backend of a client it finds dead (keepalives):
+                # done here at once, so the second answer is left uncommitted for the restart to give.
+                waiter = (
+                    "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND NOT granted"
+                    " AND ((classid::bigint << 32) | objid::bigint) = ?"
+                )
+                await fake.world.wait_until(lambda: bool(peek(url, waiter, (lock,))), 60, "the commit", poll=0.05)
                 await bot.kill()
+                for (pid,) in peek(url, waiter, (lock,)):
+                    await holder.execute("SELECT pg_terminate_backend(%s)", (pid,))
                 await holder.execute("SELECT pg_advisory_unlock(%s)", (lock,))
                 with psycopg.connect(url, autocommit=True) as connection:
                     connection.execute("DROP TRIGGER hold_ai ON answers")
