@@ -1,13 +1,22 @@
-"""Acknowledge every click before doing the work behind any of them (plain asyncio, no library internals).
+"""Acknowledge every click before doing the work behind any of them, and answer the clicks before publishing what
+their answers imply (plain asyncio, no library internals).
 
 Discord fails an interaction that is not acknowledged within 3 s, and a burst of clicks (a whole table, or
 fifty tables, answering at once) arrives together. In one event loop, each turn runs every task that is
 ready, so without an order the acknowledgement of the last click waits behind the work of all the others.
 
-``acknowledging()`` wraps the acknowledgement (``interaction.response.defer()``); ``working()`` wraps what
-follows it. Work starts only when
-no acknowledgement is pending (or after ``max_wait``, so that a steady stream of clicks cannot starve it),
-and at most ``slots`` pieces of work run at once, which keeps each turn of the loop short.
+Three lanes, each waiting for the ones above it:
+
+1. ``acknowledging()`` wraps the acknowledgement (``interaction.response.defer()``).
+2. ``working()`` wraps a click's own work after it (checking, committing and confirming an answer). It starts once
+   no acknowledgement has been under way for ``quiet`` seconds: the clicks of a burst reach the bot a frame at a
+   time, so "none pending at this instant" is true between two of them and would let work in mid-burst.
+3. ``publishing()`` wraps what committed versions imply (the channel's posts, the decision DMs and their forms,
+   the pinned status): it starts once, besides, no click's work waits or runs, so that a burst's receipts go out
+   before its publications.
+
+A lane waits at most ``max_wait`` for those above it, so that a steady stream of clicks cannot starve it, and at most
+``slots`` pieces of each lane's work run at once, which keeps each turn of the loop short.
 """
 
 from __future__ import annotations
@@ -17,42 +26,80 @@ import contextvars
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+# Set while a task holds a slot of either lane: a nested call keeps it (waiting again would deadlock).
 _in_work: contextvars.ContextVar[bool] = contextvars.ContextVar("in_work", default=False)
 
 
 class AckFirst:
-    def __init__(self, *, slots: int = 4, max_wait: float = 0.25) -> None:
+    def __init__(self, *, slots: int = 4, max_wait: float = 0.5, quiet: float = 0.005) -> None:
         self.max_wait = max_wait
-        self.pending = 0
+        self.quiet = quiet
+        self.pending = 0  # acknowledgements under way
+        self.clicks_working = 0  # clicks' work waiting for its turn or running
         self._slots = asyncio.Semaphore(slots)
-        self._no_pending = asyncio.Event()
-        self._no_pending.set()
+        self._publish_slots = asyncio.Semaphore(slots)
+        self._acks_quiet = asyncio.Event()  # no acknowledgement under way for ``quiet`` seconds
+        self._acks_quiet.set()
+        self._no_click_work = asyncio.Event()
+        self._no_click_work.set()
+        self._quiet_timer: asyncio.TimerHandle | None = None
 
     @asynccontextmanager
     async def acknowledging(self) -> AsyncIterator[None]:
         self.pending += 1
-        self._no_pending.clear()
+        self._acks_quiet.clear()
+        if self._quiet_timer is not None:
+            self._quiet_timer.cancel()
+            self._quiet_timer = None
         try:
             yield
         finally:
             self.pending -= 1
             if self.pending == 0:
-                self._no_pending.set()
+                self._quiet_timer = asyncio.get_running_loop().call_later(self.quiet, self._acks_quiet.set)
 
     @asynccontextmanager
     async def working(self) -> AsyncIterator[None]:
-        """Hold a work slot. A task already holding one keeps it (nested calls would otherwise deadlock)."""
+        """Hold a work slot once the acknowledgements are done. A task already holding a slot keeps it."""
         if _in_work.get():
             yield
             return
+        self.clicks_working += 1
+        self._no_click_work.clear()
         try:
-            async with asyncio.timeout(self.max_wait):
-                await self._no_pending.wait()
-        except TimeoutError:
-            pass  # clicks keep coming: work anyway, a slot at a time
-        async with self._slots:
+            await self._after(self._acks_quiet)
+            async with self._slots:
+                token = _in_work.set(True)
+                try:
+                    yield
+                finally:
+                    _in_work.reset(token)
+        finally:
+            self.clicks_working -= 1
+            if self.clicks_working == 0:
+                self._no_click_work.set()
+
+    @asynccontextmanager
+    async def publishing(self) -> AsyncIterator[None]:
+        """Hold a publishing slot once the acknowledgements and the clicks' work are done. A task already holding a
+        slot keeps it."""
+        if _in_work.get():
+            yield
+            return
+        await self._after(self._acks_quiet, self._no_click_work)
+        async with self._publish_slots:
             token = _in_work.set(True)
             try:
                 yield
             finally:
                 _in_work.reset(token)
+
+    async def _after(self, *lanes: asyncio.Event) -> None:
+        """Wait until every lane above is idle at once, or ``max_wait`` in all (then go anyway)."""
+        try:
+            async with asyncio.timeout(self.max_wait):
+                while not all(lane.is_set() for lane in lanes):
+                    for lane in lanes:
+                        await lane.wait()
+        except TimeoutError:
+            pass  # clicks keep coming: work anyway, a slot at a time
