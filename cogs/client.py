@@ -111,7 +111,7 @@ class WesterosBot(commands.Bot):
         self._recovering: asyncio.Future[None] | None = None
 
     async def setup_hook(self) -> None:
-        from cogs.forms import DecideButton, FormButton, FormSelect
+        from cogs.forms import DecideButton
         from cogs.gifts import GiftCancel, GiftConfirm, Gifts
         from cogs.lobby import Lobby, LobbyButton
         from cogs.moderation import DeleteConfirm, HandoverConsent, Moderation, UndoConfirm
@@ -152,9 +152,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Stats(self, self.service))  # /stats player, /stats leaderboard (issue W)
         self.add_dynamic_items(
             LobbyButton,
-            DecideButton,
-            FormSelect,
-            FormButton,
+            DecideButton,  # a form's own menus and buttons reach it by their custom ids (Play.on_form_click)
             UndoConfirm,
             DeleteConfirm,
             GiftConfirm,

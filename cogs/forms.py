@@ -55,6 +55,8 @@ TEXT_LIMIT = 4000
 # A form component's custom id starts with the game, the house and the version its form was built from. A form
 # posted before its id carried a version matches too: it has none, so it is out of date.
 FORM_ID = r"dec:(?P<game>\d+):(?P<house>[a-z]+)(?::v(?P<version>\d+))?"
+SELECT_ID = re.compile(FORM_ID + r":s:(?P<field>\d+)")
+BUTTON_ID = re.compile(FORM_ID + r":(?P<action>prev|next|submit|details)")
 
 
 def form_id(game_id: int, house: str, version: int | None, part: str) -> str:
@@ -109,57 +111,25 @@ class DecideButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"de
         await guarded(interaction, _forms(interaction).open_decision(interaction, self.game_id, self.house))
 
 
-class FormSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=FORM_ID + r":s:(?P<field>\d+)"):
-    def __init__(
-        self, game_id: int, house: str, version: int | None, index: int, select: discord.ui.Select[Any] | None = None
-    ) -> None:
-        super().__init__(
-            select
-            or discord.ui.Select(
-                custom_id=form_id(game_id, house, version, f"s:{index}"), options=[discord.SelectOption(label="-")]
-            )
-        )
-        self.game_id, self.house, self.version, self.index = game_id, house, version, index
+class FormSelect(discord.ui.Select[Any]):
+    """A form's menu. Its custom id names the game, the house, the form's version and the field, and a click on it
+    reaches the controller by that id (``FormController.on_click``)."""
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FormSelect:
-        assert isinstance(item, discord.ui.Select)
-        return cls(int(match["game"]), match["house"], _version(match), int(match["field"]), item)
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        raw = interaction.data.get("values", []) if interaction.data else []
-        values = [str(v) for v in raw] if isinstance(raw, list) else []
-        work = _forms(interaction).on_pick(interaction, self.game_id, self.house, self.version, self.index, values)
-        await guarded(interaction, work)
+    def __init__(self, game_id: int, house: str, version: int | None, index: int, **menu: Any) -> None:
+        menu.setdefault("options", [discord.SelectOption(label="-")])
+        super().__init__(custom_id=form_id(game_id, house, version, f"s:{index}"), **menu)
 
 
-class FormButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]], template=FORM_ID + r":(?P<action>prev|next|submit|details)"
-):
-    """◀ ▶, Submit, or the button showing or hiding the lines a form gives on request (``details``)."""
+class FormButton(discord.ui.Button[Any]):
+    """◀ ▶, Submit, or the button showing or hiding the lines a form gives on request (``details``); a click reaches
+    the controller by its custom id (``FormController.on_click``)."""
 
     def __init__(
         self, game_id: int, house: str, version: int | None, action: str, label: str = "", *, disabled: bool = False
     ) -> None:
         style = discord.ButtonStyle.success if action == "submit" else discord.ButtonStyle.secondary
         custom_id = form_id(game_id, house, version, action)
-        button: discord.ui.Button[Any] = discord.ui.Button(
-            label=label or action, style=style, custom_id=custom_id, disabled=disabled
-        )
-        super().__init__(button)
-        self.game_id, self.house, self.version, self.action = game_id, house, version, action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> FormButton:
-        return cls(int(match["game"]), match["house"], _version(match), match["action"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        work = _forms(interaction).on_form_button(interaction, self.game_id, self.house, self.version, self.action)
-        await guarded(interaction, work)
+        super().__init__(label=label or action, style=style, custom_id=custom_id, disabled=disabled)
 
 
 def form_of(game: Game, prompt: Prompt, lang: str) -> Form:
@@ -336,8 +306,7 @@ class FormController:
                 continue
             index = draft.form.fields.index(f)
             view.add_item(discord.ui.TextDisplay(label))
-            menu = FormSelect(game_id, house, draft.version, index, self.menu(game_id, house, draft, index, f, lang))
-            view.add_item(discord.ui.ActionRow(menu))
+            view.add_item(discord.ui.ActionRow(self.menu(game_id, house, draft, index, f, lang)))
         if status:
             view.add_item(discord.ui.TextDisplay(status))
         buttons: discord.ui.ActionRow[discord.ui.LayoutView] = discord.ui.ActionRow()
@@ -355,14 +324,17 @@ class FormController:
         return view
 
     @staticmethod
-    def menu(game_id: int, house: str, draft: Draft, index: int, f: Field, lang: str) -> discord.ui.Select[Any]:
+    def menu(game_id: int, house: str, draft: Draft, index: int, f: Field, lang: str) -> FormSelect:
         """The field's menu: its options, and beside a single optional one "nothing" (picked while it is not), so
         that the menu is a choice between two and one of them is always shown picked."""
         chosen = set(draft.picks.get(f.key, []))
         options = menu_choices(f, lang)
         either = len(options) > len(f.options)
-        return discord.ui.Select(
-            custom_id=form_id(game_id, house, draft.version, f"s:{index}"),
+        return FormSelect(
+            game_id,
+            house,
+            draft.version,
+            index,
             placeholder=clip(f.label, 150),
             min_values=1 if either else f.min_values,
             max_values=1 if either else min(f.max_values, len(options)),
@@ -448,6 +420,23 @@ class FormController:
         draft = self.new_draft(game_id, then, asked, build_form(asked, then.view(house), lang), interaction.user.id)
         draft.messages.add(interaction.message.id)
         return draft
+
+    async def on_click(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a form's menu or button (any other interaction is not the form's), found by its custom id.
+
+        Not a dynamic item of discord.py: for each click on one, the library builds the whole message again as a view
+        to find the item clicked, before its callback can acknowledge the click; a form's id says all it needs."""
+        if interaction.type is not discord.InteractionType.component or interaction.data is None:
+            return
+        custom_id = str(interaction.data.get("custom_id", ""))
+        if (menu := SELECT_ID.fullmatch(custom_id)) is not None:
+            raw = interaction.data.get("values", [])
+            values = [str(v) for v in raw] if isinstance(raw, list) else []
+            game_id, house, field = int(menu["game"]), menu["house"], int(menu["field"])
+            await guarded(interaction, self.on_pick(interaction, game_id, house, _version(menu), field, values))
+        elif (button := BUTTON_ID.fullmatch(custom_id)) is not None:
+            game_id, house, action = int(button["game"]), button["house"], button["action"]
+            await guarded(interaction, self.on_form_button(interaction, game_id, house, _version(button), action))
 
     async def on_pick(
         self,
@@ -569,8 +558,10 @@ class FormController:
         for house in game.houses:
             draft = self.drafts.get((game_id, house))
             seen = self.prompts_seen.get((game_id, house))
+            if draft is None or seen is None:  # no open form: its prompt is not worked out (every answer asks this)
+                continue
             prompt = game.prompt_for(house)
-            if draft is None or seen is None or prompt is None or prompt.id != draft.prompt_id:
+            if prompt is None or prompt.id != draft.prompt_id:
                 continue
             if (prompt.choices, prompt.default, prompt.info) == (seen.choices, seen.default, seen.info):
                 continue
