@@ -254,7 +254,7 @@ class Publisher:
         told = False
         try:
             images = await self.step_images(applied) if "channel" not in sent else []
-            async with self.order.working():
+            async with self.order.publishing():  # after the acknowledgements and the receipts (cogs/acks.py)
                 sends = Sends(self.service, applied)
                 if "channel" not in sent and await self.post_to_channel(
                     game_id, applied.game, applied.events, images, sends=sends
@@ -607,7 +607,8 @@ class Publisher:
             await asyncio.sleep(self.status_delay)
             self.status_pending.discard(game_id)
             try:
-                await self.update_status(game_id, await self.service.load(game_id))
+                async with self.order.publishing():
+                    await self.update_status(game_id, await self.service.load(game_id))
             except (discord.HTTPException, ServiceError):
                 log.exception("could not update the status message of game %s", game_id)
 
