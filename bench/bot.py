@@ -9,6 +9,12 @@ and whether any acknowledged answer was lost or recorded twice. Loopback only, b
 ``receipt_p50_ms``/``receipt_p99_ms``: from the Submit click (the fake builds the interaction) to the moment
 the fake stores the edit that says "Recorded". ``cpu_ms_per_answer``: the CPU time (user + system) of the
 bot process *and its children* (the image pool's workers) over the burst, divided by the answers recorded.
+``main_cpu_ms_per_answer``: the main process's alone (``bot_main_cpu_s`` per answer, its threads included), to set
+beside bench/ack_floor.py's ``cpu_ms_per_click``. ``requests_before_last_ack``: the requests other than
+acknowledgements (receipts, posts, DMs) the bot made before the burst's last acknowledgement: 0 when every click is
+acknowledged before any work goes out; an order, which a loaded machine does not blur as it does the latencies.
+``ack_cpu_ms_per_click``: the main process's CPU time from the burst's start to its last acknowledgement, per click
+(whatever ran before the last acknowledgement; beside the floor's ``cpu_ms_per_click``, in 10 ms ticks of the kernel).
 ``rss_mb``: the bot process's resident memory after the burst (``rss_children_mb``: its workers').
 ``--games-ended N`` first creates, starts and ends N 3-player games through Discord, and reports the
 bot's memory before and after (``ended_rss_growth_mb``) and how many snapshots other than a game's first
@@ -289,6 +295,7 @@ async def run(
                 from_click.append((interaction.acked_after + queued) * 1000)
 
             channel_of = {p.id: channel for channel, players in tables for p in players}
+            acked_cpu: list[float] = []  # the main process's CPU time once every click was acknowledged
 
             async def answer(player: Any) -> bool:
                 game_id, house = houses[player.id]
@@ -301,6 +308,8 @@ async def run(
                 submitted = await fake.click(player, form, form_control(form, game_id, house))
                 await submitted.wait_ack(timeout=10)
                 record("submit", submitted)
+                if len(acks_by_kind["submit"]) == len(all_players):  # the burst's last acknowledgement
+                    acked_cpu.append(cpu_seconds(bot.proc.pid) if bot.proc is not None else 0.0)
                 seen: list[float] = []
 
                 def recorded() -> bool:
@@ -372,9 +381,15 @@ async def run(
                 for name, pid in zip(["bot", *(f"worker{i}" for i in range(workers))], pids, strict=True)
             }
             loop_cpu = cpu_after[bot.proc.pid] - cpu_before[bot.proc.pid]
+            ack_cpu = (acked_cpu[0] - cpu_before[bot.proc.pid]) if acked_cpu else 0.0
             routes: dict[str, int] = {}
-            for record in fake.requests.records[requests_before:]:
+            burst_requests = fake.requests.records[requests_before:]
+            for record in burst_requests:
                 routes[record.key] = routes.get(record.key, 0) + 1
+            # What the bot sent before the burst's last acknowledgement (receipts, posts, DMs): work that went before
+            # an acknowledgement. An order, not a time: a loaded machine stretches both alike.
+            callbacks = [i for i, r in enumerate(burst_requests) if r.route.endswith("/callback")]
+            before_last_ack = sum(1 for r in burst_requests[: callbacks[-1]] if not r.route.endswith("/callback"))
             harness_cpu = time.process_time() - own_before
             acknowledged = sum(results)
             # What the database holds: every acknowledged answer exactly once.
@@ -412,6 +427,8 @@ async def run(
         "burst_s": round(elapsed, 2),
         "bot_cpu_s": round(bot_cpu, 2),
         "bot_main_cpu_s": round(loop_cpu, 2),
+        "main_cpu_ms_per_answer": round(loop_cpu * 1000 / max(1, acknowledged), 2),
+        "ack_cpu_ms_per_click": round(ack_cpu * 1000 / len(all_players), 3),
         "cpu_ms_per_answer": round((bot_cpu + db_cpu) * 1000 / max(1, acknowledged), 2),
         "db_cpu_s": round(db_cpu, 2),
         "cpu_s_by_process": by_process,  # each process with its image workers
@@ -423,6 +440,7 @@ async def run(
         "rss_mb": rss_mb,
         "rss_children_mb": rss_children,
         "requests_per_answer": round(sum(routes.values()) / max(1, acknowledged), 2),
+        "requests_before_last_ack": before_last_ack,
         "requests_by_route": dict(sorted(routes.items(), key=lambda kv: -kv[1])),
         "ai_tables": ai_tables,
         "ai_answers_in_burst": ai_in_burst,
