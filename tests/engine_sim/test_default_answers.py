@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,6 +26,7 @@ from engine import Game, RuleError, invariants, new_game, rules, rulesets
 from engine.agents import AGENTS
 from engine.orders import RESTRICTIONS
 from engine.prompts import PROMPT_KINDS, Prompt
+from engine.search_agent import SearchAgent
 from engine.steps.planning import max_placeable, order_areas
 from tests.engine_action.helpers import make, march
 from tests.engine_action.test_casualties import action as casualties_action
@@ -70,18 +72,23 @@ def check_defaults(g: Game, seen: set[str] | None = None) -> None:
             ) from err
 
 
+# What is checked at every position of a game played on: every open prompt (and the kinds met, when given a set).
+Check = Callable[[Game, "set[str] | None"], None]
+
+
 def first_open(g: Game) -> Prompt:
     prompts = [p for p in g.prompts() if not p.answered]
     assert prompts, "the game waits for nobody but has not ended"
     return prompts[0]
 
 
-def play_by_defaults(g: Game, steps: int, seen: set[str] | None = None) -> None:
-    """Check every open default, apply the first one, and go on for ``steps`` answers or until the game ends."""
+def play_by_defaults(g: Game, steps: int, seen: set[str] | None = None, check: Check | None = None) -> None:
+    """Check every open default (or what ``check`` checks), apply the first one, and go on for ``steps`` answers or
+    until the game ends."""
     for _ in range(steps):
         if g.finished:
             return
-        check_defaults(g, seen)
+        (check or check_defaults)(g, seen)
         p = first_open(g)
         g.act(p.house, p.default, prompt_id=p.id)
 
@@ -218,10 +225,18 @@ def test_B_PLAN_06_B_PLAN_07_every_default_is_accepted_in_generated_planning_pos
 
 
 def play_checking_defaults(
-    players: int | list[str], options: dict[str, Any], seed: int, agent: str, steps: int, *, leave_chance: float = 0.004
+    players: int | list[str],
+    options: dict[str, Any],
+    seed: int,
+    agent: str,
+    steps: int,
+    *,
+    leave_chance: float = 0.004,
+    check: Check | None = None,
 ) -> set[str]:
-    """A game between agents; before every answer every open default is checked, and after it every invariant. Now
-    and then a house gives Power or its player leaves, where the rules allow it. Returns the prompt kinds met."""
+    """A game between agents; before every answer every open default is checked (or what ``check`` checks), and
+    after it every invariant. Now and then a house gives Power or its player leaves, where the rules allow it.
+    Returns the prompt kinds met."""
     g = new_game(players, seed=seed, options=options)
     agents = {h: AGENTS[agent](seed * 31 + i) for i, h in enumerate(g.state.players)}
     chance = random.Random(seed)
@@ -230,7 +245,7 @@ def play_checking_defaults(
     for _ in range(steps):
         if g.finished:
             break
-        check_defaults(g, seen)
+        (check or check_defaults)(g, seen)
         p = first_open(g)
         if rs.allows_vassals and chance.random() < leave_chance:
             leaver = chance.choice(rules.player_houses(g.state))
@@ -403,16 +418,36 @@ def until_kind(g: Game, cards: dict[str, str], kind: str) -> None:
 
 
 @pytest.mark.slow  # whole games: make test runs them, make check skips them
-def test_every_declared_prompt_kind_is_reached_and_its_default_accepted() -> None:
+def test_every_declared_prompt_kind_is_reached_its_default_accepted_and_the_searching_agents_answer_accepted() -> None:
     """The corpus (eight seeded games of each setup, and the rare positions played on by defaults) opens every kind
-    in ``PromptKind``, so the checks above are not blind to any of them."""
+    in ``PromptKind``, so the checks above are not blind to any of them; at every prompt it opens, the default is
+    accepted, and so is the searching agent's answer (a zero budget: every answer that needs no rollout; its searched
+    answers are checked in tests/engine_sim/test_search_agent.py). One pass over the corpus serves both claims: it
+    is the suite's longest."""
+    quick = SearchAgent(1, budget_ms=0.0, clock=None)
+    answered: set[str] = set()
+
+    def defaults_and_search(g: Game, seen: set[str] | None = None) -> None:
+        check_defaults(g, seen)
+        for p in g.prompts():
+            answer = quick.answer(p, g.view(p.house))
+            try:
+                g.copy().act(p.house, answer, prompt_id=p.id)
+            except RuleError as err:
+                raise AssertionError(f"the searching agent's {p.kind} answer refused ({err.code}): {answer!r}") from err
+            answered.add(p.kind)
+
     seen: set[str] = set()
     for i in range(8):
         for players, options in SETUPS:
-            seen |= play_checking_defaults(players, options, 100 + i, "random" if i % 2 else "heuristic", 3000)
+            agent = "random" if i % 2 else "heuristic"
+            seen |= play_checking_defaults(players, options, 100 + i, agent, 3000, check=defaults_and_search)
     for g in rare_positions():
-        play_by_defaults(g, 300, seen)
+        play_by_defaults(g, 300, seen, check=defaults_and_search)
     assert seen == set(PROMPT_KINDS), f"never reached: {sorted(set(PROMPT_KINDS) - seen)}"
+    assert answered == set(PROMPT_KINDS), (
+        f"never answered by the searching agent: {sorted(set(PROMPT_KINDS) - answered)}"
+    )
 
 
 def test_an_undeclared_prompt_kind_cannot_be_opened() -> None:

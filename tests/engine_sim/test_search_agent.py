@@ -16,12 +16,11 @@ import pytest
 from engine import Game, RuleError, invariants, new_game, rules
 from engine.agents import HeuristicAgent
 from engine.game import Game as GameClass
-from engine.prompts import PROMPT_KINDS, Prompt
+from engine.prompts import Prompt
 from engine.search.position import determinize, spec_from_view
 from engine.search_agent import SearchAgent
 from engine.sim import with_targaryen
 from engine.state import GameState
-from tests.engine_sim import test_default_answers as default_answers
 from tests.engine_sim.test_default_answers import SETUPS, first_open, rare_positions
 
 MOD = {"ruleset": "mother-of-dragons"}
@@ -124,28 +123,16 @@ def test_every_prompt_kind_of_the_rare_positions_is_answered_legally() -> None:
 
 
 @pytest.mark.slow  # whole games: make test runs them, make check skips them
-def test_every_declared_prompt_kind_is_answered_legally_by_the_searching_agent(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every kind in ``PromptKind``, both rulesets, Tides of Battle: the searching agent plays every seat of a seeded
-    game of each setup of test_default_answers (orders and marches searched), and at every prompt of that test's
-    corpus (its games between agents, gifts and players leaving included, then its rare positions) the searching
-    agent's answer is accepted too. The corpus reaches every kind (test_default_answers proves it)."""
+def test_the_searching_agent_in_every_seat_of_each_setup_gives_only_accepted_answers() -> None:
+    """Both rulesets and Tides of Battle: the searching agent plays every seat of a seeded game of each setup of
+    test_default_answers (orders and marches searched), and every answer it gives is accepted as it is. That every
+    declared kind is answered legally by it is proved at every prompt of test_default_answers' corpus, in the same
+    pass as the defaults (test_every_declared_prompt_kind_is_reached_its_default_accepted_and_the_searching_agents_
+    answer_accepted)."""
     seen: set[str] = set()
     for players, options in SETUPS:
         seen |= play_checking_search(players, options, 200, 3000)
-    quick = SearchAgent(1, budget_ms=0.0, clock=None)  # no rollout: every answer that does not need one
-
-    def check_search_answers(g: Game, kinds: set[str] | None = None) -> None:
-        for p in g.prompts():
-            accepted(g, p, quick.answer(p, g.view(p.house)))
-            seen.add(p.kind)
-
-    monkeypatch.setattr(default_answers, "check_defaults", check_search_answers)
-    for i in range(8):
-        for players, options in SETUPS:
-            default_answers.play_checking_defaults(players, options, 100 + i, "random" if i % 2 else "heuristic", 3000)
-    for g in rare_positions():
-        default_answers.play_by_defaults(g, 300)
-    assert seen == set(PROMPT_KINDS), f"never answered: {sorted(set(PROMPT_KINDS) - seen)}"
+    assert {"orders", "march", "house-card"} <= seen, sorted(seen)
 
 
 @pytest.mark.parametrize(
