@@ -35,22 +35,10 @@ from app.service import GameService, GameSettings  # noqa: E402
 from app.store import Store  # noqa: E402
 from app.store_stats import StatsStore  # noqa: E402
 from testing import postgres  # noqa: E402
+from testing.finished_games import WINS, near_the_end  # noqa: E402
 
 GUILD = 1
 MOD = 1
-WINS = {"baratheon": {}, "lannister": {"riverrun": "lannister footman"}, "stark": {"moat-cailin": "stark footman"}}
-
-
-def near_the_end(winner: str) -> dict[str, Any]:
-    units = {
-        "winterfell": "stark footman",
-        "the-twins": "stark footman",
-        "lannisport": "lannister footman",
-        "dragonstone": "baratheon footman",
-        **WINS[winner],
-    }
-    orders = {area: "defense1" for area in units} | {"the-twins": "march0"}
-    return {"round": 10, "start": "action", "units": units, "orders": orders}
 
 
 async def build(service: GameService, games: int, members: int, rows: int, rng: random.Random) -> list[int]:

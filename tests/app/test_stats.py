@@ -10,7 +10,6 @@ from __future__ import annotations
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -32,26 +31,12 @@ from app.stats import (
 from app.store import Source, Store
 from app.store_stats import StatsStore
 from engine import Game
+from testing.finished_games import near_the_end
 
 GUILD, OTHER_GUILD = 501, 502
 MOD = 9_000
 P = (9_001, 9_002, 9_003, 9_004)
 HOUSES = ("stark", "lannister", "baratheon")
-# The one unit more that wins round 10 for each house (with none, Baratheon wins on the tie-breakers).
-WINS = {"baratheon": {}, "lannister": {"riverrun": "lannister footman"}, "stark": {"moat-cailin": "stark footman"}}
-
-
-def near_the_end(winner: str) -> dict[str, Any]:
-    """Round 10's Action phase with one march of Stark's left: answering it ends the game, ``winner`` first."""
-    units = {
-        "winterfell": "stark footman",
-        "the-twins": "stark footman",
-        "lannisport": "lannister footman",
-        "dragonstone": "baratheon footman",
-        **WINS[winner],
-    }
-    orders = {area: "defense1" for area in units} | {"the-twins": "march0"}
-    return {"round": 10, "start": "action", "units": units, "orders": orders}
 
 
 async def finished_game(
