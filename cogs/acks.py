@@ -15,8 +15,9 @@ Three lanes, each waiting for the ones above it:
    the pinned status): it starts once, besides, no click's work waits or runs, so that a burst's receipts go out
    before its publications.
 
-A lane waits at most ``max_wait`` for those above it, so that a steady stream of clicks cannot starve it, and at most
-``slots`` pieces of each lane's work run at once, which keeps each turn of the loop short.
+A click's work waits at most ``max_wait`` for the acknowledgements, and publishing at most ``max_publish_wait`` for both
+(nobody waits for a post as for a receipt), so that a steady stream of clicks starves neither; at most ``slots`` pieces
+of each lane's work run at once, which keeps each turn of the loop short.
 """
 
 from __future__ import annotations
@@ -31,8 +32,11 @@ _in_work: contextvars.ContextVar[bool] = contextvars.ContextVar("in_work", defau
 
 
 class AckFirst:
-    def __init__(self, *, slots: int = 4, max_wait: float = 0.5, quiet: float = 0.005) -> None:
+    def __init__(
+        self, *, slots: int = 4, max_wait: float = 0.5, max_publish_wait: float = 2.0, quiet: float = 0.005
+    ) -> None:
         self.max_wait = max_wait
+        self.max_publish_wait = max_publish_wait
         self.quiet = quiet
         self.pending = 0  # acknowledgements under way
         self.clicks_working = 0  # clicks' work waiting for its turn or running
@@ -67,7 +71,7 @@ class AckFirst:
         self.clicks_working += 1
         self._no_click_work.clear()
         try:
-            await self._after(self._acks_quiet)
+            await self._after(self.max_wait, self._acks_quiet)
             async with self._slots:
                 token = _in_work.set(True)
                 try:
@@ -86,7 +90,7 @@ class AckFirst:
         if _in_work.get():
             yield
             return
-        await self._after(self._acks_quiet, self._no_click_work)
+        await self._after(self.max_publish_wait, self._acks_quiet, self._no_click_work)
         async with self._publish_slots:
             token = _in_work.set(True)
             try:
@@ -94,10 +98,11 @@ class AckFirst:
             finally:
                 _in_work.reset(token)
 
-    async def _after(self, *lanes: asyncio.Event) -> None:
-        """Wait until every lane above is idle at once, or ``max_wait`` in all (then go anyway)."""
+    @staticmethod
+    async def _after(longest: float, *lanes: asyncio.Event) -> None:
+        """Wait until every lane above is idle at once, or ``longest`` seconds in all (then go anyway)."""
         try:
-            async with asyncio.timeout(self.max_wait):
+            async with asyncio.timeout(longest):
                 while not all(lane.is_set() for lane in lanes):
                     for lane in lanes:
                         await lane.wait()

@@ -52,8 +52,9 @@ async def test_publishing_waits_for_the_clicks_work() -> None:
 
 
 async def test_no_lane_is_starved_by_a_steady_stream_above_it() -> None:
-    """Acknowledgements that never stop for ``quiet`` seconds hold the work back for ``max_wait`` at most."""
-    order = AckFirst(quiet=0.05, max_wait=0.1)
+    """Acknowledgements that never stop for ``quiet`` seconds hold a click's work back for ``max_wait`` at most, and
+    clicks' work that never stops holds publishing back for ``max_publish_wait`` at most."""
+    order = AckFirst(quiet=0.05, max_wait=0.1, max_publish_wait=0.2)
     loop = asyncio.get_running_loop()
     stop = loop.time() + 0.6
     log: list[str] = []
@@ -69,7 +70,24 @@ async def test_no_lane_is_starved_by_a_steady_stream_above_it() -> None:
         async with order.working(), order.publishing():
             return loop.time() - started
 
+    async def publish() -> float:
+        await asyncio.sleep(0.02)
+        started = loop.time()
+        async with order.publishing():
+            return loop.time() - started
+
+    async def clicks_working() -> None:
+        while loop.time() < stop:
+            async with order.working():
+                await asyncio.sleep(0.01)
+
     streaming = asyncio.ensure_future(stream())
     waited = await work()
     await streaming
     assert 0.09 <= waited < 0.4, waited
+
+    stop = loop.time() + 0.6
+    busy = asyncio.ensure_future(clicks_working())
+    published = await publish()
+    await busy
+    assert 0.19 <= published < 0.5, published
