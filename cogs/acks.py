@@ -71,7 +71,7 @@ class AckFirst:
         self.clicks_working += 1
         self._no_click_work.clear()
         try:
-            await self._after(self.max_wait, self._acks_quiet)
+            await self._after(asyncio.get_running_loop().time() + self.max_wait, self._acks_quiet)
             async with self._slots:
                 token = _in_work.set(True)
                 try:
@@ -90,8 +90,11 @@ class AckFirst:
         if _in_work.get():
             yield
             return
-        await self._after(self.max_publish_wait, self._acks_quiet, self._no_click_work)
+        # The slot first, then the wait: only the few holding a slot wake each time the clicks' work comes and goes,
+        # not every publication queued behind them. Their wait counts from when they asked.
+        deadline = asyncio.get_running_loop().time() + self.max_publish_wait
         async with self._publish_slots:
+            await self._after(deadline, self._acks_quiet, self._no_click_work)
             token = _in_work.set(True)
             try:
                 yield
@@ -99,10 +102,10 @@ class AckFirst:
                 _in_work.reset(token)
 
     @staticmethod
-    async def _after(longest: float, *lanes: asyncio.Event) -> None:
-        """Wait until every lane above is idle at once, or ``longest`` seconds in all (then go anyway)."""
+    async def _after(deadline: float, *lanes: asyncio.Event) -> None:
+        """Wait until every lane above is idle at once, or until ``deadline`` (the loop's time; then go anyway)."""
         try:
-            async with asyncio.timeout(longest):
+            async with asyncio.timeout_at(deadline):
                 while not all(lane.is_set() for lane in lanes):
                     for lane in lanes:
                         await lane.wait()
