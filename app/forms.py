@@ -176,12 +176,14 @@ def battle_lines(view: dict[str, Any], lang: str) -> list[str]:
 
 
 def my_orders(view: dict[str, Any], house: str, lang: str) -> list[str]:
-    out = []
-    for area, a in sorted(view["areas"].items(), key=lambda kv: area_label(kv[0], lang)):
+    """The house's orders on the board, by area name. Only its own areas are named (naming every area of the board
+    to sort them was most of a Raven form's cost)."""
+    mine = []
+    for area, a in view["areas"].items():
         order = a.get("order")
         if order and order.get("house") == house and not order.get("hidden"):
-            out.append(f"{area_label(area, lang)}: {order_text(order, lang)}")
-    return out
+            mine.append((area_label(area, lang), order))
+    return [f"{label}: {order_text(order, lang)}" for label, order in sorted(mine, key=lambda m: str(m[0]))]
 
 
 def token_of(order: dict[str, Any]) -> str | None:
