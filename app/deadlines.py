@@ -20,11 +20,13 @@ such a deadline's answers are always the searching agent's, in every deployment.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -35,6 +37,7 @@ from app import metrics
 from app.ai import ai_seat
 from app.ai_think import SEARCHING
 from app.commands import Answer, Arming, Plan
+from app.database import IntegrityError
 from app.kinds.registry import DeadlineCategory, registered
 from app.notices import AbsentPlayer, ChannelNotice, DeadlinePassed, VacationTaken, to_payload
 from app.service import Applied, GameService, GameSettings, ServiceError
@@ -65,6 +68,27 @@ class Reminder:
     houses: list[str]
     due_at: float
     which: str
+
+
+@dataclass
+class NewsKey:
+    """The key a deadline's news is recorded under (``deadline-news:<step>``), for the one command that carries the
+    news: the firer's own task's next commit to the game (``Deadlines.arming`` adds the key's row to it)."""
+
+    game_id: int
+    key: str
+    task: asyncio.Task[Any] | None
+    used: bool = False
+
+
+# Set by a firer around the command that carries its news. The service calls ``arming`` inside that command's commit
+# in the firer's task; a task spawned meanwhile (the AI's) inherits the variable but is another task, and a later
+# command of the firer's task (a forced answer) comes after the key was used.
+news_key: ContextVar[NewsKey | None] = ContextVar("deadline_news_key", default=None)
+
+
+def news_key_of(step: str) -> str:
+    return f"deadline-news:{step}"
 
 
 # A deadline's news for the channel (DeadlinePassed, AbsentPlayer) goes to the outbox with ``GameService.notice``;
@@ -139,7 +163,22 @@ class Deadlines:
 
     async def arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None:
         """The deadline ``game`` (a new version of the game of ``row``, not yet committed) needs, as statements of the
-        commit that makes it (None: the stored row already fits it)."""
+        commit that makes it (None: the stored row already fits it and no deadline's news is recorded with it). The
+        commit of a firer's answer that carries the deadline's news also records the news's key (``news_key``)."""
+        step = await self._step_arming(game_id, game, row)
+        told = news_key.get()
+        if told is None or told.game_id != game_id or told.used or told.task is not asyncio.current_task():
+            return step
+        writes = [*(step.writes if step is not None else []), self.table.news_write(game_id, told.key, self.clock())]
+
+        def committed() -> None:
+            told.used = True
+            if step is not None:
+                step.committed()
+
+        return Arming(writes, committed)
+
+    async def _step_arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None:
         current = await self.table.get(game_id)
         if row.status not in ACTIVE or game.finished or not game.prompts():
             if current is None:
@@ -374,20 +413,36 @@ class Deadlines:
                              source=Source.DEADLINE, only_if_unanswered=True, key=f"deadline:{step}:{prompt.house}",
                              missed_by=missed, news=news)  # fmt: skip
             try:
-                await self.service.execute_or_default(command, prompt.default)
+                await self._answer(command, prompt.default, step)
             except (ServiceError, RuleError) as err:
                 # Someone answered in the meantime, or the step changed: that answer stands.
                 log.info("deadline for game %s, %s skipped: %s", game_id, prompt.house, err)
-                # The news was to ride on this answer. Another firer that answered this house (the last of its list
-                # too, as both read the same open decisions) carried its own: posting ours as well would tell the
-                # channel twice (seen when the AI's seconds of thought let a sweep of another worker fire as well).
-                # A member's answer carried none: then it goes on its own, once under its key.
-                fired = await self.service.store.keyed_houses(game_id, f"deadline:{step}:")
-                if news and prompt.house not in fired:
-                    await self.service.notice_once(game_id, f"deadline-news:{step}", list(news))
+                # The news was to ride on this answer: it goes on its own, under the key a firer's answer that carried
+                # the news recorded in its commit, so it is told once whichever firer (or none) told it first.
+                if news:
+                    await self.service.notice_once(game_id, news_key_of(step), list(news))
                 continue
             answered.append(prompt.house)
         return answered
+
+    async def _answer(self, command: Answer, default: Any, step: str) -> None:
+        """A deadline's answer on the one path; one that carries the news records its key in its commit. Two firers
+        (one whose lease ran out while the AI thought) may each carry the news on a different last house when a
+        member answered between their reads: the second commit is refused by the key, and goes again without it."""
+        if not command.news:
+            await self.service.execute_or_default(command, default)
+            return
+        token = news_key.set(NewsKey(command.game_id, news_key_of(step), asyncio.current_task()))
+        try:
+            await self.service.execute_or_default(command, default)
+            return
+        except IntegrityError as err:
+            if not self.table.news_refused(err):
+                raise
+            log.info("game %s: the deadline's news was told by another firer", command.game_id)
+        finally:
+            news_key.reset(token)
+        await self.service.execute_or_default(replace(command, news=()), default)
 
     async def _autopilot(self, settings: GameSettings, game: Game, prompt: Prompt) -> Any:
         """An absent house's answer: the default, or the agent the game's ``autopilot`` setting names (``ai``: the
