@@ -19,7 +19,8 @@ publisher sends the posts it returns as new and edits the ones it returns change
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from app.labels import house_name
@@ -110,8 +111,7 @@ def grouped(event: dict[str, Any], lang: str) -> Entry | None:
 
 @dataclass
 class Table:
-    """What the channel shows of one game now: the messages still growing. Kept in memory by the publishing process:
-    lost on a restart, when the next lines start new messages."""
+    """What the channel shows of one game now: the messages still growing (stored with the rest of its ``Layout``)."""
 
     phase: str | None = None  # the phase whose header the channel has seen
     round: int = 0
@@ -125,6 +125,87 @@ class Table:
 
     def copy(self) -> Table:
         return copy.deepcopy(self)
+
+
+@dataclass
+class Layout:
+    """What a game's channel and log thread show, as the publisher plans the next lines into them: the table of the
+    channel's messages still growing, the phase whose header the log told last, the log thread's last message (its id
+    and text: the next lines are added to it by an edit) and the items of the grouped line it ends with. Stored with
+    each publication's channel part (``OutboxStore.channel_done``): a publisher that restarts, or another that takes
+    over, goes on from it exactly as the one before would have."""
+
+    table: Table = field(default_factory=Table)
+    phase_shown: str | None = None
+    open_text: tuple[int, str] | None = None
+    log_carry: list[Item] = field(default_factory=list)
+
+    def to_json(self) -> str:
+        # A post the table names twice (none does now) stays one post: posts are stored once, named by place.
+        posts: list[Post] = []
+
+        def ref(post: Post | None) -> int | None:
+            if post is None:
+                return None
+            for i, known in enumerate(posts):
+                if known is post:
+                    return i
+            posts.append(post)
+            return len(posts) - 1
+
+        t_ = self.table
+        table = {
+            "phase": t_.phase,
+            "round": t_.round,
+            "header_due": t_.header_due,
+            "battle_shown": t_.battle_shown,
+            "board_leads": t_.board_leads,
+            **{name: ref(getattr(t_, name)) for name in POST_SLOTS},
+        }
+        return json.dumps(
+            {
+                "table": table,
+                "posts": [asdict(p) for p in posts],
+                "phase_shown": self.phase_shown,
+                "open_text": list(self.open_text) if self.open_text is not None else None,
+                "log_carry": [asdict(i) for i in self.log_carry],
+            },
+            ensure_ascii=False,
+            sort_keys=True,
+        )
+
+    @staticmethod
+    def from_json(text: str) -> Layout:
+        data = json.loads(text)
+        posts = [_post(p) for p in data["posts"]]
+        spec = data["table"]
+        table = Table(
+            phase=spec["phase"],
+            round=int(spec["round"]),
+            header_due=bool(spec["header_due"]),
+            battle_shown=bool(spec["battle_shown"]),
+            board_leads=bool(spec["board_leads"]),
+            **{name: posts[spec[name]] if spec[name] is not None else None for name in POST_SLOTS},
+        )
+        open_text = data["open_text"]
+        return Layout(
+            table,
+            data["phase_shown"],
+            (int(open_text[0]), str(open_text[1])) if open_text is not None else None,
+            [Item(**i) for i in data["log_carry"]],
+        )
+
+
+POST_SLOTS = ("phase_post", "bids_post", "battle", "ended")  # the table's messages still growing
+
+
+def _post(spec: dict[str, Any]) -> Post:
+    entries = [
+        Entry(e["text"], e["group"], Item(**e["item"]) if e["item"] is not None else None) for e in spec["entries"]
+    ]
+    return Post(
+        spec["kind"], entries, spec["message_id"], area=spec["area"], board=spec["board"], changed=spec["changed"]
+    )
 
 
 class Planner:

@@ -139,12 +139,64 @@ class OutboxStore(StoreBase):
             (game_id, version, kind, part, message_id, time.time()),
         )
 
+    async def channel_done(self, game_id: int, version: int, kind: str, layout: str | None) -> None:
+        """A publication's channel part is out (its posts, edits and log lines): marked in its outbox row in one
+        commit with the channel's layout as it leaves it (``layout``: the publisher's JSON; None: unchanged), so a
+        retry of it, or the next publication after a crash, plans from what the channel really shows."""
+        async with self.transaction() as db:
+            await db.execute(
+                "UPDATE outbox SET sent = sent || ',channel' WHERE game_id = ? AND version = ? AND kind = ?",
+                (game_id, version, kind),
+            )
+            if layout is not None:
+                await db.execute(
+                    "INSERT INTO publisher_state (game_id, channel) SELECT id, ? FROM games WHERE id = ?"
+                    " ON CONFLICT (game_id) DO UPDATE SET channel = excluded.channel",
+                    (layout, game_id),
+                )
+
+    async def channel_layout(self, game_id: int) -> str | None:
+        """The channel's layout as the last publication's channel part left it (None: nothing told yet)."""
+        row = await self.db.fetchone("SELECT channel FROM publisher_state WHERE game_id = ?", (game_id,))
+        return str(row[0]) if row is not None and row[0] is not None else None
+
+    async def status_shown(self, game_id: int) -> tuple[str | None, int | None]:
+        """The pinned status's text as last shown (None: not known), and the version of the latest publication whose
+        status edit is not known to be out (None: none is due)."""
+        row = await self.db.fetchone(
+            "SELECT status_text, status_due FROM publisher_state WHERE game_id = ?", (game_id,)
+        )
+        if row is None:
+            return None, None
+        return (str(row[0]) if row[0] is not None else None), (int(row[1]) if row[1] is not None else None)
+
+    async def status_told(self, game_id: int, text: str, version: int) -> None:
+        """The pinned status shows ``text``, the game at ``version``: a status due for that version or an earlier
+        one is no longer due."""
+        await self.write(
+            "INSERT INTO publisher_state (game_id, status_text) SELECT id, ? FROM games WHERE id = ?"
+            " ON CONFLICT (game_id) DO UPDATE SET status_text = excluded.status_text,"
+            " status_due = CASE WHEN publisher_state.status_due <= ? THEN NULL ELSE publisher_state.status_due END",
+            (text, game_id, version),
+        )
+
+    async def statuses_due(self) -> list[int]:
+        """The games whose latest publications' status edit is not known to be out (a crash came first)."""
+        rows = await self.db.fetchall("SELECT game_id FROM publisher_state WHERE status_due IS NOT NULL ORDER BY 1")
+        return [int(r[0]) for r in rows]
+
     async def published(self, game_id: int, version: int, kind: str = "step") -> None:
         """Everything a version implies is out, and so is everything of the game's earlier versions (published in
         order) but what failed and waits for a retry. The version's own row goes even when it was marked for a retry
         (this was the retry: left, it would stay forever). The marks of single messages go with their rows (and so do
-        those of rows an undo took out)."""
+        those of rows an undo took out). The game's pinned status is due for this version from the same commit: it is
+        edited a moment later, and a crash meanwhile leaves it for the next start."""
         async with self.transaction() as db:
+            await db.execute(  # a game deleted meanwhile (/mod delete) has no row to hold it
+                "INSERT INTO publisher_state (game_id, status_due) SELECT id, ? FROM games WHERE id = ?"
+                " ON CONFLICT (game_id) DO UPDATE SET status_due = excluded.status_due",
+                (version, game_id),
+            )
             await db.execute(
                 "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?)"
                 " OR (version < ? AND sent NOT LIKE '%retry%'))",

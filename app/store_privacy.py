@@ -23,6 +23,7 @@ LOG_TABLES = (
     "missed_deadlines",
     "vacations",
     "deadlines",
+    "publisher_state",  # what the channel shows (revision 0017): an ended game's publishing is over
 )
 PRUNED = "pruned_at"  # the key in an ended game's settings once its log has gone (it is pruned once)
 FORMER_MEMBER = 0  # ``games.created_by`` of a game whose creator asked to be forgotten (the column is NOT NULL)

@@ -20,7 +20,7 @@ import discord
 
 from app import metrics
 from app.background import Background, ImagePool, PoolBusy
-from app.channel_posts import Entry, Post, Table, battle_outcomes, plan_step
+from app.channel_posts import SECRET_ANSWERS, Entry, Layout, Post, Table, battle_outcomes, plan_step
 from app.labels import awaited_text, house_mark, house_name
 from app.leases import LostLease
 from app.lru import Bounded
@@ -103,6 +103,12 @@ def post_part(post: Post, lang: str, taken: set[str]) -> str:
     return f"{stem}:{n}"
 
 
+def last_line_replaced(held: str, line: str) -> str:
+    """A message's text with its last line rewritten into ``line``."""
+    kept = held.rpartition("\n")[0]
+    return f"{kept}\n{line}" if kept else line
+
+
 def vassals_line(view: dict[str, Any], lang: str) -> str:
     """The status's line naming the vassals and who commands each this round ("" outside Mother of Dragons)."""
     vassals = view.get("vassals") or {}
@@ -137,7 +143,6 @@ class Publisher:
         self.renderer = renderer
         # Images are drawn in the bot's image pool (worker processes); without one, in threads.
         self.background: Background | ImagePool = background or Background()
-        self.status_text: dict[int, str] = Bounded(MEMORY_GAMES)
         self.phase_shown: dict[int, str] = Bounded(MEMORY_GAMES)  # the phase whose header the channel saw last
         # Per game, the last message of its log thread: (message id, its content). The next step's lines are added to
         # it by an edit while there is room.
@@ -145,10 +150,14 @@ class Publisher:
         # Per game, the items of the grouped line the log thread's last message ends with ("Nothing mustered: …"): a
         # next step's items of that group rewrite the line instead of adding one per house.
         self.log_carry: dict[int, list[Item]] = Bounded(MEMORY_GAMES)
-        self.tables: dict[int, Table] = Bounded(MEMORY_GAMES)  # what each game's channel shows (app/channel_posts.py)
+        # The channel's layout (app/channel_posts.py), as the publication under way plans into it: loaded from the
+        # database at each publication's channel part and stored with its mark (``_channel_part``).
+        self.tables: dict[int, Table] = Bounded(MEMORY_GAMES)  # what each game's channel shows
+        self.layouts_loaded: dict[int, str] = {}  # the layout as loaded, to store only a changed one
         self.threads: dict[int, int | None] = Bounded(MEMORY_GAMES)  # each game's log thread (None: none could open)
         self.posting: dict[int, asyncio.Task[None]] = {}  # each game's latest channel post, run in order
         self.status_pending: set[int] = set()
+        self.statuses_checked = False  # whether the first drain looked for statuses due
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.status_tasks: set[asyncio.Task[None]] = set()
         # What ``drain`` has under way or done, so that draining again starts nothing twice.
@@ -219,6 +228,10 @@ class Publisher:
             self.last_game[applied.game_id] = applied.game
             last_try = at_start or RETRY in sent
             self.after_answer(applied.game_id, functools.partial(self._drained, key, applied, sent, last_try))
+        if not self.statuses_checked:  # the statuses a crash left unedited (``OutboxStore.published``)
+            self.statuses_checked = True
+            for game_id in await self.service.store.statuses_due():
+                self.schedule_status(game_id)
         noticed = {notice.game_id for notice in await self.service.pending_notices()} - self.noticing
         for game_id in sorted(noticed):
             self.noticing.add(game_id)
@@ -256,11 +269,8 @@ class Publisher:
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.publishing():  # after the acknowledgements and the receipts (cogs/acks.py)
                 sends = Sends(self.service, applied)
-                if "channel" not in sent and await self.post_to_channel(
-                    game_id, applied.game, applied.events, images, sends=sends
-                ):
-                    await self.service.published_part(applied, "channel")
-                    told = True
+                if "channel" not in sent:
+                    told = await self._channel_part(applied, images, sends)
                 dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
                 houses = opened_by(applied)
                 if houses is None:
@@ -289,6 +299,46 @@ class Publisher:
         if told or last_try or applied.game.finished:
             await self.service.published(applied)
         return True
+
+    async def _channel_part(self, applied: Applied, images: list[tuple[str, bytes, str]], sends: Sends) -> bool:
+        """The channel's part of a publication (``post_to_channel``), marked out in one commit with the layout it
+        leaves (``OutboxStore.channel_done``): a retry skips it, and the next publication, in this process or another,
+        plans from that layout. A step that told nothing and changed nothing costs no write. Whether it told
+        anything."""
+        game_id = applied.game_id
+        told = await self.post_to_channel(game_id, applied.game, applied.events, images, sends=sends)
+        loaded = self.layouts_loaded.pop(game_id, None)
+        layout = self._layout(game_id).to_json() if loaded is not None else None
+        changed = layout if layout != loaded else None
+        if told or changed is not None:
+            await self.service.store.channel_done(game_id, applied.game.version, outbox_kind(applied), changed)
+        return told
+
+    def _layout(self, game_id: int) -> Layout:
+        """The game's layout as this publication's working memory holds it."""
+        return Layout(
+            self.tables.get(game_id) or Layout().table,
+            self.phase_shown.get(game_id),
+            self.open_text.get(game_id),
+            list(self.log_carry.get(game_id) or []),
+        )
+
+    async def _load_layout(self, game_id: int) -> None:
+        """The working memory of the channel's layout, as the last publication's channel part stored it: never what
+        this process held before (another process may have published since, or a crash cut a publication short)."""
+        stored = await self.service.store.channel_layout(game_id)
+        layout = Layout.from_json(stored) if stored is not None else Layout()
+        self.tables[game_id] = layout.table
+        if layout.phase_shown is None:
+            self.phase_shown.pop(game_id, None)
+        else:
+            self.phase_shown[game_id] = layout.phase_shown
+        if layout.open_text is None:
+            self.open_text.pop(game_id, None)
+        else:
+            self.open_text[game_id] = layout.open_text
+        self.log_carry[game_id] = layout.log_carry
+        self.layouts_loaded[game_id] = layout.to_json()
 
     async def step_images(self, applied: Applied) -> list[tuple[str, bytes, str]]:
         """What the channel sees of a step (``render.images_for_step`` without the crops of changes), drawn in the
@@ -329,22 +379,18 @@ class Publisher:
         """What the step shows the table (``app/channel_posts.py``): new messages where the table must look, the
         messages still growing edited in place, the images attached to the messages they show; then every line in the
         log thread. Whether anything was posted. Each new message and each log-thread line is marked as it goes
-        (``sends``): a retry sends only the rest. An edit of a channel message is not marked: it sets the whole text
-        again, so repeating it changes nothing. What this process remembers of the table changes only once all is
-        out, so that a retry plans the same posts."""
+        (``sends``), and so is each edit (an edit has no nonce, but it sets the whole text again: one repeated after
+        a crash before its mark shows nothing new): a retry sends only the rest. The layout planned into is the
+        stored one (``_load_layout``), the same at every try; most answers (a house answered a secret step) tell
+        nothing, change nothing and read nothing."""
+        public = [e for e in events if "private_to" not in e]
+        if all(e.get("type") in SECRET_ANSWERS for e in public):
+            return False
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self.channels.channel(row.channel_id)
-        public = [e for e in events if "private_to" not in e]
-        phase_seen = self.phase_shown.get(game_id)
-        try:
-            return await self._post_step(game_id, game, public, images or [], sends, row, lang, channel)
-        except BaseException:
-            if phase_seen is None:  # a retry narrates the step as this try did
-                self.phase_shown.pop(game_id, None)
-            else:
-                self.phase_shown[game_id] = phase_seen
-            raise
+        await self._load_layout(game_id)
+        return await self._post_step(game_id, game, public, images or [], sends, row, lang, channel)
 
     async def _post_step(
         self,
@@ -364,7 +410,7 @@ class Publisher:
         tail = trailing_items(public[used:], lang)
         round_ = game.round - (1 if any(e["type"] == "round-started" for e in public) else 0)
         phase_after = game.view(None)["phase"] if (log_lines or used) and not game.finished else None
-        table, posts = plan_step(self.tables.get(game_id) or Table(), public, lang, round_=round_,
+        table, posts = plan_step(self.tables.get(game_id) or Layout().table, public, lang, round_=round_,
                                  phase_after=phase_after)  # fmt: skip
         files = self._files_for(posts, images)
         if files.get(None):  # images no message of the step shows (the game's start): one message of their own
@@ -384,12 +430,16 @@ class Publisher:
                     await self._send_once(
                         sends, f"{part}+{start}", channel, None, attached[start : start + FILES_PER_MESSAGE]
                     )
-            else:
+            elif not (await sends.recorded(f"edit:{post.message_id}"))[0]:
+                edited = post.message_id
                 try:
                     await self._fence()
                     await channel.get_partial_message(post.message_id).edit(content=text)  # type: ignore[attr-defined]
                 except discord.NotFound:  # someone deleted it: the lines go out anew
                     post.message_id = await self._send_once(sends, f"repost:{post.message_id}", channel, text, [])
+                await sends.mark(f"edit:{edited}", post.message_id)
+            else:  # edited before a crash: as it was then (a message deleted meanwhile was posted anew)
+                post.message_id = (await sends.recorded(f"edit:{post.message_id}"))[1]
             post.changed = False
         await self.log_to_thread(
             game_id, row.log_thread_id, row.channel_id, row.name, log_lines, lang, sends=sends, regrouped=regrouped
@@ -452,19 +502,28 @@ class Publisher:
         thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang, since=await sends.written_at())
         if thread is None:
             return
-        if regrouped is not None and not (await sends.recorded("log:regroup"))[0]:
-            edited = await self._replace_last_line(game_id, thread, regrouped)
-            if edited is not None:
-                await sends.mark("log:regroup", edited)
-            else:  # the message is not known here (a restart) or full: the line goes out with the rest
-                lines = [regrouped, *lines]
+        if regrouped is not None:
+            done, message_id = await sends.recorded("log:regroup")
+            open_ = self.open_text.get(game_id)
+            if done and open_ is not None and open_[0] == message_id:  # rewritten before a crash: as it was then
+                self.open_text[game_id] = (open_[0], last_line_replaced(open_[1], regrouped))
+            elif not done:
+                edited = await self._replace_last_line(game_id, thread, regrouped)
+                if edited is not None:
+                    await sends.mark("log:regroup", edited)
+                else:  # no message is open, or it is full: the line goes out with the rest
+                    lines = [regrouped, *lines]
         for index, chunk in enumerate(split(lines)):
             part = f"log:{index}"
             done, message_id = await sends.recorded(part)
-            if done:
+            if done:  # out before a crash: the open message is what that left (added to it, or a new one)
                 open_ = self.open_text.get(game_id)
-                if open_ is None or open_[0] != message_id:  # what that message holds is not known here: start anew
+                if message_id is None:
                     self.open_text.pop(game_id, None)
+                elif open_ is not None and open_[0] == message_id:
+                    self.open_text[game_id] = (message_id, f"{open_[1]}\n{chunk}")
+                else:
+                    self.open_text[game_id] = (message_id, chunk)
                 continue
             edited = await self._add_to_open_text(game_id, thread, chunk)
             if edited is not None:
@@ -477,12 +536,7 @@ class Publisher:
     async def _replace_last_line(self, game_id: int, thread: discord.abc.Messageable, line: str) -> int | None:
         """Rewrite the last line of the log thread's last message: its id; None: no message is open here, the line
         does not fit, or the message is gone."""
-
-        def last_line_replaced(held: str) -> str:
-            kept = held.rpartition("\n")[0]
-            return f"{kept}\n{line}" if kept else line
-
-        return await self._rewrite_open_text(game_id, thread, last_line_replaced)
+        return await self._rewrite_open_text(game_id, thread, lambda held: last_line_replaced(held, line))
 
     async def _add_to_open_text(self, game_id: int, thread: discord.abc.Messageable, text: str) -> int | None:
         """Add a step's lines to the log thread's last message when there is room: its id; None: post anew (none is
@@ -584,7 +638,6 @@ class Publisher:
         """An ended game leaves every in-memory table (its last posts still go out, in order)."""
         self.dms.forget_game(game_id)
         self.forms.forget_game(game_id)
-        self.status_text.pop(game_id, None)
         self.after_answer(game_id, functools.partial(self._forget_channel, game_id))
 
     async def _forget_channel(self, game_id: int) -> None:
@@ -641,20 +694,26 @@ class Publisher:
                 awaiting=awaiting,
                 deadline=await deadline_text(self.service, game_id, lang),
             )
-        if self.status_text.get(game_id) == text:
-            return  # nothing changed: spare Discord an edit
-        self.status_text[game_id] = text
+        store = self.service.store
+        shown_text, due = await store.status_shown(game_id)  # as stored: another process may have edited it since
+        if shown_text == text:  # nothing changed: spare Discord an edit
+            if due is not None:
+                await store.status_told(game_id, text, game.version)
+            return
         channel = await self.channels.channel(row.channel_id)
         message_id = await self.service.status_message(game_id)
         if message_id is not None:
             try:
                 await self._fence()
                 await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
+                await store.status_told(game_id, text, game.version)
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a new one
+        # Sent again after a crash before its id was recorded, Discord answers with the message it made then.
+        nonce = hashlib.blake2b(f"status:{game_id}:{message_id}".encode(), digest_size=12).hexdigest()
         await self._fence()
-        message = await channel.send(text)
+        message = await channel.send(text, nonce=nonce)
         try:
             await self._fence()
             await message.pin()
@@ -662,6 +721,7 @@ class Publisher:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
         # Recorded once pinned, so whoever reads the record finds the message as players see it.
         await self.service.set_status_message(game_id, message.id)
+        await store.status_told(game_id, text, game.version)
 
     # ----- notices -----
 

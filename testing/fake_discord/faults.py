@@ -41,7 +41,7 @@ class RequestRecord:
 @dataclass
 class FaultRule:
     matcher: str
-    kind: str  # "rate_limit" | "server_error" | "error" | "lost_answer"
+    kind: str  # "rate_limit" | "server_error" | "error" | "lost_answer" | "held"
     remaining: int
     retry_after: float = 0.05
     is_global: bool = False
@@ -49,7 +49,8 @@ class FaultRule:
     code: int = 0
     message: str = ""
     hits: int = 0
-    hold: float = 0.0  # "lost_answer": seconds the answer is withheld
+    hold: float = 0.0  # "lost_answer", "held": seconds the answer is withheld
+    skip: int = 0  # matching requests let through before the rule applies (the n-th send of a route)
 
 
 class FaultPlan:
@@ -81,12 +82,24 @@ class FaultPlan:
         self.rules.append(rule)
         return rule
 
-    def lost_answer(self, route: str, *, times: int = 1, hold: float = 0.0, status: int = 500) -> FaultRule:
+    def lost_answer(
+        self, route: str, *, times: int = 1, hold: float = 0.0, status: int = 500, skip: int = 0
+    ) -> FaultRule:
         """Do the next ``times`` matching requests (the message is created, the edit made), then withhold the answer
         for ``hold`` seconds and answer a 5xx instead: Discord did the thing and the bot never heard so (a cut
         connection, Discord's own "answers an error after doing the thing"). A long ``hold`` keeps the bot waiting
         there, to be killed."""
-        rule = FaultRule(route, "lost_answer", times, status=status, message="500: Internal Server Error", hold=hold)
+        rule = FaultRule(
+            route, "lost_answer", times, status=status, message="500: Internal Server Error", hold=hold, skip=skip
+        )
+        self.rules.append(rule)
+        return rule
+
+    def held(self, route: str, *, skip: int = 0, hold: float = 0.0, status: int = 500) -> FaultRule:
+        """Withhold the matching request, after ``skip`` others went through, for ``hold`` seconds without doing it,
+        then answer a 5xx: it never reached Discord. A long ``hold`` keeps the bot waiting there, to be killed (a crash
+        just before a send)."""
+        rule = FaultRule(route, "held", 1, status=status, message="500: Internal Server Error", hold=hold, skip=skip)
         self.rules.append(rule)
         return rule
 
@@ -97,6 +110,9 @@ class FaultPlan:
     def take(self, method: str, route: str, path: str) -> FaultRule | None:
         for rule in self.rules:
             if rule.remaining > 0 and route_matches(rule.matcher, method, route, path):
+                if rule.skip > 0:
+                    rule.skip -= 1
+                    continue
                 rule.remaining -= 1
                 rule.hits += 1
                 return rule

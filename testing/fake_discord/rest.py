@@ -111,8 +111,9 @@ class RestRouter:
         if spec.auth and not self._authorized(request):
             return json_response({"message": "401: Unauthorized", "code": 0}, status=401), None
         rule = ctx.faults.take(spec.method, spec.path, path)
-        if rule is not None and rule.kind == "lost_answer":
-            await self._handle(spec, request, key)  # done, whatever it answers
+        if rule is not None and rule.kind in ("lost_answer", "held"):
+            if rule.kind == "lost_answer":
+                await self._handle(spec, request, key)  # done, whatever it answers
             until = time.monotonic() + rule.hold
             while time.monotonic() < until and request.transport is not None and not request.transport.is_closing():
                 await asyncio.sleep(0.05)  # withheld until the hold ends or the client is gone (a killed bot)

@@ -1,0 +1,375 @@
+"""A property of the outbox (issue X, ``../shared/design/exactly-once.md``): a random crash point in a random sequence
+of commits and sends, replayed, gives exactly the messages of a crash-free run.
+
+A game of three houses is played by seeded random agents through the real ``GameService`` on the real SQLite and
+PostgreSQL stores; its publications (the orders revealed, the phase and battle messages of the channel edited as the
+game goes, the log thread's lines, the decision DMs, the pinned status) go through the real publisher to the project's
+fake Discord over the real discord.py. The crash-free run of each seed is recorded once, after each commit.
+
+The crashed run plays the same first ``commits`` commits and dies at one Discord request among those their
+publications make, drawn at random: either the request is held before Discord does it (a crash between a commit and
+its send, between two parts of a publication, between one mark and the next send) or Discord does it and the answer is
+withheld (a crash between a send and its mark). The dying "process" is then killed: its publishing tasks are cancelled
+and its store closed, so it writes nothing more. A new process is started on the same database, in this test's
+process: a new store, service, channels, DMs, forms and publisher, built as ``cogs/play.py`` builds them, with nothing
+carried over in memory but the discord.py connection (Discord's side, which a restarted process gets again from the
+gateway); it drains the outbox as ``WesterosBot.setup_hook`` does at start, and plays the rest of the commits.
+
+What Discord then shows (every message of the game's channel, its log thread and the players' DMs, in order, with the
+successive texts each showed) must be the crash-free run's: each post, DM and edit once, nothing lost. An edit repeated
+with the text the message already shows (a crash between Discord's answer to an edit and its mark: an edit has no
+nonce) is not a second edit a reader could see, and counts once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+from collections.abc import AsyncIterator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord.ext import commands
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.commands import Answer, Join, Start
+from app.queries import GameSettings
+from app.service import GameService, ServiceError
+from app.store import Store
+from cogs.acks import AckFirst
+from cogs.channels import Channels
+from cogs.dms import DecisionDMs
+from cogs.forms import FormController
+from cogs.publisher import Publisher
+from engine.agents import AGENTS
+from engine.errors import RuleError
+from testing import postgres
+from testing.fake_discord import FakeChannel, FakeDiscord, FakeMember
+from testing.fake_discord.faults import FaultRule
+from tests.conftest import STORES, require_postgres
+
+SEEDS = (3, 7)
+COMMITS = 40  # commits of a sequence at most: a round and more (a reveal, marches and battles, a new round's Westeros)
+HOLD = 600.0  # a crashed request's answer is held longer than any example lasts
+PLAYERS = 3
+
+# One recorded crash-free run per (store, seed), shared by every example.
+RUNS: dict[tuple[str, int], Run] = {}
+
+
+class Bot(commands.Bot):
+    """The Discord connection a process of the bot holds; only what the publisher's parts use of it."""
+
+    def __init__(self) -> None:
+        super().__init__(command_prefix="!", intents=discord.Intents.default(), guild_ready_timeout=0.05)
+
+
+@dataclass
+class Process:
+    """What one process of the one-process bot holds for publishing, all built from the database."""
+
+    store: Store
+    service: GameService
+    publisher: Publisher
+
+    @staticmethod
+    async def start(database: Path | str, bot: commands.Bot) -> Process:
+        store = await Store.open(database)
+        service = GameService(store)
+        order = AckFirst()
+        channels = Channels(bot)
+        forms = FormController(service, order, channels)
+        dms = DecisionDMs(service, channels, forms)
+        publisher = Publisher(service, order, channels, dms, forms)
+        publisher.status_delay = 0.0  # each status edit at once: the runs' requests come in one order
+        service.subscribe(publisher.on_applied)
+        service.subscribe_end(publisher.forget_game)
+        service.subscribe_notices(publisher.on_notices)
+        await publisher.drain()  # as WesterosBot.setup_hook: what a crash left in the outbox goes out first
+        return Process(store, service, publisher)
+
+    def busy(self) -> bool:
+        p = self.publisher
+        return bool(p.posting or p.status_tasks or p.status_pending)
+
+    async def kill(self) -> None:
+        """As a SIGKILL would: its publishing tasks stop where they are, and it writes nothing more."""
+        # Each of its publishing tasks (a game's chain of publications keeps only its latest in ``posting``).
+        tasks = [t for t in asyncio.all_tasks() if getattr(t.get_coro(), "__qualname__", "").startswith("Publisher.")]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.store.close()
+
+
+@dataclass
+class Table:
+    """A game's place on the fake Discord: its channel and its players, new for each run."""
+
+    channel: FakeChannel
+    players: list[FakeMember]
+
+
+@dataclass
+class Run:
+    """A run's requests and what Discord showed after each commit."""
+
+    routes: list[str] = field(default_factory=list)  # each request's route, in order
+    requests_after: list[int] = field(default_factory=list)  # requests made once commit i was published
+    shown_after: list[list[Any]] = field(default_factory=list)
+
+
+@dataclass
+class Player:
+    """The seeded agents answering the next open decision, the same answers in every run of a seed."""
+
+    seed: int
+    agents: dict[str, Any] = field(default_factory=dict)
+
+    async def commit(self, service: GameService, game_id: int, number: int) -> None:
+        game = await service.load(game_id)
+        prompt = next(p for p in game.prompts() if not p.answered)
+        agent = self.agents.setdefault(prompt.house, AGENTS["random"](self.seed * 31 + len(self.agents)))
+        seats = await service.store.seats(game_id)
+        answer = agent.answer(prompt, game.view(prompt.house))
+        for tried in (answer, prompt.default):
+            command = Answer(
+                game_id=game_id, house=prompt.house, answer=tried, by=seats[prompt.house], key=f"a{number}"
+            )
+            try:
+                await service.execute(command)
+                return
+            except (ServiceError, RuleError):
+                continue
+        raise AssertionError(f"neither the agent's answer nor the default was taken at commit {number}")
+
+
+async def new_table(fake: FakeDiscord, guild: Any, bot: commands.Bot) -> Table:
+    channel = fake.add_text_channel(guild, "game")
+    players = [fake.add_member(guild, f"p{i}") for i in range(PLAYERS)]
+    for _ in range(1000):  # the channel reaches the bot's cache through the gateway
+        if bot.get_channel(channel.id) is not None:
+            break
+        await asyncio.sleep(0.005)
+    return Table(channel, players)
+
+
+async def create_game(service: GameService, table: Table, guild_id: int, seed: int) -> int:
+    """The game's lobby (nothing to publish: a lobby is not an outbox publication)."""
+    game_id = await service.create(
+        guild_id=guild_id,
+        channel_id=table.channel.id,
+        creator=table.players[0].id,
+        name="g",
+        settings=GameSettings(players=PLAYERS, seed=seed),
+    )
+    for player in table.players:
+        await service.execute(Join(game_id=game_id, by=player.id))
+    return game_id
+
+
+async def commit(service: GameService, player: Player, game_id: int, number: int) -> None:
+    """Commit ``number`` of the sequence: the start, then one answer each."""
+    if number == 0:
+        await service.execute(Start(game_id=game_id))
+    else:
+        await player.commit(service, game_id, number)
+
+
+async def published(process: Process, crash: FaultRule | None = None) -> bool:
+    """Wait until the process published everything (True), or the crash's request reached Discord (False)."""
+    end = asyncio.get_running_loop().time() + 30
+    while True:
+        if asyncio.get_running_loop().time() > end:
+            import io
+
+            out = io.StringIO()
+            for task in asyncio.all_tasks():
+                if "in_turn" in repr(task) or "flush" in repr(task):
+                    task.print_stack(file=out, limit=30)
+            raise AssertionError(f"still publishing: {out.getvalue()}")
+        if crash is not None and crash.hits:
+            await asyncio.sleep(0.05)  # the held request done (or not) as its rule says
+            return False
+        if not process.busy():
+            await asyncio.sleep(0)
+            if not process.busy():
+                return True
+        await asyncio.sleep(0.002)
+
+
+def shown(fake: FakeDiscord, table: Table, ids: dict[int, str]) -> list[Any]:
+    """What Discord shows of a game: per channel (the game's, its threads, each player's DMs), each live message in
+    order with the texts it showed one after another (an edit to the same text is no change), its attachments and
+    whether it is pinned. Ids of the run's own channels and members are named, so that two runs compare."""
+    world = fake.world
+    places: list[tuple[str, FakeChannel]] = [("channel", table.channel)]
+    places += [
+        (f"thread:{c.name}", c) for c in world.channels.values() if getattr(c, "parent_id", None) == table.channel.id
+    ]
+    places += [(f"dm:{i}", world.dm_channel(p.user)) for i, p in enumerate(table.players)]
+
+    def named(text: str) -> str:
+        return re.sub(r"\d{15,22}", lambda m: ids.get(int(m.group()), "<id>"), text)
+
+    out: list[Any] = []
+    for name, channel in places:
+        messages = []
+        for message in world.messages_in(channel):
+            texts: list[str] = []
+            for version in [*message.history, message.snapshot()]:
+                text = named(_text_of(version))
+                if not texts or texts[-1] != text:
+                    texts.append(text)
+            messages.append((texts, [a.filename for a in message.attachments], message.pinned))
+        out.append((name, messages))
+    return out
+
+
+def _text_of(snapshot: dict[str, Any]) -> str:
+    """A message's version as a reader sees it: its text, its embeds, its components' texts and custom ids."""
+    parts = [str(snapshot.get("content") or ""), json.dumps(snapshot.get("embeds") or [], sort_keys=True)]
+    parts.append(json.dumps(snapshot.get("components") or [], sort_keys=True))
+    return "\n".join(parts)
+
+
+def names(table: Table, guild: Any, fake: FakeDiscord) -> dict[int, str]:
+    ids = {table.channel.id: "<channel>", guild.id: "<guild>"}
+    ids |= {p.id: f"<p{i}>" for i, p in enumerate(table.players)}
+    ids |= {fake.world.dm_channel(p.user).id: f"<dm{i}>" for i, p in enumerate(table.players)}
+    return ids
+
+
+def difference(free: list[Any], crashed: list[Any]) -> str:
+    """Where the crashed run's messages differ from the crash-free run's, readably."""
+    lines = []
+    for (place, want), (_, got) in zip(free, crashed, strict=True):
+        if want != got:
+            lines.append(f"{place}: crash-free {len(want)} messages, crashed {len(got)}")
+            lines += [f"  - {m}" for m in want if m not in got][:6]
+            lines += [f"  + {m}" for m in got if m not in want][:6]
+    return "\n".join(line[:600] for line in lines)
+
+
+@contextmanager
+def database(kind: str, template: Path, folder: Path) -> Iterator[Path | str]:
+    if kind == "sqlite":
+        path = folder / "games.sqlite3"
+        shutil.copyfile(template, path)
+        yield path
+        return
+    with postgres.migrated_schema("prop") as url:
+        yield url
+
+
+class World:
+    """The fake Discord and the bot's connection to it, shared by a test's examples, with the store they run on."""
+
+    def __init__(self, fake: FakeDiscord, guild: Any, bot: Bot, kind: str, template: Path, folder: Path) -> None:
+        self.fake, self.guild, self.bot = fake, guild, bot
+        self.kind, self.template, self.folder = kind, template, folder
+        self.examples = 0
+
+    def __repr__(self) -> str:
+        return f"World({self.kind})"
+
+
+@pytest.fixture(params=STORES)
+async def world(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[World]:
+    kind = str(request.param)
+    if kind == "postgres":
+        require_postgres()
+    async with FakeDiscord.start() as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        async with fake.run_bot(Bot()) as bot:
+            yield World(fake, guild, bot, kind, request.getfixturevalue("migrated_sqlite"), tmp_path)
+        assert fake.internal_errors == [], fake.internal_errors
+
+
+async def crash_free(world: World, seed: int) -> Run:
+    """The run of a seed's sequence without a crash, recorded after each commit (once per store and seed)."""
+    known = RUNS.get((world.kind, seed))
+    if known is not None:
+        return known
+    run = Run()
+    table = await new_table(world.fake, world.guild, world.bot)
+    folder = world.folder / f"free-{seed}"
+    folder.mkdir()
+    with database(world.kind, world.template, folder) as db:
+        process = await Process.start(db, world.bot)
+        try:
+            game_id = await create_game(process.service, table, world.guild.id, seed)
+            first = len(world.fake.requests.records)
+            player = Player(seed)
+            for number in range(COMMITS):
+                await commit(process.service, player, game_id, number)
+                assert await published(process)
+                run.requests_after.append(len(world.fake.requests.records) - first)
+                run.shown_after.append(shown(world.fake, table, names(table, world.guild, world.fake)))
+            run.routes = [r.key for r in world.fake.requests.records[first:]]
+        finally:
+            await process.kill()
+    RUNS[(world.kind, seed)] = run
+    return run
+
+
+@st.composite
+def crashes(draw: st.DrawFn) -> tuple[int, int, int, bool]:
+    """(seed, commits, request the crash comes at, whether Discord did that request before the process died)."""
+    seed = draw(st.sampled_from(SEEDS))
+    commits = draw(st.integers(1, COMMITS))
+    return seed, commits, draw(st.integers(0, 10**6)), draw(st.booleans())
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=crashes())
+async def test_a_crash_anywhere_replayed_gives_the_messages_of_a_crash_free_run(
+    world: World, case: tuple[int, int, int, bool]
+) -> None:
+    seed, commits, pick, done = case
+    free = await crash_free(world, seed)
+    made = free.requests_after[commits - 1]
+    if made == 0:
+        return
+    at = pick % made
+    route = free.routes[at]
+    skip = free.routes[:at].count(route)
+    world.examples += 1
+    folder = world.folder / f"crash-{world.examples}"
+    folder.mkdir()
+    fake = world.fake
+    table = await new_table(fake, world.guild, world.bot)
+    with database(world.kind, world.template, folder) as db:
+        process = await Process.start(db, world.bot)
+        game_id = await create_game(process.service, table, world.guild.id, seed)
+        rule = (fake.faults.lost_answer if done else fake.faults.held)(route, skip=skip, hold=HOLD)
+        player = Player(seed)
+        number = 0
+        try:
+            while number < commits:
+                await commit(process.service, player, game_id, number)
+                number += 1
+                if not await published(process, rule):
+                    break
+            assert rule.hits == 1, "the crash came where it was drawn"
+            await process.kill()
+            fake.faults.rules.remove(rule)
+            process = await Process.start(db, world.bot)
+            assert await published(process)
+            while number < commits:
+                await commit(process.service, player, game_id, number)
+                number += 1
+                assert await published(process)
+            now = shown(fake, table, names(table, world.guild, fake))
+            assert now == free.shown_after[commits - 1], difference(free.shown_after[commits - 1], now)
+        finally:
+            if rule in fake.faults.rules:
+                fake.faults.rules.remove(rule)
+            await process.kill()
