@@ -12,6 +12,7 @@ import contextvars
 import functools
 import hashlib
 import io
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -29,6 +30,7 @@ from app.notices import from_payload, notice_text
 from app.queries import OutboxKey
 from app.service import Applied, GameService, ServiceError, opened_by, outbox_kind
 from app.store import GameRow, Source
+from app.store_outbox import Notice
 from cogs.acks import AckFirst
 from cogs.channels import Channels
 from cogs.dms import DecisionDMs, deadline_text
@@ -101,6 +103,13 @@ def post_part(post: Post, lang: str, taken: set[str]) -> str:
         n += 1
     taken.add(f"{stem}:{n}")
     return f"{stem}:{n}"
+
+
+def notice_nonce(notice: Notice) -> str:
+    """A notice's nonce: posted again after a crash between Discord's answer and its row's deletion, Discord answers
+    with the message it made then. Its row's id with what it says (SQLite may give a deleted row's id to the next)."""
+    key = f"notice:{notice.game_id}:{notice.id}:{notice.after_version}:{json.dumps(notice.payload, sort_keys=True)}"
+    return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
 def last_line_replaced(held: str, line: str) -> str:
@@ -747,7 +756,7 @@ class Publisher:
                 continue
             try:
                 await self._fence()
-                await channel.send(text)
+                await channel.send(text, nonce=notice_nonce(notice))
             except discord.HTTPException:
                 log.exception("could not post a notice of game %s", game_id)
                 return
