@@ -118,8 +118,7 @@ class ThinkClaims:
             yield
         finally:
             renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+            await asyncio.wait([renewing])  # its end, without swallowing a cancellation of this task
             try:
                 await self.db.execute(
                     "DELETE FROM leases WHERE (name = ? AND holder = ?) OR (substr(name, 1, ?) = ? AND expires_at < ?)",

@@ -167,6 +167,21 @@ async def test_two_processes_think_about_each_decision_once_and_a_dead_holders_c
         await ai_second.settled()
         assert await ai_orders(first.store, dead) == ai_houses_of(game)
         assert not await claims_left(first.store)
+
+        # A holder whose decisions wait in its pool's queue (its one worker busy) longer than a claim's life renews
+        # its claims: the other process still leaves the decisions alone.
+        for ai in (ai_first, ai_second):
+            ai.claims.ttl = 0.3
+        before = (ai_first.thought, ai_second.thought)
+        busy = asyncio.ensure_future(ai_first.pool.run(time.sleep, 2.0))
+        slow = await ai_game(plain, budget_ms=10, channel=22)
+        await ai_first.look(slow)
+        await wait_until(lambda: claims_left(first.store), 2, read_as=len)  # the first holds both decisions
+        await ai_second.look(slow)
+        await wait_until(lambda: ai_orders(first.store, slow), ai_houses_of(await first.service.load(slow)))
+        await asyncio.gather(busy, ai_first.settled(), ai_second.settled())
+        assert (ai_first.thought - before[0], ai_second.thought - before[1]) == (2, 0)
+        assert not await claims_left(first.store)
     finally:
         ai_first.close()
         ai_second.close()
@@ -180,10 +195,12 @@ async def claims_left(store: Store) -> list[tuple[Any, ...]]:
     return await store.db.fetchall("SELECT name, holder FROM leases WHERE name LIKE 'think:%'")
 
 
-async def wait_until(read: Callable[[], Awaitable[Any]], wanted: Any, timeout: float = 60.0) -> None:
+async def wait_until(
+    read: Callable[[], Awaitable[Any]], wanted: Any, timeout: float = 60.0, read_as: Callable[[Any], Any] = lambda x: x
+) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if await read() == wanted:
+        if read_as(await read()) == wanted:
             return
-        await asyncio.sleep(0.05)
+        await asyncio.sleep(0.02)
     raise AssertionError(f"not reached in {timeout} s: {await read()} != {wanted}")
