@@ -39,6 +39,7 @@ from typing import Any
 from app.ai_think import SEARCHING, SIMPLE, think, warm
 from app.background import ImagePool, PoolBusy
 from app.commands import Answer
+from app.config import AI_NICENESS
 from app.decisions import only_answer
 from app.leases import Lease, current, process_holder, process_info, renew, take
 from app.queries import REPAIR, GameSettings, ServiceError
@@ -144,12 +145,20 @@ class AiPlayers:
     """Answers the decisions of the houses the agent plays; ``workers`` processes think (started on first use)."""
 
     def __init__(
-        self, service: GameService, *, workers: int = 1, pool: ImagePool | None = None, claim_s: float = CLAIM_S
+        self,
+        service: GameService,
+        *,
+        workers: int = 1,
+        pool: ImagePool | None = None,
+        claim_s: float = CLAIM_S,
+        niceness: int = AI_NICENESS,
     ) -> None:
         self.service = service
         self.claims = ThinkClaims(service, ttl=claim_s)
         # No fork-server preload: it is one per process, the image pool's (``render``); each worker imports the engine.
-        self.pool = pool or ImagePool(workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER)
+        self.pool = pool or ImagePool(
+            workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER, niceness=niceness
+        )
         self._thinking: set[tuple[int, str]] = set()  # (game, prompt id) worked out now in this process
         self._tasks: set[asyncio.Task[None]] = set()
         self.answered = 0  # decisions this process answered (tests and benches)
@@ -278,6 +287,11 @@ class AiPlayers:
     async def autopilot(self, kind: str, game: Game, prompt: Prompt, budget_ms: float) -> Any:
         """The deadline's answer for an absent player (``Deadlines.think``)."""
         return await self.think(SEARCHING if kind == SEARCHING else SIMPLE, game, prompt, budget_ms)
+
+    @property
+    def busy(self) -> int:
+        """The decisions this process is working out now (tests and benches)."""
+        return len(self._thinking)
 
     async def settled(self) -> None:
         """Wait until nothing is being worked out (tests)."""

@@ -64,11 +64,13 @@ def _leave_with(owner: int) -> None:
     threading.Thread(target=wait_then_leave, name="owner-watch", daemon=True).start()
 
 
-def _lower_this_processs_priority(initializer: Callable[[], object] | None, owner: int | None = None) -> None:
+def _lower_this_processs_priority(
+    initializer: Callable[[], object] | None, owner: int | None = None, niceness: int = NICENESS
+) -> None:
     if owner is not None:
         _leave_with(owner)
     with contextlib.suppress(AttributeError, OSError):
-        os.nice(NICENESS)
+        os.nice(niceness)
     if initializer is not None:
         initializer()  # the renderer's warm-up: its static layers are built once per worker, before any request
 
@@ -85,6 +87,7 @@ class ImagePool:
     pickled: module-level functions and plain data). At most ``workers`` run at once; up to ``queue`` more wait;
     beyond that ``run`` raises :class:`PoolBusy` at once. ``start()`` spawns and warms every worker (each runs
     ``initializer`` once); each worker is replaced after ``tasks_per_worker`` jobs, so its memory stays bounded.
+    Its workers run ``niceness`` lower than the bot (Linux's nice levels).
     """
 
     def __init__(
@@ -95,6 +98,7 @@ class ImagePool:
         initializer: Callable[[], object] | None = None,
         tasks_per_worker: int = 500,
         preload: tuple[str, ...] = (),
+        niceness: int = NICENESS,
     ) -> None:
         # Never fork the bot itself (its event loop, threads and sockets): workers come from a clean server
         # process, which imports ``preload`` once for all of them.
@@ -108,7 +112,7 @@ class ImagePool:
             workers,
             mp_context=context,
             initializer=_lower_this_processs_priority,
-            initargs=(initializer, os.getpid()),
+            initargs=(initializer, os.getpid(), niceness),
             max_tasks_per_child=tasks_per_worker,
         )
         self._running: asyncio.Semaphore | None = None

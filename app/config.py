@@ -22,6 +22,10 @@ def load_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+# How much lower than the bot the AI's processes think (AI_NICENESS): the image pool's ten.
+AI_NICENESS = 10
+
+
 @dataclass(frozen=True)
 class Config:
     token: str | None
@@ -31,6 +35,7 @@ class Config:
     moderator_role: str | None = None
     image_workers: int = 2  # processes drawing images (IMAGE_WORKERS)
     ai_workers: int = 1  # processes where the agent thinks for AI seats and absent players (AI_WORKERS; app/ai.py)
+    ai_niceness: int = AI_NICENESS  # how much lower than the bot's CPU priority the AI thinks (AI_NICENESS, 0 to 19)
     worker_slots: int = 8  # answers a worker applies side by side (WORKER_SLOTS; ``--role worker``)
     deadline_sweep_s: float = 30.0  # how often each process looks for overdue deadlines nobody fires (DEADLINE_SWEEP_S)
     deadline_lease_s: float = 300.0  # how long a process firing a deadline holds it (DEADLINE_LEASE_S)
@@ -90,6 +95,13 @@ def _workers(raw: str | None) -> int:
         return max(1, min(8, int(raw))) if raw else default_image_workers()
     except ValueError:
         return default_image_workers()
+
+
+def _niceness(raw: str | None, default: int) -> int:
+    try:
+        return max(0, min(19, int(raw))) if raw else default
+    except ValueError:
+        return default
 
 
 WORKER_SLOTS = 8  # answers one worker applies side by side: each mostly waits for the database
@@ -204,6 +216,7 @@ def load_config(root: Path | None = None, environ: dict[str, str] | None = None,
         moderator_role=env.get("MODERATOR_ROLE") or None,
         image_workers=_workers(env.get("IMAGE_WORKERS")),
         ai_workers=min(4, _workers(env.get("AI_WORKERS") or "1")),
+        ai_niceness=_niceness(env.get("AI_NICENESS"), AI_NICENESS),
         worker_slots=_slots(env.get("WORKER_SLOTS")),
         deadline_sweep_s=_seconds(env.get("DEADLINE_SWEEP_S"), 30.0),
         deadline_lease_s=_seconds(env.get("DEADLINE_LEASE_S"), 300.0),

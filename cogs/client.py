@@ -135,7 +135,7 @@ class WesterosBot(commands.Bot):
             ai_elsewhere=self.role == "gateway",
         )  # fmt: skip
         if self.role != "gateway":
-            self.ai = AiPlayers(self.service, workers=self.config.ai_workers)
+            self.ai = AiPlayers(self.service, workers=self.config.ai_workers, niceness=self.config.ai_niceness)
             self.deadlines.think = self.ai.autopilot
         # The image workers start and warm up beside the rest of start-up; an image asked for meanwhile waits.
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 import app.service as service_module
+from app.ai import AiPlayers
 from app.background import ImagePool, PoolBusy
 from app.commands import Answer, End, Join, Start, Undo
+from app.config import AI_NICENESS, load_config
 from app.lru import Bounded, KeyedLocks
 from app.service import GameService, GameSettings, SharedGame, replay
 from app.store import Store
@@ -302,3 +304,20 @@ def test_make_run_without_a_token_prints_the_help_and_no_make_error() -> None:
     assert done.returncode == 0, done.stderr
     assert "DISCORD_TOKEN is not set" in done.stderr
     assert "make:" not in done.stdout + done.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="process priorities as on the bot's host")
+async def test_the_ais_workers_think_at_the_niceness_the_configuration_names(tmp_path: Path) -> None:
+    """AI_NICENESS (0 to 19; a wrong value is the default) sets how much lower than the bot the AI's processes run."""
+    assert load_config(tmp_path, {}).ai_niceness == AI_NICENESS
+    assert load_config(tmp_path, {"AI_NICENESS": "19"}).ai_niceness == 19
+    assert load_config(tmp_path, {"AI_NICENESS": "40"}).ai_niceness == 19
+    assert load_config(tmp_path, {"AI_NICENESS": "low"}).ai_niceness == AI_NICENESS
+    store = await Store.open(tmp_path / "ai.sqlite3")
+    ai = AiPlayers(GameService(store), niceness=15)
+    try:
+        _, _, priority = await ai.pool.run(_seen_in_worker)
+    finally:
+        ai.close()
+        await store.close()
+    assert priority == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 15)
