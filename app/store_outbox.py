@@ -182,7 +182,10 @@ class OutboxStore(StoreBase):
 
     async def statuses_due(self) -> list[int]:
         """The games whose latest publications' status edit is not known to be out (a crash came first)."""
-        rows = await self.db.fetchall("SELECT game_id FROM publisher_state WHERE status_due IS NOT NULL ORDER BY 1")
+        rows = await self.db.fetchall(
+            "SELECT game_id FROM publisher_state WHERE status_due IS NOT NULL"
+            " AND game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL) ORDER BY 1"  # parked
+        )
         return [int(r[0]) for r in rows]
 
     async def published(self, game_id: int, version: int, kind: str = "step") -> None:

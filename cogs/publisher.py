@@ -393,7 +393,7 @@ class Publisher:
         stored one (``_load_layout``), the same at every try; most answers (a house answered a secret step) tell
         nothing, change nothing and read nothing."""
         public = [e for e in events if "private_to" not in e]
-        if all(e.get("type") in SECRET_ANSWERS for e in public):
+        if not images and all(e.get("type") in SECRET_ANSWERS for e in public):
             return False
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")

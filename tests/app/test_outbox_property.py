@@ -3,8 +3,10 @@ of commits and sends, replayed, gives exactly the messages of a crash-free run.
 
 A game of three houses is played by seeded random agents through the real ``GameService`` on the real SQLite and
 PostgreSQL stores; its publications (the orders revealed, the phase and battle messages of the channel edited as the
-game goes, the log thread's lines, the decision DMs, the pinned status) go through the real publisher to the project's
-fake Discord over the real discord.py. The crash-free run of each seed is recorded once, after each commit.
+game goes, the bidding's, the boards' captions, the log thread's lines, the decision DMs, the pinned status, and every
+sixth commit a deadline's news from the outbox's notices) go through the real publisher to the project's fake Discord
+over the real discord.py; without a renderer (images are drawn elsewhere, and a message's attachments go in its own
+send). The crash-free run of each seed is recorded once, after each commit.
 
 The crashed run plays the same first ``commits`` commits and dies at one Discord request among those their
 publications make, drawn at random: either the request is held before Discord does it (a crash between a commit and
@@ -206,7 +208,7 @@ async def published(process: Process, crash: FaultRule | None = None) -> bool:
                     task.print_stack(file=out, limit=30)
             raise AssertionError(f"still publishing: {out.getvalue()}")
         if crash is not None and crash.hits:
-            await asyncio.sleep(0.05)  # the held request done (or not) as its rule says
+            await asyncio.sleep(0.2)  # the held request done (or not) as its rule says
             return False
         if not process.busy():
             await asyncio.sleep(0)
