@@ -31,7 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
+import multiprocessing
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any
@@ -51,6 +53,7 @@ from engine.state import GameState
 
 log = logging.getLogger("westeros.ai")
 
+POOL_START = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"  # ImagePool's
 QUEUE = 64  # decisions waiting for a worker at most; beyond, the next commit or start-up (or the deadline) answers
 TASKS_PER_WORKER = 200  # a worker is replaced after this many decisions, so its memory stays bounded
 RETRY_S = 10.0  # a decision the AI could not answer (its queue full, an error) is looked at again this much later
@@ -156,14 +159,24 @@ class AiPlayers:
         self.service = service
         self.claims = ThinkClaims(service, ttl=claim_s)
         # No fork-server preload: it is one per process, the image pool's (``render``); each worker imports the engine.
+        # Set while the bot's players are not clicking: the pool's searches pause while it is clear (app/ai_think.py).
+        self.not_clicking = multiprocessing.get_context(POOL_START).Event()
+        self.not_clicking.set()
         self.pool = pool or ImagePool(
-            workers, queue=QUEUE, initializer=warm, tasks_per_worker=TASKS_PER_WORKER, niceness=niceness
+            workers,
+            queue=QUEUE,
+            initializer=functools.partial(warm, self.not_clicking),
+            tasks_per_worker=TASKS_PER_WORKER,
+            niceness=niceness,
         )
         self._thinking: set[tuple[int, str]] = set()  # (game, prompt id) worked out now in this process
         self._tasks: set[asyncio.Task[None]] = set()
         self.answered = 0  # decisions this process answered (tests and benches)
         self.thought = 0  # decisions this process worked out in its pool, answered or not (tests and benches)
         self.retry_s = RETRY_S
+        # Waits until players' clicks are served (the bot's acknowledgement lanes, cogs/acks.py; None: never waits):
+        # the AI starts thinking, and submits, after a burst of answers rather than in its midst.
+        self.after_clicks: Callable[[], Awaitable[None]] | None = None
         self.closed = False
         service.subscribe(self.on_applied)
         service.subscribe_notices(self.on_notices)
@@ -223,6 +236,7 @@ class AiPlayers:
     async def _play(self, game_id: int, game: Game, prompt: Prompt, tag: tuple[int, str]) -> None:
         again: float | None = None  # look at the game again, this many seconds from now
         try:
+            await self._after_clicks()
             row = await self.service.row(game_id)
             if row.status != GameStatus.RUNNING:
                 return  # paused: the resume's notice looks again
@@ -257,11 +271,24 @@ class AiPlayers:
             return None  # the claim's holder before this process answered it and let go
         answer = await self.think(SEARCHING, game, prompt, GameSettings.from_dict(settings).ai_budget_ms)
         self.thought += 1
+        await self._after_clicks()
         if await self._repaired_at(game_id) != repaired_at:
             return 0.0  # a repair replaced the position it thought about (its prompt ids may come again)
         if await self.submit(game_id, prompt, answer, key):
             self.answered += 1
         return None
+
+    def players_clicking(self, clicking: bool) -> None:
+        """The bot's acknowledgement lanes (cogs/acks.py) say its players started or stopped clicking: the AI's
+        searches pause meanwhile, so that they do not take the CPU that acknowledges and answers them."""
+        if clicking:
+            self.not_clicking.clear()
+        else:
+            self.not_clicking.set()
+
+    async def _after_clicks(self) -> None:
+        if self.after_clicks is not None:
+            await self.after_clicks()
 
     async def submit(self, game_id: int, prompt: Prompt, answer: Any, key: str) -> bool:
         """The agent's answer on the one path (its default if the rules refuse it); False if it was not needed."""

@@ -202,6 +202,7 @@ async def run(
     workers: int = 0,
     metrics_out: Path | None = None,
     ai_tables: int = 0,
+    ai_budget_ms: float | None = None,
 ) -> dict[str, Any]:
     """``database``: a PostgreSQL address (default: a new SQLite file); ``workers``: run ``bot.py`` as a gateway and
     this many workers instead of one process (PostgreSQL only). CPU is counted over every process of the bot, their
@@ -274,6 +275,10 @@ async def run(
                 lobby = await made.wait_response()
                 ai_game = int(lobby.components[0]["components"][0]["custom_id"].split(":")[1])
                 await (await fake.click(member, lobby, f"lobby:{ai_game}:join")).wait_response()
+                if ai_budget_ms is not None:  # the game's setting, as a moderator's /mod settings would store it
+                    row = await store.game(ai_game)
+                    assert row is not None
+                    await store.update_settings(ai_game, {**row.settings, "ai_budget_ms": ai_budget_ms})
                 ai_lobbies.append((ai_game, lobby))
             # Every player opens the decision from their DM: this is the measured burst.
             houses = {}
@@ -325,6 +330,14 @@ async def run(
                 receipts.append((seen[0] - submitted.created_at) * 1000)
                 return True
 
+            ai_games = []
+            for ai_game, lobby in ai_lobbies:  # the AI starts thinking for its seats' orders now
+                await (await fake.click(moderator, lobby, f"lobby:{ai_game}:start")).wait_response()
+                ai_games.append(ai_game)
+            # Their start's posts go out first, before the CPU counters are read: the burst and its CPU are measured
+            # beside the AI's thinking and answers, not beside the AI tables' start.
+            if ai_games:
+                await asyncio.sleep(2.0)
             assert bot.proc is not None
             pids = [p.proc.pid for p in (bot, *helpers) if p.proc is not None]
             cpu_before, own_before = all_cpu_seconds(pids), time.process_time()
@@ -344,12 +357,6 @@ async def run(
                 await asyncio.sleep(1.0)
             # The harness's own garbage collection would pause the fake mid-burst (20-40 ms full passes were
             # seen) and be counted against the bot: as timeit does, collect first and pause it for the burst.
-            ai_games = []
-            for ai_game, lobby in ai_lobbies:  # the AI starts thinking for its seats' orders now
-                await (await fake.click(moderator, lobby, f"lobby:{ai_game}:start")).wait_response()
-                ai_games.append(ai_game)
-            if ai_games:  # their start's posts go out first: the burst is measured beside the AI's thinking only
-                await asyncio.sleep(2.0)
             ai_before = await ai_answers(store, ai_games)
             gc.collect()
             gc.disable()
@@ -500,6 +507,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--ai-tables", type=int, default=0, help="tables of one member and five AI seats, thinking during the burst"
     )
+    parser.add_argument(
+        "--ai-budget-ms", type=float, default=None, help="the AI tables' budget per decision (the game's default: 2 s)"
+    )
     args = parser.parse_args(argv)
     limit = 600 + 2 * args.games_ended
     runs = [
@@ -513,6 +523,7 @@ def main(argv: list[str] | None = None) -> int:
                     args.flow,
                     metrics_out=args.metrics,
                     ai_tables=args.ai_tables,
+                    ai_budget_ms=args.ai_budget_ms,
                 ),
                 timeout=limit,
             )

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 # Set while a task holds a slot of either lane: a nested call keeps it (waiting again would deadlock).
@@ -47,11 +47,27 @@ class AckFirst:
         self._no_click_work = asyncio.Event()
         self._no_click_work.set()
         self._quiet_timer: asyncio.TimerHandle | None = None
+        # Told True when clicks start to be acknowledged or worked on, False once both lanes are idle again (the AI
+        # pauses its thinking meanwhile: app/ai.py).
+        self.on_clicks: Callable[[bool], None] | None = None
+        self._clicking = False
+
+    def _tell(self) -> None:
+        clicking = not (self._acks_quiet.is_set() and self._no_click_work.is_set())
+        if clicking != self._clicking:
+            self._clicking = clicking
+            if self.on_clicks is not None:
+                self.on_clicks(clicking)
+
+    def _acks_now_quiet(self) -> None:
+        self._acks_quiet.set()
+        self._tell()
 
     @asynccontextmanager
     async def acknowledging(self) -> AsyncIterator[None]:
         self.pending += 1
         self._acks_quiet.clear()
+        self._tell()
         if self._quiet_timer is not None:
             self._quiet_timer.cancel()
             self._quiet_timer = None
@@ -60,7 +76,7 @@ class AckFirst:
         finally:
             self.pending -= 1
             if self.pending == 0:
-                self._quiet_timer = asyncio.get_running_loop().call_later(self.quiet, self._acks_quiet.set)
+                self._quiet_timer = asyncio.get_running_loop().call_later(self.quiet, self._acks_now_quiet)
 
     @asynccontextmanager
     async def working(self) -> AsyncIterator[None]:
@@ -70,6 +86,7 @@ class AckFirst:
             return
         self.clicks_working += 1
         self._no_click_work.clear()
+        self._tell()
         try:
             await self._after(asyncio.get_running_loop().time() + self.max_wait, self._acks_quiet)
             async with self._slots:
@@ -82,6 +99,7 @@ class AckFirst:
             self.clicks_working -= 1
             if self.clicks_working == 0:
                 self._no_click_work.set()
+                self._tell()
 
     @asynccontextmanager
     async def publishing(self) -> AsyncIterator[None]:
@@ -100,6 +118,11 @@ class AckFirst:
                 yield
             finally:
                 _in_work.reset(token)
+
+    async def after_clicks(self, max_wait: float) -> None:
+        """Wait, holding no slot, until no acknowledgement and no click's work is under way, or ``max_wait`` seconds:
+        for work that is nobody's click and should go after a burst of them (the AI's thinking and answers)."""
+        await self._after(asyncio.get_running_loop().time() + max_wait, self._acks_quiet, self._no_click_work)
 
     @staticmethod
     async def _after(deadline: float, *lanes: asyncio.Event) -> None:

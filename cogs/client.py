@@ -40,6 +40,7 @@ BOT_ROOT = Path(__file__).resolve().parent.parent  # where bot.py is: PostgreSQL
 
 HTTP_CONNECTIONS = 64
 GC_THRESHOLDS = (20_000, 20, 10)  # the garbage collector's, chosen by measurement (see setup_hook)
+AI_AFTER_CLICKS_MAX_S = 5.0  # the AI waits at most this long for a stream of clicks to pause before it goes on
 
 
 def warm_job() -> Callable[..., None]:
@@ -141,6 +142,10 @@ class WesterosBot(commands.Bot):
         self._warming = asyncio.ensure_future(asyncio.to_thread(self.background.start))
         slots = GATEWAY_WORK_SLOTS if self.role == "gateway" else WORK_SLOTS
         self.play = Play(self, self.service, self.renderer, publishing=self.role == "all", work_slots=slots)
+        if self.ai is not None:  # the AI thinks and answers after a burst of clicks, not in its midst
+            order = self.play.order
+            self.ai.after_clicks = lambda: order.after_clicks(AI_AFTER_CLICKS_MAX_S)
+            order.on_clicks = self.ai.players_clicking
         lobby = Lobby(self, self.service, self.config.moderator_role, renderer=self.renderer, images=self.background)
         await self.add_cog(lobby)
         await self.add_cog(self.play)

@@ -91,3 +91,17 @@ async def test_no_lane_is_starved_by_a_steady_stream_above_it() -> None:
     published = await publish()
     await busy
     assert 0.19 <= published < 0.5, published
+
+
+async def test_the_lanes_say_when_clicks_start_and_when_both_lanes_are_idle_again() -> None:
+    """``on_clicks`` (the AI pauses meanwhile): True once an acknowledgement starts, False once no acknowledgement has
+    been under way for ``quiet`` and no click's work waits or runs; told once per change."""
+    order = AckFirst(quiet=0.01)
+    told: list[bool] = []
+    order.on_clicks = told.append
+    async with order.acknowledging():
+        pass
+    async with order.working():
+        assert told == [True]
+    await asyncio.sleep(0.05)
+    assert told == [True, False]
