@@ -90,6 +90,9 @@ class Answer(Command):
     # written in the answer's own commit (a firer that dies between two answers leaves nothing half told).
     missed_by: str | None = None
     news: tuple[dict[str, Any], ...] = ()
+    # The key the news is recorded under in the same commit (``deadline-news:<step>``): a second answer carrying it
+    # is refused (``IntegrityError`` on the ``commands`` table, ``OutboxStore.key_refused``), so it is told once.
+    news_key: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -20,12 +20,10 @@ such a deadline's answers are always the searching agent's, in every deployment.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -68,23 +66,6 @@ class Reminder:
     houses: list[str]
     due_at: float
     which: str
-
-
-@dataclass
-class NewsKey:
-    """The key a deadline's news is recorded under (``deadline-news:<step>``), for the one command that carries the
-    news: the firer's own task's next commit to the game (``Deadlines.arming`` adds the key's row to it)."""
-
-    game_id: int
-    key: str
-    task: asyncio.Task[Any] | None
-    used: bool = False
-
-
-# Set by a firer around the command that carries its news. The service calls ``arming`` inside that command's commit
-# in the firer's task; a task spawned meanwhile (the AI's) inherits the variable but is another task, and a later
-# command of the firer's task (a forced answer) comes after the key was used.
-news_key: ContextVar[NewsKey | None] = ContextVar("deadline_news_key", default=None)
 
 
 def news_key_of(step: str) -> str:
@@ -163,22 +144,7 @@ class Deadlines:
 
     async def arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None:
         """The deadline ``game`` (a new version of the game of ``row``, not yet committed) needs, as statements of the
-        commit that makes it (None: the stored row already fits it and no deadline's news is recorded with it). The
-        commit of a firer's answer that carries the deadline's news also records the news's key (``news_key``)."""
-        step = await self._step_arming(game_id, game, row)
-        told = news_key.get()
-        if told is None or told.game_id != game_id or told.used or told.task is not asyncio.current_task():
-            return step
-        writes = [*(step.writes if step is not None else []), self.table.news_write(game_id, told.key, self.clock())]
-
-        def committed() -> None:
-            told.used = True
-            if step is not None:
-                step.committed()
-
-        return Arming(writes, committed)
-
-    async def _step_arming(self, game_id: int, game: Game, row: GameRow) -> Arming | None:
+        commit that makes it (None: the stored row already fits it)."""
         current = await self.table.get(game_id)
         if row.status not in ACTIVE or game.finished or not game.prompts():
             if current is None:
@@ -432,16 +398,13 @@ class Deadlines:
         if not command.news:
             await self.service.execute_or_default(command, default)
             return
-        token = news_key.set(NewsKey(command.game_id, news_key_of(step), asyncio.current_task()))
         try:
-            await self.service.execute_or_default(command, default)
+            await self.service.execute_or_default(replace(command, news_key=news_key_of(step)), default)
             return
         except IntegrityError as err:
-            if not self.table.news_refused(err):
+            if not self.service.store.key_refused(err):
                 raise
             log.info("game %s: the deadline's news was told by another firer", command.game_id)
-        finally:
-            news_key.reset(token)
         await self.service.execute_or_default(replace(command, news=()), default)
 
     async def _autopilot(self, settings: GameSettings, game: Game, prompt: Prompt) -> Any:

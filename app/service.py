@@ -350,6 +350,8 @@ class GameService(GameQueries):
         writes = list(arming.writes) if arming is not None else []
         if isinstance(command, Answer) and command.missed_by is not None:
             writes.append(self.store.missed_write(game_id, command.missed_by))
+        if isinstance(command, Answer) and command.news and command.news_key is not None:
+            writes.append(self.store.key_write(game_id, command.news_key, "notice"))
         await self.store.commit_answer(
             game_id,
             expected_version=version,

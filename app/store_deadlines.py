@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.database import IntegrityError
 from app.store_base import Write
 
 if TYPE_CHECKING:
@@ -116,22 +115,6 @@ class DeadlineStore:
         await self.store.write("DELETE FROM deadlines WHERE game_id = ?", (game_id,))
         self.store.wrote(game_id)
         self.store.deadline_cache[game_id] = None
-
-    @staticmethod
-    def news_write(game_id: int, key: str, at: float) -> Write:
-        """A deadline's news recorded under its own key (``deadline-news:<step>``, as ``GameService.notice_once``
-        records it) in the commit of the answer that carries it: a second firer's news, or the news posted on its own
-        again, is refused by the key (``news_refused``)."""
-        return Write(
-            "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, 'notice', NULL, ?)",
-            (game_id, key, at),
-        )
-
-    @staticmethod
-    def news_refused(err: IntegrityError) -> bool:
-        """Whether a commit failed on a key of the ``commands`` table (the news's, the answer's own being the
-        ``answers`` table's)."""
-        return "commands" in str(err)
 
     async def record_missed(self, game_id: int, house: str) -> int:
         async with self.store.transaction() as db:

@@ -72,6 +72,20 @@ class OutboxStore(StoreBase):
         committed(writes)
 
     @staticmethod
+    def key_write(game_id: int, key: str, name: str) -> Write:
+        """A key of the ``commands`` table written inside another command's commit (a deadline's news, recorded with
+        the answer that carries it): a second commit writing it fails (``key_refused``)."""
+        return Write(
+            "INSERT INTO commands (game_id, key, name, by_user, at) VALUES (?, ?, ?, NULL, ?)",
+            (game_id, key, name, time.time()),
+        )
+
+    @staticmethod
+    def key_refused(err: IntegrityError) -> bool:
+        """Whether a commit failed on a key of the ``commands`` table (``key_write``)."""
+        return "commands" in str(err)
+
+    @staticmethod
     async def _add_notices(db: Session, game_id: int, notices: list[dict[str, Any]]) -> None:
         now = time.time()
         await db.executemany(
