@@ -78,10 +78,15 @@ def houses_for(setup: Setup) -> list[str] | int:
 Watch = Callable[[Game, str, list[dict[str, Any]]], None]
 
 
+def new_bench_game(setup: Setup, seed: int) -> Game:
+    """Game ``seed`` of the bench's setup, before any answer."""
+    options: dict[str, Any] = {} if setup.ruleset == rulesets.DEFAULT else {"ruleset": setup.ruleset}
+    return new_game(houses_for(setup), seed=seed, options=options)
+
+
 def play(setup: Setup, seed: int, index: int, watch: Watch | None = None) -> Outcome:
     """One game; the searching seat is the house at place ``index`` of the game's player houses."""
-    options: dict[str, Any] = {} if setup.ruleset == rulesets.DEFAULT else {"ruleset": setup.ruleset}
-    g = new_game(houses_for(setup), seed=seed, options=options)
+    g = new_bench_game(setup, seed)
     players = rules.player_houses(g.state)
     searcher = None if setup.self_play else players[index % len(players)]
     agents: dict[str, Agent] = {}

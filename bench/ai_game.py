@@ -20,9 +20,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.ai import Outcome, Setup, houses_for, play
+from bench.ai import Outcome, Setup, new_bench_game, play
 from engine import rules, rulesets
-from engine.game import Game, new_game
+from engine.game import Game
 
 TRACKS = ("iron_throne", "fiefdoms", "kings_court")
 
@@ -82,8 +82,7 @@ class Story:
 def searcher_for(setup: Setup, seed: int, house: str | None, index: int | None) -> int:
     if index is not None:
         return index
-    options: dict[str, Any] = {} if setup.ruleset == rulesets.DEFAULT else {"ruleset": setup.ruleset}
-    players = rules.player_houses(new_game(houses_for(setup), seed=seed, options=options).state)
+    players = rules.player_houses(new_bench_game(setup, seed).state)
     if house not in players:
         raise SystemExit(f"{house} does not play in this game: {', '.join(players)}")
     return players.index(house)
@@ -140,14 +139,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("name the searching seat: --house or --index")
     setup = Setup(args.players, args.ruleset, args.budget_ms, self_play=False, rounds=None)
     index = searcher_for(setup, args.seed, args.house, args.index)
-    options: dict[str, Any] = {} if setup.ruleset == rulesets.DEFAULT else {"ruleset": setup.ruleset}
-    players = rules.player_houses(new_game(houses_for(setup), seed=args.seed, options=options).state)
+    players = rules.player_houses(new_bench_game(setup, args.seed).state)
     story = Story(players[index % len(players)])
     outcome = play(setup, args.seed, index, watch=story.watch)
     if args.json:
-        told = {"searcher": story.searcher, "rounds": story.rounds, "battles": story.battles, "losses": story.losses}
-        told |= {"end": story.end}
-        print(json.dumps(told | {"winner": outcome.winner, "points": outcome.points, "stops": outcome.clock_stops}))
+        told: dict[str, Any] = {"searcher": story.searcher, "rounds": story.rounds, "battles": story.battles}
+        told |= {"losses": story.losses, "end": story.end, "winner": outcome.winner, "points": outcome.points}
+        print(json.dumps(told | {"stops": outcome.clock_stops}))
     else:
         tell(story, outcome)
     return 1 if outcome.error else 0
