@@ -391,8 +391,8 @@ async def run(
             ack_cpu = (acked_cpu[0] - cpu_before[bot.proc.pid]) if acked_cpu else 0.0
             routes: dict[str, int] = {}
             burst_requests = fake.requests.records[requests_before:]
-            for record in burst_requests:
-                routes[record.key] = routes.get(record.key, 0) + 1
+            for request in burst_requests:
+                routes[request.key] = routes.get(request.key, 0) + 1
             # What the bot sent before the burst's last acknowledgement (receipts, posts, DMs): work that went before
             # an acknowledgement. An order, not a time: a loaded machine stretches both alike.
             callbacks = [i for i, r in enumerate(burst_requests) if r.route.endswith("/callback")]
