@@ -2,7 +2,7 @@
 the firer whose lease ran out while its agent thought read every house, a member then answered the last one, and the
 firer that took the deadline over read the others only. The news is recorded under ``deadline-news:<step>`` in the
 commit of the answer that carries it, so the other firer's is refused, whether it goes on its own or on an answer.
-Both stores, a real scheduler."""
+Both stores; the deadlines are fired by hand, as two processes' timers or sweeps would fire them."""
 
 from __future__ import annotations
 
@@ -30,10 +30,7 @@ LEASE_S = 0.2
 @pytest.fixture
 async def service(database: Path | str) -> AsyncIterator[GameService]:
     store = await Store.open(database)
-    scheduler = AsyncIOScheduler()
-    scheduler.start()
     yield GameService(store)
-    scheduler.shutdown(wait=False)
     await store.close()
 
 
