@@ -309,13 +309,24 @@ class GameService(GameQueries):
         game_id = command.game_id
         if isinstance(command, SetSeat | Vassalize) and command.by is not None:
             await self.check_handover(game_id, command.house, moderator=command.by, consented_by=command.consented_by)
-        recorded = False
         async with self.lock(game_id):
             # A retry of a command already committed (its worker died before recording the outcome) is answered from
-            # the record before any rule check, since the position it was checked against is gone.
-            recorded = command.key is not None and await self.store.command_recorded(game_id, command.key)
-            if not recorded:
+            # the record, never from the rules: the position it was checked against is gone. The record is read only
+            # when the command does not simply commit (one read less per answer): a retry the new position refuses is
+            # looked up then, and one it accepts is refused by the commit's unique key (``DuplicateCommand``), which
+            # stores nothing. Either way it ends as a recorded command, exactly as a lookup before the rules did.
+            try:
                 shared, applied, notices = await self._logged_locked(command)
+            except BrokenGame:
+                raise
+            except (ServiceError, RuleError):
+                if command.key is None or not await self.store.command_recorded(game_id, command.key):
+                    raise
+                recorded = True
+            except DuplicateCommand:
+                recorded = True
+            else:
+                recorded = False
         if recorded:
             await self.finish_recorded(game_id)
             raise DuplicateCommand(f"game {game_id} already applied the command {command.key}")

@@ -7,6 +7,7 @@ The same faults with real processes killed at chosen statements are in ``tests/b
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -72,6 +73,34 @@ async def test_a_retried_answer_that_completed_a_step_is_told_done_and_the_new_s
     assert [a.version for a in await store.answers(game_id) if a.house == house and a.source == "player"] == [
         row.version
     ]
+
+
+async def test_a_retry_the_new_position_would_accept_is_told_done_and_stores_nothing(env) -> None:  # type: ignore[no-untyped-def]
+    """The record is read only when a command does not simply commit: a retry of committed orders, which the rules
+    would take again (orders may change until every house has given them), is refused by the commit's unique key and
+    told "already done"; the log holds the orders once, and a new command of the same house still commits."""
+    store, scheduler = env
+    service = GameService(store)
+    Deadlines(service, scheduler)
+    game_id = await new_running_game(service)
+    game = await service.load(game_id)
+    prompt = game.prompts()[0]
+    seats = await store.seats(game_id)
+    command = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="orders-1")
+    await service.execute(command)
+    version = (await service.load(game_id)).version
+    assert (await service.load(game_id)).prompt_for(prompt.house) is not None, "the orders can still change"
+
+    retry_service = GameService(store)  # another process's retry: its cache is not the first one's
+    Deadlines(retry_service, scheduler)
+    store.forget(game_id)
+    with pytest.raises(ServiceError) as refused:
+        await retry_service.execute(command)
+    assert refused.value.code == "already-done"
+    assert (await service.load(game_id)).version == version
+    assert [a.prompt_id for a in await store.answers(game_id) if a.house == prompt.house] == [prompt.id]
+    await retry_service.execute(replace(command, key="orders-2"))  # the failed commit left nothing in the way
+    assert (await service.load(game_id)).version == version + 1
 
 
 async def test_a_retry_finishes_what_a_crash_skipped_the_stale_deadline_rearms(env) -> None:  # type: ignore[no-untyped-def]
