@@ -4,8 +4,13 @@ player unasked. A player whose DMs are closed is pinged in the game channel with
 from __future__ import annotations
 
 import hashlib
+import logging
+import re
 import secrets
+import time
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any, Protocol
 
 import discord
 
@@ -21,7 +26,16 @@ from cogs.text import NAME_LIMIT, shown
 from engine import Game, Prompt
 from i18n import t
 
+log = logging.getLogger("westeros.play")
+
 DM_CLOSED = 50007
+# A publication whose outbox row is older than this is a retry past Discord's nonce window (a few minutes; a first
+# try runs within moments of its commit): before sending one of its decision DMs not marked out, the bot looks for it
+# in the channel's history (a crash between Discord's acceptance and the mark). Shorter than the window, so that the
+# nonce covers what the lookup does not.
+LOOKUP_AFTER_S = 120.0
+LOOKUP_LIMIT = 500  # messages read back at most per lookup (the game channel may have talk since)
+STAMP = re.compile(r"<t:\d+(?::[a-zA-Z])?>")  # a Discord timestamp (the deadline): moved, the notice is the same
 
 
 def deadline_stamp(due_at: float) -> str:
@@ -67,6 +81,67 @@ def decision_nonce(publication: str, prompt_id: str, user_id: int) -> str:
     return hashlib.blake2b(key.encode(), digest_size=12).hexdigest()
 
 
+class Deliveries(Protocol):
+    """A publication's record of the messages Discord accepted (``cogs.publisher.Sends``, table ``outbox_sends``)."""
+
+    async def recorded(self, part: str) -> tuple[bool, int | None]: ...
+
+    async def written_at(self) -> float | None: ...
+
+    async def mark(self, part: str, message_id: int | None) -> None: ...
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """One decision's notice as a publication sends it: its message's mark in ``sends``, under ``part`` (the DM;
+    ``part`` + ``:ping`` for the channel's ping when the DMs are closed)."""
+
+    sends: Deliveries
+    part: str
+
+
+def notice_part(prompt_id: str, user_id: int) -> str:
+    """A decision DM's place in its publication (``outbox_sends.part``): the decision and the member told."""
+    return f"dm:{prompt_id}:{user_id}"
+
+
+def same_words(text: str) -> str:
+    """A notice's words without its Discord timestamps: a deadline moved meanwhile leaves it the notice it was."""
+    return STAMP.sub("<t>", text).strip()
+
+
+def message_words(message: discord.Message) -> tuple[list[str], list[str]]:
+    """What a message says (its content and each text display of its layout) and its components' custom ids."""
+    texts = [message.content] if message.content else []
+    ids: list[str] = []
+    stack: list[Any] = list(message.components)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, discord.TextDisplay):
+            texts.append(item.content)
+        elif isinstance(item, discord.Button | discord.SelectMenu):
+            if item.custom_id:
+                ids.append(item.custom_id)
+        elif isinstance(item, discord.ActionRow | discord.Container):
+            stack.extend(item.children)
+        elif isinstance(item, discord.SectionComponent):
+            stack.extend([*item.children, item.accessory])
+    return texts, ids
+
+
+def is_notice(message: discord.Message, bot_id: int, game_id: int, house: str, words: str) -> bool:
+    """Whether ``message`` is the bot's notice saying ``words`` (timestamps aside) with a control of the game's house
+    (a Decide button, a form's menu or button): a DM or ping Discord took before a crash, which a retry past the nonce
+    window must not send again."""
+    if message.author.id != bot_id:
+        return False
+    texts, ids = message_words(message)
+    controls = (f"decide:{game_id}:{house}", f"dec:{game_id}:{house}:")
+    if not any(i == controls[0] or i.startswith(controls[1]) for i in ids):
+        return False
+    return any(words in same_words(text) for text in texts)
+
+
 class DecisionDMs:
     """Who was told of which decision, and the telling: a decision's DM (carrying its form, a draft of the form
     controller), a reminder, a DM asking a player to agree to something."""
@@ -93,10 +168,18 @@ class DecisionDMs:
         self.notified.pop(game_id, None)
 
     async def notify_prompts(
-        self, game_id: int, game: Game, houses: set[str] | None = None, *, publication: str | None = None
+        self,
+        game_id: int,
+        game: Game,
+        houses: set[str] | None = None,
+        *,
+        publication: str | None = None,
+        sends: Deliveries | None = None,
     ) -> int:
-        """The decision DMs of the open prompts (only ``houses``' when given); how many went out. ``publication``: the
-        outbox's publication sending them, which each DM's nonce names (None: sent afresh, no nonce)."""
+        """The decision DMs of the open prompts (only ``houses``' when given); how many are out (sent now, or by an
+        earlier try of the publication). ``publication``: the outbox's publication sending them, which each DM's nonce
+        names, and ``sends`` its marks: each DM is marked once Discord took it, and a retry skips those marked (None:
+        sent afresh, with a nonce of its own and no mark)."""
         sent = 0
         row = await self.service.row(game_id)
         prompts = game.prompts()
@@ -113,11 +196,13 @@ class DecisionDMs:
             key = (prompt.house, prompt.id, user_id)
             if key in marks or user_id is None:
                 continue
-            marks.add(key)
             nonce = decision_nonce(publication, prompt.id, user_id) if publication is not None else None
+            delivery = Delivery(sends, notice_part(prompt.id, user_id)) if sends is not None else None
             await self.send_decision_notice(
-                row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt, nonce=nonce
-            )
+                row.id, shown(row.name, NAME_LIMIT), row.channel_id, user_id, game, prompt, nonce=nonce,
+                delivery=delivery,
+            )  # fmt: skip
+            marks.add(key)  # once out: a send that failed is tried again with the publication
             sent += 1
         return sent
 
@@ -148,14 +233,22 @@ class DecisionDMs:
         prompt: Prompt,
         *,
         nonce: str | None = None,
+        delivery: Delivery | None = None,
     ) -> None:
         """The decision's DM carries its form: the player answers there, with no click to open it first. A
         player whose DMs are closed is pinged in the channel with a Decide button (its form is ephemeral).
 
         The one message it sends carries ``nonce`` (its publication's, the decision's and the member's): a
         publication tried again after a crash between Discord's answer and the outbox's mark gets the message Discord
-        made then (within Discord's nonce window), not a second DM (issue X)."""
+        made then (within Discord's nonce window), not a second DM (issue X). With ``delivery`` (a publication's), the
+        message is marked out as soon as Discord took it, and nothing is sent when the DM or the ping is marked
+        already; past the nonce window a retry looks for it in the channel first (``_out_before``)."""
         nonce = nonce or secrets.token_hex(12)  # sent afresh: a nonce of its own, which no earlier send shares
+        if delivery is not None and (
+            (await delivery.sends.recorded(delivery.part))[0]
+            or (await delivery.sends.recorded(f"{delivery.part}:ping"))[0]
+        ):
+            return
         lang = await self.service.language_for(user_id, game_id)
         form = form_of(game, prompt, lang)
         text = await self.decision_text(game_id, name, game, prompt, form, lang)
@@ -165,9 +258,11 @@ class DecisionDMs:
         if not await self.service.dm_closed(user_id):
             try:
                 dm = await self.channels.dm(user_id)
+                if delivery is not None and await self._out_before(delivery, "", dm, game_id, prompt.house, text):
+                    return
                 # Answered meanwhile (or the game ended): no form to keep in memory; Decide opens what is asked now.
                 if not await self._still_asked(game_id, prompt):
-                    await dm.send(text, view=decide, nonce=nonce)
+                    await self._marked(delivery, "", await dm.send(text, view=decide, nonce=nonce))
                     return
                 # A form the player already opened for this decision (from /decide, say) keeps its picks.
                 draft = forms.drafts.get((game_id, prompt.house))
@@ -182,9 +277,11 @@ class DecisionDMs:
                     alone = discord.ui.LayoutView(timeout=None)  # a notice of up to 4,000 characters, as the form's
                     alone.add_item(discord.ui.TextDisplay(text))
                     alone.add_item(discord.ui.ActionRow(DecideButton(game_id, prompt.house, t("button.decide", lang))))
-                    await dm.send(view=alone, nonce=nonce)
+                    await self._marked(delivery, "", await dm.send(view=alone, nonce=nonce))
                     return
-                draft.messages.add((await dm.send(view=form_view, nonce=nonce)).id)
+                sent = await dm.send(view=form_view, nonce=nonce)
+                draft.messages.add(sent.id)
+                await self._marked(delivery, "", sent)
                 return
             except discord.Forbidden as err:
                 if err.code != DM_CLOSED:
@@ -195,9 +292,42 @@ class DecisionDMs:
         ping = t(
             "channel.dm_closed", lang, user=f"<@{user_id}>", title=form.title, house=house_mark(prompt.house, lang)
         )
-        await channel.send(
-            ping, view=decide, nonce=nonce, allowed_mentions=discord.AllowedMentions(users=[discord.Object(user_id)])
+        if delivery is not None and await self._out_before(delivery, ":ping", channel, game_id, prompt.house, ping):
+            return
+        mention = discord.AllowedMentions(users=[discord.Object(user_id)])
+        await self._marked(
+            delivery, ":ping", await channel.send(ping, view=decide, nonce=nonce, allowed_mentions=mention)
         )
+
+    @staticmethod
+    async def _marked(delivery: Delivery | None, place: str, message: discord.Message) -> None:
+        """Discord took the notice's message (``place``: "" for the DM, ":ping" for the channel's ping): a retry of
+        its publication does not send it again."""
+        if delivery is not None:
+            await delivery.sends.mark(f"{delivery.part}{place}", message.id)
+
+    async def _out_before(
+        self, delivery: Delivery, place: str, to: discord.abc.Messageable, game_id: int, house: str, text: str
+    ) -> bool:
+        """Whether an earlier try of a publication older than Discord's nonce window sent this message (the DM, or
+        the ping: ``place``) and crashed before marking it: then it is marked with the message found, and True. The
+        message is the bot's in ``to`` since the publication was committed, saying ``text`` (its timestamps aside:
+        Discord's history does not give a message's nonce back) with a control of the house's decision. A first try
+        (a publication written moments ago) reads nothing."""
+        since = await delivery.sends.written_at()
+        me = self.channels.bot.user
+        if since is None or me is None or time.time() - since < LOOKUP_AFTER_S:
+            return False
+        after = datetime.fromtimestamp(since - 1, UTC)  # a second's leeway between the database's clock and Discord's
+        words = same_words(text)
+        try:
+            async for message in to.history(limit=LOOKUP_LIMIT, after=after, oldest_first=True):
+                if is_notice(message, me.id, game_id, house, words):
+                    await delivery.sends.mark(f"{delivery.part}{place}", message.id)
+                    return True
+        except discord.HTTPException:  # no history to read (a missing permission): the nonce is all there is
+            log.info("could not read back the channel of game %s's notice %s", game_id, delivery.part)
+        return False
 
     async def _still_asked(self, game_id: int, prompt: Prompt) -> bool:
         """Whether the game still runs and ``prompt`` is still what its house is asked (DMs go out after the

@@ -280,14 +280,18 @@ class Publisher:
                 sends = Sends(self.service, applied)
                 if "channel" not in sent:
                     told = await self._channel_part(applied, images, sends)
+                # Each decision DM is marked as Discord takes it (``outbox_sends``): a retry sends the rest. A house
+                # marked whole (``dm:<house>``) is an outbox row of an earlier release.
                 dm_sent = {part.removeprefix("dm:") for part in sent if part.startswith("dm:")}
                 houses = opened_by(applied)
                 if houses is None:
                     houses = {p.house for p in applied.game.prompts()}
                 for house in sorted(houses - dm_sent):
                     await self._fence()
-                    if await self.dms.notify_prompts(game_id, applied.game, {house}, publication=await sends.key()):
-                        await self.service.published_part(applied, f"dm:{house}")
+                    publication = await sends.key()
+                    if await self.dms.notify_prompts(
+                        game_id, applied.game, {house}, publication=publication, sends=sends
+                    ):
                         told = True
                 await self._fence()
                 await self.forms.refresh_forms(game_id, applied.game)
