@@ -26,7 +26,7 @@ from app.config import Config
 from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
 from app.leases import ONE_PROCESS, PUBLISHER, Lease, LeaseHeld, LeaseKeeper, gateway_lease, process_info
-from app.queue import CommandQueue, GatewayService, Outcomes, Workers, tell_publisher
+from app.queue import CommandQueue, GatewayService, Outcomes, Workers
 from app.retention import schedule_retention
 from app.service import GameService
 from app.store import Store
@@ -346,7 +346,6 @@ async def run_bot_process(
         outcomes = Outcomes(CommandQueue(store.db), gateway=gateway_name(config), timeout=config.outcome_timeout_s)
         outcomes.start()
         service = GatewayService(store, outcomes)
-        announce_commits(service, store.db)
     bot = westeros_bot(config, service, role=role)
     if leases is not None:  # another process took one of this one's leases: two must not serve one shard
 
@@ -380,8 +379,8 @@ async def run_worker(config: Config, store: Store, leases: LeaseKeeper | None = 
     """A worker: logged in to Discord's HTTP API only (no gateway), it applies queued answers in ``config.worker_slots``
     loops and competes for the publish lock; it stops on SIGTERM."""
     assert isinstance(store.db, PostgresDatabase)
+    # What it commits to the outbox wakes the publishing worker by itself (revision 0019's trigger).
     service = GameService(store)
-    announce_commits(service, store.db)
     bot = westeros_bot(config, service, role="worker")
 
     workers = Workers(CommandQueue(store.db), service.answer, slots=config.worker_slots)
@@ -404,21 +403,6 @@ async def run_worker(config: Config, store: Store, leases: LeaseKeeper | None = 
         await workers.stop()
         await bot.close()
         await store.close()
-
-
-def announce_commits(service: GameService, db: PostgresDatabase) -> None:
-    """Every version and notice this process commits wakes the worker that publishes."""
-
-    async def committed(_: Any) -> None:
-        await tell_publisher(db)
-
-    def noticed(_: int) -> None:
-        task = asyncio.get_running_loop().create_task(tell_publisher(db))
-        background_tasks.add(task)
-        task.add_done_callback(background_tasks.discard)
-
-    service.subscribe(committed)
-    service.subscribe_notices(noticed)
 
 
 background_tasks: set[asyncio.Task[None]] = set()
