@@ -37,7 +37,8 @@ class EventEmitter:
             if not session.handles_guild(message.guild_id) or not session.intents & intent:
                 continue
             hide = privileged_needed and not session.intents & INTENT_MESSAGE_CONTENT
-            session.push(event, message_payload(world, message, hide_content=hide))
+            created = event == "MESSAGE_CREATE"  # the sender's nonce rides on the creation only
+            session.push(event, message_payload(world, message, hide_content=hide, with_nonce=created))
 
     def message_create(self, message: StoredMessage) -> None:
         self._send_message_event("MESSAGE_CREATE", message)

@@ -198,8 +198,12 @@ def attachment_payload(att: StoredAttachment, *, ephemeral: bool = False) -> dic
     return out
 
 
-def message_payload(world: World, message: StoredMessage, *, hide_content: bool = False) -> dict[str, Any]:
-    """A message as REST and the gateway return it. ``hide_content`` mimics a missing MESSAGE_CONTENT intent."""
+def message_payload(
+    world: World, message: StoredMessage, *, hide_content: bool = False, with_nonce: bool = False
+) -> dict[str, Any]:
+    """A message as REST and the gateway return it. ``hide_content`` mimics a missing MESSAGE_CONTENT intent.
+    ``with_nonce``: the answer to its creation and its MESSAGE_CREATE, the only places Discord gives the sender's nonce
+    back (it is not stored with the message: history and a fetched message have none)."""
     out: dict[str, Any] = {
         "id": str(message.id),
         "channel_id": str(message.channel_id),
@@ -227,7 +231,7 @@ def message_payload(world: World, message: StoredMessage, *, hide_content: bool 
         out["application_id"] = str(world.application_id)
     if message.reference:
         out["message_reference"] = message.reference
-    if message.nonce is not None:
+    if with_nonce and message.nonce is not None:
         out["nonce"] = message.nonce
     if message.reactions:
         out["reactions"] = [

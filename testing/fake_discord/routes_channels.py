@@ -110,11 +110,11 @@ def routes(ctx: FakeContext) -> list[RouteSpec]:
         if nonce is not None and body.payload.get("enforce_nonce"):
             earlier = world.nonced_message(channel, world.bot, str(nonce))
             if earlier is not None:  # the same send again: Discord answers with the first, and creates nothing
-                return json_response(message_payload(world, earlier))
+                return json_response(message_payload(world, earlier, with_nonce=True))
         message_type = 19 if body.payload.get("message_reference") else 0
         message = world.create_message(channel, world.bot, body, message_type=message_type)
         ctx.events.message_create(message)
-        return json_response(message_payload(world, message))
+        return json_response(message_payload(world, message, with_nonce=True))
 
     async def get_message(request: web.Request) -> web.StreamResponse:
         channel = lookups.channel(world, request)
