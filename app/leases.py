@@ -2,8 +2,9 @@
 
 A lease has a name (``publisher``, ``gateway:<shard>``, ``one-process``), a holder (one running process), an epoch that
 grows at every change of holder (a fencing token: whoever acts under a lease checks that holder and epoch are still
-its own before each send, ``still_holds``) and the time it runs out unless renewed: a process that dies frees its
-leases by itself.
+its own before each send, ``still_holds``; the publishing worker lets a yes stand for a fraction of a second, and a new
+holder waits that out before its first send, ``cogs/pump.py``) and the time it runs out unless renewed: a process that
+dies frees its leases by itself.
 
 On PostgreSQL a live holder also keeps an advisory lock per lease (``lock_key("lease:<name>", schema)``) on a
 connection of its own: the server lets go of it as soon as the process dies, so a successor takes over at once instead
@@ -124,7 +125,8 @@ async def release(session: Session, lease: Lease) -> None:
 
 
 async def still_holds(session: Session, name: str, holder: str, epoch: int) -> bool:
-    """Whether ``holder`` holds the lease at ``epoch``, unexpired: one read by the primary key, before each send."""
+    """Whether ``holder`` holds the lease at ``epoch``, unexpired: one read by the primary key, before a send (or the
+    sends of a short window after it, ``cogs/pump.py``)."""
     row = await session.fetchone(
         "SELECT 1 FROM leases WHERE name = ? AND holder = ? AND epoch = ? AND expires_at > ?",
         (name, holder, epoch, time.time()),

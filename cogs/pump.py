@@ -7,8 +7,27 @@ second.
 The lock alone is assumed, not checked: a worker whose lock connection was cut keeps sending what it holds while
 another takes the lock. So the holder also takes the ``publisher`` lease (``app/leases.py``), whose epoch grows with
 each new holder, and the publisher asks before every send whether this worker still holds it at its epoch
-(``Publisher.may_send``, read on the lock's own connection: a cut connection answers no as well). A worker that lost
-it stops before its next send (``LostLease``).
+(``Publisher._fence`` calls ``OutboxPump.may_send``, read on the lock's own connection: a cut connection answers no as
+well). A worker that lost it stops before its next send (``LostLease``).
+
+The check holds for a short window. A yes lets sends go without asking again for ``FENCE_WINDOW_S``, timed from
+*before* its read was sent; and a worker that takes the lease waits ``TAKE_OVER_PAUSE_S`` (the window and a margin)
+after its take committed before its first send. This is as safe as a read before every send:
+
+- Let the new holder's take commit at C. A read of the old holder served after C sees the new epoch and answers no
+  (so does one on a cut connection); a read that answered yes was therefore served, and sent, before C, and its
+  window ends before C + ``FENCE_WINDOW_S``. The new holder's first send comes after C + ``TAKE_OVER_PAUSE_S``
+  (timed once its take's commit came back, which is after C), later by the margin. So every check the old holder
+  passes on a window ends before the new holder's first send; with a read per send and no pause, a yes read just
+  before C could come back, and be acted on, after it.
+- What remains is the caveat both share: a process paused between passing its check and its send (a stalled host, a
+  long garbage collection, a yes slow to come back) can send after the new holder did; no fence read can prevent
+  that, since the send needs no further word from the database. The outbox's marks of what is sent bound the harm.
+- Both windows are durations measured by each process's own ``time.monotonic()``; clocks of two hosts run at rates
+  within parts per million of each other, far inside the margin. A yes is also never used past the lease's own
+  expiry as this worker last renewed it, as a read would answer no then.
+
+Checks asked at once share one read (a burst's posts ask together). A no is not kept: the next check reads again.
 
 The holder drains the outbox as a single process does at start-up (``Publisher.drain``), over and over. What it keeps
 in memory (the phase each channel saw last, its open text message, the status text, the games it published last) is
@@ -20,6 +39,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import Any
 
 from app.database import Listener, Session, lock_key, schema_of, session_on
@@ -30,13 +50,16 @@ from cogs.publisher import Publisher
 log = logging.getLogger("westeros.pump")
 
 PUBLISH_LOCK = f"lease:{PUBLISHER}"  # the advisory lock of the one publishing worker (``lock_key`` of its schema)
-POLL_S = 1.0  # how often the holder looks at the outbox unasked (commits announce themselves: ``tell_publisher``)
+POLL_S = 1.0  # how often the holder looks at the outbox unasked (commits announce themselves: revision 0019's trigger)
 TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
+FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
+# A new holder's wait after its take, before its first send: the previous holder's last yes has run out by then.
+TAKE_OVER_PAUSE_S = FENCE_WINDOW_S + 0.25
 
 
 class OutboxPump:
     """Holds the publish lock and lease (or waits for them), and while it holds them drains the outbox whenever a
-    commit announces itself (``tell_publisher``) or every ``POLL_S``, renewing the lease each time."""
+    commit announces itself (the outbox's trigger, revision 0019) or every ``POLL_S``, renewing the lease each time."""
 
     def __init__(self, publisher: Publisher, url: str, *, ttl: float = LEASE_S, holder: str | None = None) -> None:
         self.wake = asyncio.Event()
@@ -50,6 +73,11 @@ class OutboxPump:
         self.lock_session: Session | None = None  # statements on the lock's connection
         self.lock_pid: int | None = None  # the lock connection's server process (tests cut it)
         self.task: asyncio.Task[None] | None = None
+        self.turn = 0  # counts this worker's turns as the holder (a yes is good for its own turn only)
+        self.sends_from = 0.0  # ``time.monotonic()`` before which this turn sends nothing (``TAKE_OVER_PAUSE_S``)
+        self.confirmed_until = 0.0  # ``time.monotonic()`` until which the turn's last yes lets sends go
+        self.asking: tuple[int, asyncio.Task[bool]] | None = None  # the fence's read under way, and its turn
+        self.fence_reads = 0  # reads the fence sent (tests: the window spares most)
         publisher.may_send = self.may_send
 
     def start(self) -> None:
@@ -58,22 +86,44 @@ class OutboxPump:
 
     async def stop(self) -> None:
         await self.listener.stop()
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
+        for task in (self.task, self.asking[1] if self.asking is not None else None):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def may_send(self) -> bool:
-        """Whether this worker still holds the publisher lease at the epoch it took (no: stop before sending)."""
-        import psycopg
-
-        lease, session = self.lease, self.lock_session
+        """Whether this worker still holds the publisher lease at the epoch it took (no: stop before sending): a read
+        on the lock's connection, or a yes read less than ``FENCE_WINDOW_S`` ago (the module's docstring says why
+        this is as safe). A turn's first sends wait until ``TAKE_OVER_PAUSE_S`` after its take."""
+        if self.lease is None or self.lock_session is None:
+            return False
+        pause = self.sends_from - time.monotonic()
+        if pause > 0:
+            await asyncio.sleep(pause)
+        lease, session, turn = self.lease, self.lock_session, self.turn  # again: the turn may have ended meanwhile
         if lease is None or session is None:
             return False
+        if time.monotonic() < self.confirmed_until and time.time() < lease.expires_at:
+            return True
+        if self.asking is None or self.asking[0] != turn or self.asking[1].done():
+            self.asking = (turn, asyncio.get_running_loop().create_task(self._ask(turn, session, lease)))
+        # Shielded: a check cancelled meanwhile leaves the read to the others asking.
+        held = await asyncio.shield(self.asking[1])
+        return held and self.turn == turn  # not if the turn ended while the read was under way
+
+    async def _ask(self, turn: int, session: Session, lease: Lease) -> bool:
+        import psycopg
+
+        asked_at = time.monotonic()  # the window runs from before the read is sent
+        self.fence_reads += 1
         try:
-            return await still_holds(session, lease.name, lease.holder, lease.epoch)
+            held = await still_holds(session, lease.name, lease.holder, lease.epoch)
         except (psycopg.Error, OSError):  # the lock's connection is gone, and the lock with it
-            return False
+            held = False
+        if turn == self.turn:  # a read of an ended turn sets nothing for the next
+            self.confirmed_until = max(self.confirmed_until, asked_at + FENCE_WINDOW_S) if held else 0.0
+        return held
 
     async def _run(self) -> None:
         import psycopg
@@ -92,6 +142,10 @@ class OutboxPump:
                         session, PUBLISHER, self.holder, ttl=self.ttl, info=process_info("worker"), force=True
                     )
                     assert lease is not None
+                    # The previous holder's last yes may still let it send for ``FENCE_WINDOW_S``: this turn's sends
+                    # wait until it has run out (``may_send``); its drain's reads need not.
+                    self.turn += 1
+                    self.sends_from, self.confirmed_until = time.monotonic() + TAKE_OVER_PAUSE_S, 0.0
                     self.lease, self.lock_session, self.holding = lease, session, True
                     log.info("this worker publishes the outbox (epoch %s)", lease.epoch)
                     while True:
@@ -110,6 +164,8 @@ class OutboxPump:
             finally:
                 self.holding = False
                 self.lease = self.lock_session = None
+                self.turn += 1  # whatever this turn read no longer counts
+                self.confirmed_until = 0.0
             await asyncio.sleep(TAKE_OVER_S)
 
     @staticmethod
