@@ -31,6 +31,7 @@ HOLD = 600.0  # seconds a held request keeps the publisher waiting: it is killed
 HOUSES = ("baratheon", "lannister", "stark")  # a three-player game's houses, told in this order
 AGED = 180.0  # seconds the outbox rows are set back: the restart comes this long after the commit (past the lookup)
 HISTORY = "GET /channels/{channel_id}/messages"
+START_POSTS = 1  # the game channel's messages a game's start publishes before its decision DMs (its board)
 
 
 async def started_with_houses(fake: FakeDiscord, channel: Any, moderator: Any, players: list[Any]) -> int:
@@ -44,6 +45,11 @@ async def started_with_houses(fake: FakeDiscord, channel: Any, moderator: Any, p
     return game_id
 
 
+def pings(fake: FakeDiscord, channel: Any) -> list[Any]:
+    """The game channel's pings of a player whose DMs are closed."""
+    return [m for m in fake.messages_in(channel) if "your DMs are closed" in (m.content or "")]
+
+
 def decision_dms(fake: FakeDiscord, player: Any) -> list[str]:
     """What the player's DMs say: each decision notice (the start's orders), once per message."""
     out = []
@@ -54,12 +60,19 @@ def decision_dms(fake: FakeDiscord, player: Any) -> list[str]:
 
 
 async def crashed_at_starks_dm(
-    tmp_path: Path, fault: str, *, url: str | None = None, aged: float = 0.0, nonce_window: float | None = None
+    tmp_path: Path,
+    fault: str,
+    *,
+    url: str | None = None,
+    aged: float = 0.0,
+    nonce_window: float | None = None,
+    dms_closed: bool = False,
 ) -> tuple[FakeDiscord, list[Any], list[tuple[Any, ...]], int]:
     """A game started while ``fault`` (``held``: the request never reaches Discord; ``lost_answer``: Discord makes the
-    DM and its answer never comes) holds Stark's DM; the publishing process killed there and started again, ``aged``
-    seconds later as the outbox sees it, after Discord's nonce window shrank to ``nonce_window``. Returns the fake,
-    the players, the DM marks as the crash left them, and the history reads (GET messages) before the crash."""
+    DM and its answer never comes) holds Stark's DM (``dms_closed``: Stark's DMs are closed, and the fault holds his
+    ping in the game channel); the publishing process killed there and started again, ``aged`` seconds later as the
+    outbox sees it, after Discord's nonce window shrank to ``nonce_window``. Returns the fake, the players, the DM
+    marks as the crash left them, and the history reads (GET messages) before the crash."""
     db: Path | str = url or tmp_path / "games.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Westeros", locale="en-US")
@@ -79,17 +92,26 @@ async def crashed_at_starks_dm(
             await process.start()
         store = await Store.open(db, shared=url is not None)
         try:
-            stark_dm = fake.dm_channel(players[2])
-            route = f"POST /channels/{stark_dm.id}/messages"
+            # The start's channel part posts before its DMs: Stark's ping is the channel's next message after them.
+            to = channel if dms_closed else fake.dm_channel(players[2])
+            skip = START_POSTS if dms_closed else 0
+            route = f"POST /channels/{to.id}/messages"
             rule: FaultRule = (
-                fake.faults.lost_answer(route, hold=HOLD)
+                fake.faults.lost_answer(route, hold=HOLD, skip=skip)
                 if fault == "lost_answer"
-                else fake.faults.held(route, hold=HOLD)
+                else fake.faults.held(route, hold=HOLD, skip=skip)
             )
+            if dms_closed:
+                fake.close_dms(players[2])
             game_id = await started_with_houses(fake, channel, moderator, players)
             assert (await store.seats(game_id)) == {h: p.id for h, p in zip(HOUSES, players, strict=True)}
             await fake.world.wait_until(lambda: bool(rule.hits), 60, "Stark's DM held")
-            assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 1 if fault == "lost_answer" else 0]
+            took = 1 if fault == "lost_answer" else 0
+            if dms_closed:
+                assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 0]
+                assert len(pings(fake, channel)) == took, [m.content for m in fake.messages_in(channel)]
+            else:
+                assert [len(fake.dm_messages(p)) for p in players] == [1, 1, took]
             reads = fake.requests.count(HISTORY)
             await bot.kill()
             marks = peek(db, "SELECT part, message_id FROM outbox_sends WHERE part LIKE 'dm:%' ORDER BY at")
@@ -152,3 +174,16 @@ async def test_X_dm_a_publishing_worker_killed_after_discord_took_a_dm_sends_it_
         )
     assert_each_told_once(fake, players, marks)
     assert reads == 0
+
+
+async def test_X_dm_a_ping_discord_took_before_the_crash_is_found_past_the_nonce_window(tmp_path: Path) -> None:
+    """Stark's DMs are closed: his decision is a ping in the game channel, marked like a DM. Discord makes it and its
+    answer never arrives; the bot, killed there and started again past the nonce window, finds the ping in the
+    channel instead of pinging him twice."""
+    fake, players, marks, reads = await crashed_at_starks_dm(
+        tmp_path, "lost_answer", aged=AGED, nonce_window=0.0, dms_closed=True
+    )
+    channel = next(c for c in fake.world.channels.values() if c.name == "game")
+    assert len(pings(fake, channel)) == 1, [m.content for m in fake.messages_in(channel)]
+    assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 0]
+    assert len(marks) == 2 and reads == 0, marks
