@@ -17,11 +17,12 @@ import logging
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any, TypeVar
 
 from app.commands import Answer
 from app.database import Listener, PostgresDatabase, notify_sql
+from app.leases import process_holder
 from app.lru import Bounded
 from app.queries import ServiceError
 from app.service import GameService
@@ -45,8 +46,11 @@ UNTOLD_SWEEP_S = 30.0  # how often a running gateway looks for outcomes recorded
 TOLD_BATCH_S = 0.05  # players told within this much of each other are marked told in one statement
 CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for), so that its sweep leaves them alone
 
+HANDOFF_S = 1.0  # a command meant for one worker (``for_worker``) that it has not claimed by then is anyone's
+# The next command whose game has no earlier one pending; one meant for another worker only once it waited HANDOFF_S.
 CLAIM = (
-    "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL AND NOT EXISTS ("
+    "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL"
+    " AND (for_worker IS NULL OR for_worker = ? OR enqueued_at < ?) AND NOT EXISTS ("
     "SELECT 1 FROM command_queue p WHERE p.game_id = q.game_id AND p.done_at IS NULL AND p.id < q.id)"
     " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED"
 )
@@ -120,7 +124,8 @@ class Untold:
 
 
 def payload_of(command: Answer) -> str:
-    return json.dumps({"type": "answer", **asdict(command)})
+    # Its fields as they are (``asdict`` deep-copies the answer's orders first, for nothing: json.dumps only reads).
+    return json.dumps({"type": "answer", **{field.name: getattr(command, field.name) for field in fields(command)}})
 
 
 def command_of(payload: str) -> Answer:
@@ -152,23 +157,42 @@ def raise_outcome(outcome: dict[str, Any]) -> None:
     raise CommandFailed(f"a worker could not apply the command ({outcome.get('failed')})")
 
 
+@dataclass(frozen=True)
+class Claimed:
+    """A command a worker claimed and applied."""
+
+    queue_id: int
+    game_waits: bool  # a later command of its game waits: it could not be claimed while this one was applied
+
+
 class CommandQueue:
     def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
 
-    async def enqueue(self, command: Answer, *, gateway: str | None = None, reply: ReplyTo | None = None) -> int:
+    async def enqueue(
+        self,
+        command: Answer,
+        *,
+        gateway: str | None = None,
+        reply: ReplyTo | None = None,
+        for_worker: str | None = None,
+    ) -> int:
         """Queue the command; ``gateway`` (who enqueued it) and ``reply`` (how to reach its player) let a gateway that
-        restarts find the players it left waiting."""
+        restarts find the players it left waiting. ``for_worker``: the worker that applied the game's last command,
+        which holds its game cached; the notification wakes that worker only, and any other takes the command once it
+        waited ``HANDOFF_S`` (that worker is busy or gone)."""
         row = await self.db.fetchone(
-            "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply)"
-            f" VALUES (?, ?, ?, ?, ?) RETURNING id) SELECT id, {notify_sql()} FROM queued",
+            "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply, for_worker)"
+            f" VALUES (?, ?, ?, ?, ?, ?) RETURNING id) SELECT id, {notify_sql('?')} FROM queued",
             (
                 command.game_id,
                 payload_of(command),
                 time.time(),
                 gateway,
                 reply.to_json() if reply is not None else None,
+                for_worker,
                 QUEUED,
+                for_worker or "",
             ),
         )
         assert row is not None
@@ -213,13 +237,14 @@ class CommandQueue:
         )
         return json.loads(row[0]) if row is not None else None
 
-    async def apply_next(self, apply: Callable[[Answer], Awaitable[None]]) -> bool:
-        """Claim the next command whose game has no earlier one pending, apply it, record its outcome and announce
-        it, all in the claim's transaction; False when none is waiting."""
+    async def apply_next(self, apply: Callable[[Answer], Awaitable[None]], *, worker: str = "") -> Claimed | None:
+        """Claim the next command whose game has no earlier one pending (meant for ``worker``, for none, or waiting
+        longer than ``HANDOFF_S``), apply it, record its outcome and announce it with the worker's name, all in the
+        claim's transaction; None when none is waiting."""
         async with self.db.transaction() as session:
-            row = await session.fetchone(CLAIM)
+            row = await session.fetchone(CLAIM, (worker, time.time() - HANDOFF_S))
             if row is None:
-                return False
+                return None
             queue_id, payload = int(row[0]), str(row[2])
             error: BaseException | None = None
             try:
@@ -232,21 +257,23 @@ class CommandQueue:
             except Exception as err:  # the database, a bug: nothing was recorded, and the gateway says so
                 log.exception("command %s of game %s failed", queue_id, row[1])
                 error = err
-            outcome = outcome_of(error)
-            await session.execute(
-                "UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ?",
-                (time.time(), json.dumps(outcome), queue_id),
-            )
-            # The schema names whose command it is: one database may hold several deployments' schemas (the tests'
-            # do), and a channel is the database's, so a gateway must not take another schema's outcome for its own.
-            await session.execute(
-                "SELECT "
+            outcome = json.dumps(outcome_of(error))
+            # Recorded and announced in one statement, which also says whether a later command of the game waits (it
+            # could not be claimed before this one was done). The schema names whose command it is: one database
+            # may hold several deployments' schemas (the tests' do), and a channel is the database's, so a gateway
+            # must not take another schema's outcome for its own.
+            recorded = await session.fetchone(
+                "WITH done AS (UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ? RETURNING id, game_id)"
+                " SELECT "
                 + notify_sql(
-                    "json_build_object('id', ?::bigint, 'outcome', ?::json, 'schema', current_schema())::text"
-                ),
-                (DONE, queue_id, json.dumps(outcome)),
+                    "json_build_object('id', done.id, 'game', done.game_id, 'worker', ?::text, 'outcome', ?::json,"
+                    " 'schema', current_schema())::text"
+                )
+                + ", EXISTS (SELECT 1 FROM command_queue p WHERE p.game_id = done.game_id AND p.done_at IS NULL"
+                " AND p.id > done.id) FROM done",
+                (time.time(), outcome, queue_id, DONE, worker, outcome),
             )
-        return True
+        return Claimed(queue_id, game_waits=bool(recorded is not None and recorded[1]))
 
     async def schema(self) -> str:
         """The schema the queue lives in (the connection's ``search_path``)."""
@@ -296,6 +323,8 @@ class Outcomes:
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
+        # The worker that applied each game's last command: the next is meant for it (its caches hold the game).
+        self.applied_by: Bounded[int, str] = Bounded(4096)
         self.listener = Listener(queue.db.url, DONE, self._announced)
         # The players told in the last TOLD_BATCH_S, marked together, and the future their callers wait on.
         self.told_batch: tuple[list[int], asyncio.Future[None]] | None = None
@@ -314,6 +343,8 @@ class Outcomes:
         message = json.loads(payload)
         if message.get("schema") != self.schema:
             return  # another schema's command (or none of ours is under way yet)
+        if message.get("worker") and message.get("game") is not None:
+            self.applied_by[int(message["game"])] = str(message["worker"])
         future = self.waiting.pop(int(message["id"]), None)
         if future is None:
             self.early[int(message["id"])] = message["outcome"]
@@ -360,7 +391,12 @@ class Outcomes:
                 if found is not None:
                     return found
             dropped = True  # until this attempt returns
-            queue_id = await self.queue.enqueue(command, gateway=self.gateway if reply else None, reply=reply)
+            queue_id = await self.queue.enqueue(
+                command,
+                gateway=self.gateway if reply else None,
+                reply=reply,
+                for_worker=self.applied_by.get(command.game_id),
+            )
             dropped = False
             return queue_id
 
@@ -540,18 +576,33 @@ async def tell_publisher(db: PostgresDatabase) -> None:
 
 
 class Workers:
-    """A worker's side: ``slots`` loops applying commands, woken by ``NOTIFY``; one of them also looks every ``POLL_S``
-    in case a notification was missed (an idle worker asks the database twice a second, not once per slot)."""
+    """A worker's side: ``slots`` loops applying commands, woken by ``NOTIFY`` (those meant for this worker or for
+    any); one of them also looks every ``POLL_S`` in case a notification was missed, or a command meant for another
+    worker waited past ``HANDOFF_S`` (an idle worker asks the database twice a second, not once per slot).
 
-    def __init__(self, queue: CommandQueue, apply: Callable[[Answer], Awaitable[None]], *, slots: int = 4) -> None:
+    A wake-up is one claim: a slot claims again after applying a command only when a later command of its game
+    waits (no claim could take it before) or more wake-ups came than slots could hold. So a burst's answer costs one
+    claim, not one plus a claim that finds nothing after it."""
+
+    def __init__(
+        self,
+        queue: CommandQueue,
+        apply: Callable[[Answer], Awaitable[None]],
+        *,
+        slots: int = 4,
+        name: str | None = None,
+    ) -> None:
         self.queue = queue
         self.apply = apply
         self.slots = slots
+        self.name = name or process_holder()  # the gateway meant a game's next command for the worker that applied it
         # One wake-up per command enqueued, taken by one idle slot (waking them all would make every slot ask).
         self.wakes: asyncio.Queue[None] = asyncio.Queue(maxsize=slots)
-        self.listener = Listener(queue.db.url, QUEUED, lambda _: self._wake_one())
+        self.listener = Listener(queue.db.url, QUEUED, self._notified)
         self.tasks: list[asyncio.Task[None]] = []
         self.applied = 0
+        self.claims = 0  # claims made, those that found nothing included (the benchmark and tests)
+        self.owed = 0  # wake-ups that found every slot's wake-up taken: claims owed once a slot is free
         self.pruned_at = time.monotonic()
 
     def start(self) -> None:
@@ -559,15 +610,35 @@ class Workers:
         loop = asyncio.get_running_loop()
         self.tasks = [loop.create_task(self._run(polling=slot == 0)) for slot in range(self.slots)]
 
+    def _notified(self, payload: str) -> None:
+        if payload in ("", self.name):  # another worker's command is its own, until it waited HANDOFF_S
+            self._wake_one()
+
     def _wake_one(self) -> None:
-        with contextlib.suppress(asyncio.QueueFull):  # every slot has a wake-up waiting already
+        try:
             self.wakes.put_nowait(None)
+        except asyncio.QueueFull:  # every slot has a wake-up waiting already: the next to finish claims again
+            self.owed += 1
+
+    async def _claim_again(self) -> bool:
+        """One claim; whether this slot should claim again at once."""
+        self.claims += 1
+        claimed = await self.queue.apply_next(self.apply, worker=self.name)
+        if claimed is None:
+            return False
+        self.applied += 1
+        if claimed.game_waits:
+            return True
+        if self.owed:
+            self.owed -= 1
+            return True
+        return False
 
     async def _run(self, *, polling: bool) -> None:
         while True:
             try:
-                while await self.queue.apply_next(self.apply):
-                    self.applied += 1
+                while await self._claim_again():
+                    pass
             except Exception:
                 log.exception("the command queue failed; trying again")
                 await asyncio.sleep(POLL_S)

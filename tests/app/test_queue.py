@@ -6,12 +6,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from app.commands import Answer
+from app.commands import Answer, Join, Start
 from app.database import PostgresDatabase
-from app.queries import ServiceError
+from app.queries import GameSettings, ServiceError
 from app.queue import CommandFailed, CommandQueue, Outcomes
 from app.service import GameService
 from app.store import Store
@@ -29,6 +30,17 @@ async def first_answer(store: Store, key: str) -> tuple[GameService, Answer]:
     prompt = (await service.load(game_id)).prompts()[0]
     seats = await store.seats(game_id)
     return service, Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=key)
+
+
+async def started_in(service: GameService, channel_id: int) -> int:
+    """A 3-player game started in ``channel_id`` (one game per channel)."""
+    game_id = await service.create(
+        guild_id=1, channel_id=channel_id, creator=100, name="test", settings=GameSettings(players=3, seed=5)
+    )
+    for user in range(100, 103):
+        await service.execute(Join(game_id=game_id, by=user))
+    await service.execute(Start(game_id=game_id))
+    return game_id
 
 
 async def queue_of(store: Store) -> CommandQueue:
@@ -157,3 +169,81 @@ async def test_players_told_at_once_are_marked_told_together_and_each_waits_for_
             await outcomes.stop()
     finally:
         await store.close()
+
+
+async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and_to_another_once_it_is_gone(
+    database: Path | str,
+) -> None:
+    """Scale-out that pays (issue X): a game's commands are meant for the worker that applied its last one, whose
+    caches hold the game; only that worker is woken, and a wake-up costs one claim, not one plus a claim that finds
+    nothing. Once that worker is gone, another takes its commands after ``HANDOFF_S``: nothing waits for a dead one."""
+    from app.queue import HANDOFF_S, POLL_S, Workers
+
+    gateway = await Store.open(database, shared=True)
+    stores = [await Store.open(database, shared=True) for _ in range(2)]  # two workers: two processes' stores
+    applied_by: list[tuple[str, int]] = []
+
+    def applying(name: str, service: GameService) -> Any:
+        async def apply(command: Answer) -> None:
+            applied_by.append((name, command.game_id))
+            await service.answer(command)
+
+        return apply
+
+    services = [GameService(store) for store in stores]
+    workers = [
+        Workers(await queue_of(store), applying(name, service), slots=2, name=name)
+        for name, store, service in zip(("w1", "w2"), stores, services, strict=True)
+    ]
+    outcomes = Outcomes(await queue_of(gateway))
+    try:
+        games = [await started_in(services[0], channel_id) for channel_id in (10, 11)]
+        outcomes.start()
+        for worker in workers:
+            worker.start()
+        await asyncio.sleep(0.5)  # the listeners are connected
+
+        async def answer_six_decisions(game_id: int) -> None:
+            reader = GameService(gateway)
+            for n in range(6):  # the planning step's orders, then what comes next
+                game = await reader.load(game_id)
+                prompt = next(p for p in game.prompts() if not p.answered)
+                seats = await gateway.seats(game_id)
+                command = Answer(
+                    game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house],
+                    key=f"{game_id}-{n}",
+                )  # fmt: skip
+                await outcomes.submit(command, timeout=30)
+
+        claims_before = sum(worker.claims for worker in workers)  # the slots' first looks, and the polling's
+        started_at = asyncio.get_running_loop().time()
+        await asyncio.gather(*(answer_six_decisions(game_id) for game_id in games))
+        elapsed = asyncio.get_running_loop().time() - started_at
+        for game_id in games:
+            names = [name for name, game in applied_by if game == game_id]
+            assert len(names) == 6 and len(set(names)) == 1, names  # after its first command, always the same worker
+        claims = sum(worker.claims for worker in workers) - claims_before
+        # One claim per command; besides, the other worker's claim of each game's first command (woken too: that
+        # command was meant for any), the polling slots' looks, and a margin of two. Before, each command woke both
+        # workers and each wake-up ended with a claim that found nothing: at least 36 claims.
+        assert claims <= 12 + 2 + 2 * (elapsed / POLL_S + 1) + 2, (claims, elapsed)
+
+        # The worker that holds the first game stops: its next command is another's after HANDOFF_S.
+        holder = next(name for name, game in applied_by if game == games[0])
+        gone = next(worker for worker in workers if worker.name == holder)
+        await gone.stop()
+        service = GameService(gateway)
+        game = await service.load(games[0])
+        prompt = game.prompts()[0]
+        seats = await gateway.seats(games[0])
+        late = Answer(game_id=games[0], house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="late")
+        waited_from = asyncio.get_running_loop().time()
+        await outcomes.submit(late, timeout=30)
+        assert applied_by[-1] == (next(w.name for w in workers if w is not gone), games[0])
+        assert asyncio.get_running_loop().time() - waited_from >= HANDOFF_S * 0.9  # it was meant for the gone one
+    finally:
+        for worker in workers:
+            await worker.stop()
+        await outcomes.stop()
+        for store in (gateway, *stores):
+            await store.close()
