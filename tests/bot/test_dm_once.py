@@ -67,12 +67,14 @@ async def crashed_at_starks_dm(
     aged: float = 0.0,
     nonce_window: float | None = None,
     dms_closed: bool = False,
+    deadline_moved: float = 0.0,
 ) -> tuple[FakeDiscord, list[Any], list[tuple[Any, ...]], int]:
     """A game started while ``fault`` (``held``: the request never reaches Discord; ``lost_answer``: Discord makes the
     DM and its answer never comes) holds Stark's DM (``dms_closed``: Stark's DMs are closed, and the fault holds his
     ping in the game channel); the publishing process killed there and started again, ``aged`` seconds later as the
-    outbox sees it, after Discord's nonce window shrank to ``nonce_window``. Returns the fake, the players, the DM
-    marks as the crash left them, and the history reads (GET messages) before the crash."""
+    outbox sees it, after Discord's nonce window shrank to ``nonce_window``, the step's deadline moved by
+    ``deadline_moved`` seconds meanwhile (a notice says it). Returns the fake, the players, the DM marks as the crash
+    left them, and the history reads (GET messages) before the crash."""
     db: Path | str = url or tmp_path / "games.sqlite3"
     async with FakeDiscord.start(point_discord_py=False) as fake:
         guild = fake.add_guild("Westeros", locale="en-US")
@@ -118,6 +120,10 @@ async def crashed_at_starks_dm(
             fake.faults.clear()
             if nonce_window is not None:
                 fake.world.nonce_window = nonce_window
+            if deadline_moved:
+                await store.write(
+                    "UPDATE deadlines SET due_at = due_at + ? WHERE game_id = ?", (deadline_moved, game_id)
+                )
             if aged:  # every row of the game alike, so that their order stays
                 await store.write("UPDATE outbox SET created_at = created_at - ? WHERE game_id = ?", (aged, game_id))
 
@@ -155,11 +161,17 @@ async def test_X_dm_a_crash_after_some_dms_were_marked_sends_only_the_rest(tmp_p
 async def test_X_dm_discord_took_before_the_crash_is_found_past_the_nonce_window(tmp_path: Path) -> None:
     """Discord makes Stark's DM and its answer never arrives: the bot killed while it waits has no mark of it. It is
     started again long after the commit (the outbox row set back three minutes) and past Discord's nonce window (the
-    nonce no longer collapses a repeated send): it finds the DM in Stark's DM channel, marks it and sends nothing.
-    The first try read no history."""
-    fake, players, marks, reads = await crashed_at_starks_dm(tmp_path, "lost_answer", aged=AGED, nonce_window=0.0)
+    nonce no longer collapses a repeated send): it finds the DM in Stark's DM channel, marks it and sends nothing,
+    though a moderator moved the deadline meanwhile (the DM it would send now names another time). The first try read
+    no history."""
+    fake, players, marks, reads = await crashed_at_starks_dm(
+        tmp_path, "lost_answer", aged=AGED, nonce_window=0.0, deadline_moved=3600.0
+    )
     assert_each_told_once(fake, players, marks)
     assert reads == 0
+    due = peek(tmp_path / "games.sqlite3", "SELECT due_at FROM deadlines")[0][0]
+    told = " ".join(decision_dms(fake, players[2]))
+    assert "<t:" in told and f"<t:{int(due)}:" not in told, "the DM found names the deadline as it was"
     stark_dm = fake.dm_channel(players[2])
     assert fake.requests.count(f"GET /channels/{stark_dm.id}/messages") >= 1, fake.requests.counts()
 
