@@ -646,6 +646,11 @@ class GameQueries:
             return await self.game_at(game_id, wanted, start=held)
 
         try:
+            held = known(game_id) if known is not None else None
+            if held is not None and held.version == version - 1 and kind != Source.RESET:
+                rolled = await self._rolled_one(game_id, held)
+                if rolled is not None:
+                    return rolled
             entry = await self.store.answer_at(game_id, version)
             game = SharedGame((await at(version)).state)
             if kind == Source.RESET:
@@ -663,6 +668,25 @@ class GameQueries:
             log.exception("game %s version %s cannot be rebuilt to publish it; it is skipped", game_id, version)
             await self.store.published(game_id, version, kind)
             return None
+
+    async def _rolled_one(self, game_id: int, held: Game) -> Applied | None:
+        """The version after ``held`` as applied, from ``held`` and the one entry that made it, read once with its
+        events (a version another process committed, published by the one that holds the version before: where the
+        entry and the game were read apart). None: that entry is a repair (its version comes from no answer), or it
+        does not replay to its version: the caller takes the long way."""
+        version = held.version + 1
+        entries = await self.store.entries_with_events(game_id, after_version=held.version, up_to=version)
+        if len(entries) != 1 or entries[0][0].prompt_id == REPAIR:
+            return None
+        last, events = entries[0]
+        game = held.copy()
+        try:
+            replay(game, last.prompt_id, last.house, last.answer)
+        except LOAD_ERRORS:
+            return None
+        if game.version != version:
+            return None
+        return Applied(game_id, last.house, last.source, SharedGame(game.state), events, held)
 
     async def _replayed_before_last(self, game_id: int, row: GameRow) -> tuple[Game, AnswerRow]:
         """The game just before its last logged entry, rebuilt from a snapshot and the log, and that entry."""

@@ -397,6 +397,24 @@ class GameStore(OutboxStore):
             AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6])) for r in rows
         ]
 
+    async def entries_with_events(
+        self, game_id: int, *, after_version: int, up_to: int
+    ) -> list[tuple[AnswerRow, list[dict[str, Any]]]]:
+        """The log's entries after ``after_version`` up to ``up_to``, each with the public events it caused, in order
+        (a publisher rolling a game it holds forward to a version it publishes: one read for both)."""
+        rows = await self.db.fetchall(
+            "SELECT version, house, user_id, prompt_id, answer, source, at, events FROM answers"
+            " WHERE game_id = ? AND version > ? AND version <= ? ORDER BY version",
+            (game_id, after_version, up_to),
+        )
+        return [
+            (
+                AnswerRow(int(r[0]), str(r[1]), r[2], str(r[3]), json.loads(r[4]), Source(r[5]), float(r[6])),
+                json.loads(r[7]),
+            )
+            for r in rows
+        ]
+
     async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
         """The entry that made ``version`` and the public events it caused (None: no entry made it, as a start)."""
         r = await self.db.fetchone(
