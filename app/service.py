@@ -355,9 +355,12 @@ class GameService(GameQueries):
         events = entry.apply(game)
         state = game.to_json()
         notices = self._audit(command) + (list(command.news) if isinstance(command, Answer) else [])
+        # Readers share the new version from here on; nothing changes it again. (Made before the deadline's arming,
+        # which asks for its prompts several times: a shared game works them out once, for everyone after it too.)
+        shared = SharedGame(game.state)
         # The next step's deadline is written in the commit itself: a crash after it can never leave the new
         # step without one.
-        arming = await self.clock.arming(game_id, game, row) if self.clock is not None else None
+        arming = await self.clock.arming(game_id, shared, row) if self.clock is not None else None
         writes = list(arming.writes) if arming is not None else []
         if isinstance(command, Answer) and command.missed_by is not None:
             writes.append(self.store.missed_write(game_id, command.missed_by))
@@ -382,7 +385,6 @@ class GameService(GameQueries):
             notices=notices,
             writes=writes,
         )
-        shared = SharedGame(game.state)  # readers share it from now on; nothing changes it again
         self._parsed[game_id] = (state, shared)
         if arming is not None:
             arming.committed()
