@@ -15,7 +15,14 @@ withheld (a crash between a send and its mark). The dying "process" is then kill
 and its store closed, so it writes nothing more. A new process is started on the same database, in this test's
 process: a new store, service, channels, DMs, forms and publisher, built as ``cogs/play.py`` builds them, with nothing
 carried over in memory but the discord.py connection (Discord's side, which a restarted process gets again from the
-gateway); it drains the outbox as ``WesterosBot.setup_hook`` does at start, and plays the rest of the commits.
+gateway); it drains the outbox as ``WesterosBot.setup_hook`` does at start, and plays the rest of the commits. In the
+second property that restarted process dies too, at a random request of that first drain (``testing/crash_points.py``:
+the n-th request whatever its route), and a third one finishes.
+
+Among the commits of every sequence a moderator who holds no house gives ``/mod`` commands through
+``GameService.execute`` (``MODERATOR``): undos (the restored version published under an outbox row written anew, so
+that the versions made again after it send new messages, with new nonces), a pause and a resume, an autopilot set and
+cleared, an export; each with its audit line in the channel (a notice).
 
 What Discord then shows (every message of the game's channel, its log thread and the players' DMs, in order, with the
 successive texts each showed) must be the crash-free run's: each post, DM and edit once, nothing lost. An edit repeated
@@ -29,13 +36,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import shutil
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 import pytest
@@ -43,10 +51,11 @@ from discord.ext import commands
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.commands import Answer, Join, Start
+from app.channel_posts import BATTLE_DECIDED, BATTLE_STARTS
+from app.commands import Answer, Export, Join, Pause, Resume, SetSeat, Start, Undo
 from app.notices import DeadlinePassed, to_payload
 from app.queries import GameSettings
-from app.service import GameService, ServiceError
+from app.service import Applied, GameService, ServiceError
 from app.store import Source, Store
 from cogs.acks import AckFirst
 from cogs.channels import Channels
@@ -56,15 +65,27 @@ from cogs.publisher import Publisher
 from engine.agents import AGENTS
 from engine.errors import RuleError
 from testing import postgres
+from testing.crash_points import CrashAt
 from testing.fake_discord import FakeChannel, FakeDiscord, FakeMember
-from testing.fake_discord.faults import FaultRule
 from tests.conftest import STORES, require_postgres
 
-SEEDS = (9, 13)  # seeds whose first 40 commits include a battle (its message, edited until it ends)
+SEEDS = (32, 16)  # seeds whose first 40 commits include a battle (its message, edited until it ends): 21, 37
 COMMITS = 40  # commits of a sequence at most: a round and more (a reveal, marches and battles, a new round's Westeros)
+# Examples per store of each property (``WESTEROS_OUTBOX_EXAMPLES=200`` for a longer search than CI's).
+EXAMPLES = int(os.environ.get("WESTEROS_OUTBOX_EXAMPLES", "20"))
 HOLD = 600.0  # a crashed request's answer is held longer than any example lasts
 PLAYERS = 3
 DEADLINE_EVERY = 6  # every sixth commit is a deadline's default carrying the channel's news (a notice in the outbox)
+# Moderator commands (``/mod``, given by a moderator who holds no house) at these commits of every sequence, instead of
+# an answer: each posts its audit line (a notice in the outbox); an undo also publishes the restored version (its
+# decisions' DMs sent afresh) under an outbox row written anew, and the answers after it make versions the log had
+# already (their posts, DMs and nonces must be new ones, not taken for the undone versions'). 12 and 13 take back the
+# deadline's default of 11 (its news told) and the answer before it.
+MODERATOR = {3: "undo", 8: "pause", 9: "resume", 12: "undo", 13: "undo", 20: "autopilot-on", 26: "autopilot-off",
+             32: "undo", 38: "export"}  # fmt: skip
+# Routes a recovery may use that a crash-free run never does (a thread opened before a crash, looked up by its name),
+# besides those the runs so far used: a second crash may fall on any of them.
+RECOVERY_ROUTES = {"GET /guilds/{guild_id}/threads/active", "GET /channels/{channel_id}"}
 
 # One recorded crash-free run per (store, seed), shared by every example.
 RUNS: dict[tuple[str, int], Run] = {}
@@ -121,6 +142,7 @@ class Table:
 
     channel: FakeChannel
     players: list[FakeMember]
+    moderator: FakeMember
 
 
 @dataclass
@@ -168,11 +190,12 @@ class Player:
 async def new_table(fake: FakeDiscord, guild: Any, bot: commands.Bot) -> Table:
     channel = fake.add_text_channel(guild, "game")
     players = [fake.add_member(guild, f"p{i}") for i in range(PLAYERS)]
+    moderator = fake.add_member(guild, "mod")
     for _ in range(1000):  # the channel reaches the bot's cache through the gateway
         if bot.get_channel(channel.id) is not None:
             break
         await asyncio.sleep(0.005)
-    return Table(channel, players)
+    return Table(channel, players, moderator)
 
 
 async def create_game(service: GameService, table: Table, guild_id: int, seed: int) -> int:
@@ -189,15 +212,40 @@ async def create_game(service: GameService, table: Table, guild_id: int, seed: i
     return game_id
 
 
-async def commit(service: GameService, player: Player, game_id: int, number: int) -> None:
-    """Commit ``number`` of the sequence: the start, then one answer each."""
+async def commit(service: GameService, player: Player, table: Table, game_id: int, number: int) -> None:
+    """Commit ``number`` of the sequence: the start, then one answer each, or a moderator's command (``MODERATOR``)."""
     if number == 0:
         await service.execute(Start(game_id=game_id))
+    elif number in MODERATOR:
+        await moderate(service, table, game_id, number)
     else:
         await player.commit(service, game_id, number)
 
 
-async def published(process: Process, crash: FaultRule | None = None) -> bool:
+async def moderate(service: GameService, table: Table, game_id: int, number: int) -> None:
+    """The moderator's command of commit ``number``, through ``GameService.execute`` as ``/mod`` gives it."""
+    what, by, key = MODERATOR[number], table.moderator.id, f"m{number}"
+    if what == "undo":
+        version = (await service.row(game_id)).version
+        await service.execute(Undo(game_id=game_id, by=by, key=key, expected_version=version))
+    elif what in ("autopilot-on", "autopilot-off"):
+        seats = await service.store.seats(game_id)
+        house = sorted(seats)[0]
+        on = what == "autopilot-on"
+        await service.execute(SetSeat(game_id=game_id, by=by, key=key, house=house, user_id=seats[house], autopilot=on))
+    else:
+        kinds: dict[str, type[Pause | Resume | Export]] = {"pause": Pause, "resume": Resume, "export": Export}
+        await service.execute(kinds[what](game_id=game_id, by=by, key=key))
+
+
+class Crash(Protocol):
+    """A crash's fault rule (``FaultRule``, ``CrashAt``): whether its request came."""
+
+    @property
+    def hits(self) -> int: ...
+
+
+async def published(process: Process, crash: Crash | None = None) -> bool:
     """Wait until the process published everything (True), or the crash's request reached Discord (False)."""
     end = asyncio.get_running_loop().time() + 30
     while True:
@@ -258,7 +306,7 @@ def _text_of(snapshot: dict[str, Any]) -> str:
 
 def names(table: Table, guild: Any, fake: FakeDiscord) -> dict[int, str]:
     ids = {table.channel.id: "<channel>", guild.id: "<guild>"}
-    ids |= {p.id: f"<p{i}>" for i, p in enumerate(table.players)}
+    ids |= {p.id: f"<p{i}>" for i, p in enumerate(table.players)} | {table.moderator.id: "<mod>"}
     ids |= {fake.world.dm_channel(p.user).id: f"<dm{i}>" for i, p in enumerate(table.players)}
     return ids
 
@@ -324,36 +372,75 @@ async def crash_free(world: World, seed: int) -> Run:
             game_id = await create_game(process.service, table, world.guild.id, seed)
             first = len(world.fake.requests.records)
             player = Player(seed)
+            kinds: set[str] = set()
+
+            async def seen(applied: Applied) -> None:
+                kinds.update(str(e.get("type")) for e in applied.events)
+
+            process.service.subscribe(seen)
             for number in range(COMMITS):
-                await commit(process.service, player, game_id, number)
+                await commit(process.service, player, table, game_id, number)
                 assert await published(process)
                 run.requests_after.append(len(world.fake.requests.records) - first)
                 run.shown_after.append(shown(world.fake, table, names(table, world.guild, world.fake)))
             run.routes = [r.key for r in world.fake.requests.records[first:]]
+            assert kinds & (BATTLE_STARTS | BATTLE_DECIDED), f"seed {seed}'s sequence has no battle"
         finally:
             await process.kill()
     RUNS[(world.kind, seed)] = run
     return run
 
 
+@dataclass(frozen=True)
+class CrashCase:
+    """Where an example's crash falls: the seed, the commits played, the crash-free run's request it comes at (drawn
+    from ``pick`` among the requests of those commits, or of commit ``focus`` alone), whether Discord did it."""
+
+    seed: int
+    commits: int
+    pick: int
+    done: bool
+    focus: int | None = None  # a moderator's command (``MODERATOR``) the crash falls in
+
+    def request(self, free: Run) -> int | None:
+        """The crash-free run's request the crash comes at (None: those commits send nothing)."""
+        first = free.requests_after[self.focus - 1] if self.focus is not None else 0
+        last = free.requests_after[self.focus if self.focus is not None else self.commits - 1]
+        return first + self.pick % (last - first) if last > first else None
+
+
 @st.composite
-def crashes(draw: st.DrawFn) -> tuple[int, int, int, bool]:
-    """(seed, commits, request the crash comes at, whether Discord did that request before the process died)."""
-    seed = draw(st.sampled_from(SEEDS))
-    commits = draw(st.integers(1, COMMITS))
-    return seed, commits, draw(st.integers(0, 10**6)), draw(st.booleans())
+def crashes(draw: st.DrawFn) -> CrashCase:
+    """A crash anywhere in the first commits of a seed's sequence; half of them in a moderator's command (a small
+    share of all requests otherwise), followed by up to three commits (after an undo: versions made again)."""
+    seed, pick, done = draw(st.sampled_from(SEEDS)), draw(st.integers(0, 10**6)), draw(st.booleans())
+    if draw(st.booleans()):
+        focus = draw(st.sampled_from(sorted(MODERATOR)))
+        return CrashCase(seed, min(focus + 1 + draw(st.integers(0, 3)), COMMITS), pick, done, focus)
+    return CrashCase(seed, draw(st.integers(1, COMMITS)), pick, done)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=crashes())
-async def test_a_crash_anywhere_replayed_gives_the_messages_of_a_crash_free_run(
-    world: World, case: tuple[int, int, int, bool]
+async def test_a_crash_anywhere_replayed_gives_the_messages_of_a_crash_free_run(world: World, case: CrashCase) -> None:
+    free = await crash_free(world, case.seed)
+    at = case.request(free)
+    if at is not None:
+        await crash_and_replay(world, case.seed, case.commits, at, case.done)
+
+
+@settings(max_examples=EXAMPLES * 3 // 5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=crashes(), again=st.tuples(st.integers(0, 10**6), st.booleans()))
+async def test_a_crash_during_the_recovery_replayed_gives_the_messages_of_a_crash_free_run(
+    world: World, case: CrashCase, again: tuple[int, bool]
 ) -> None:
-    seed, commits, pick, done = case
-    free = await crash_free(world, seed)
-    made = free.requests_after[commits - 1]
-    if made:
-        await crash_and_replay(world, seed, commits, pick % made, done)
+    """The restart after a crash dies too, at a random request of its first drain (what the crash left in the outbox
+    going out; ``again``: drawn from the first, and whether Discord did it); a third start finishes it, and the rest
+    is played: Discord shows what the crash-free run showed."""
+    free = await crash_free(world, case.seed)
+    at = case.request(free)
+    if at is not None:
+        await crash_and_replay(world, case.seed, case.commits, at, case.done, again)
 
 
 async def test_a_notice_discord_took_before_a_crash_is_posted_once(world: World) -> None:
@@ -368,10 +455,31 @@ async def test_a_notice_discord_took_before_a_crash_is_posted_once(world: World)
     await crash_and_replay(world, seed, commits, posts[-1], True)  # the news goes after the version's publication
 
 
-async def crash_and_replay(world: World, seed: int, commits: int, at: int, done: bool) -> None:
+async def test_a_crash_in_two_undos_is_replayed_exactly(world: World) -> None:
+    """The property's examples of undos, every one of their requests: the process dies at each request of the commits
+    that take back the deadline's default and the answer before it (``MODERATOR``: 12 and 13; their decisions sent
+    afresh, the status, their audit lines), done with its answer lost (a retry must know its send, by its nonce, or
+    its edit), and before the first of them is done; the answer that makes the first undone version again is played
+    after. Each message is shown once, as in the crash-free run."""
+    seed = SEEDS[0]
+    free = await crash_free(world, seed)
+    first, last = free.requests_after[11], free.requests_after[13]
+    assert last - first >= 3, "the undos send something"
+    await crash_and_replay(world, seed, 15, first, False)
+    for at in range(first, last):
+        await crash_and_replay(world, seed, 15, at, True)
+    # And the restart dies in turn while it sends the first undo's publication again, after its first message.
+    assert await crash_and_replay(world, seed, 15, first, False, (1, True)), "the recovery crashed too"
+
+
+async def crash_and_replay(
+    world: World, seed: int, commits: int, at: int, done: bool, again: tuple[int, bool] | None = None
+) -> bool:
     """The first ``commits`` commits of the seed's sequence, the process killed at the crash-free run's request
     ``at`` (``done``: Discord did it, and the answer was lost), started again and the rest played: Discord shows what
-    the crash-free run showed."""
+    the crash-free run showed. ``again``: the restarted process dies too, in its first drain, at a request drawn from
+    ``again[0]`` (``again[1]``: done, its answer lost), and a third process finishes. Whether it died again (a
+    draw past the recovery's last request leaves one crash)."""
     free = await crash_free(world, seed)
     route = free.routes[at]
     skip = free.routes[:at].count(route)
@@ -384,26 +492,43 @@ async def crash_and_replay(world: World, seed: int, commits: int, at: int, done:
         process = await Process.start(db, world.bot)
         game_id = await create_game(process.service, table, world.guild.id, seed)
         rule = (fake.faults.lost_answer if done else fake.faults.held)(route, skip=skip, hold=HOLD)
+        second: CrashAt | None = None
+        crashed_again = False
         player = Player(seed)
         number = 0
         try:
             while number < commits:
-                await commit(process.service, player, game_id, number)
+                await commit(process.service, player, table, game_id, number)
                 number += 1
                 if not await published(process, rule):
                     break
             assert rule.hits == 1, "the crash came where it was drawn"
             await process.kill()
             fake.faults.rules.remove(rule)
+            if again is not None:
+                # The recovery redoes about what the crashed commit still had to send from the crash on (its
+                # edits again, its sends with their nonces, a thread looked up): the second crash is drawn there.
+                rest = free.requests_after[number - 1] - at
+                routes = {r.key for r in fake.requests.records} | RECOVERY_ROUTES
+                second = CrashAt(fake.faults, routes, skip=again[0] % max(rest, 1), done=again[1], hold=HOLD)
             process = await Process.start(db, world.bot)
+            if second is not None:
+                crashed_again = not await published(process, second)  # else fewer requests: one crash only
+                second.remove()
+                if crashed_again:
+                    await process.kill()
+                    process = await Process.start(db, world.bot)
             assert await published(process)
             while number < commits:
-                await commit(process.service, player, game_id, number)
+                await commit(process.service, player, table, game_id, number)
                 number += 1
                 assert await published(process)
             now = shown(fake, table, names(table, world.guild, fake))
             assert now == free.shown_after[commits - 1], difference(free.shown_after[commits - 1], now)
+            return crashed_again
         finally:
             if rule in fake.faults.rules:
                 fake.faults.rules.remove(rule)
+            if second is not None:
+                second.remove()
             await process.kill()
