@@ -107,7 +107,7 @@ async def crashed_at_starks_dm(
                 fake.close_dms(players[2])
             game_id = await started_with_houses(fake, channel, moderator, players)
             assert (await store.seats(game_id)) == {h: p.id for h, p in zip(HOUSES, players, strict=True)}
-            await fake.world.wait_until(lambda: bool(rule.hits), 60, "Stark's DM held")
+            await fake.world.wait_until(lambda: bool(rule.hits), 60, "Stark's DM held", poll=0.1)
             took = 1 if fault == "lost_answer" else 0
             if dms_closed:
                 assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 0]
