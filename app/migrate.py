@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 MIGRATION_LOCK = "migrate"  # the advisory lock every process takes to migrate its schema (``lock_key`` of it)
-HEAD = "0019"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
+HEAD = "0020"  # the newest revision (tests/app/test_service.py holds it equal to Alembic's)
 
 
 def sqlalchemy_url(target: str | Path) -> str:

@@ -66,16 +66,19 @@ class StoreBase:
         return game_id in self._games
 
     def changed(self, payload: str, *, own: bool = False) -> None:
-        """A change the database announced: ``g:<game>`` or ``u:<user>``. Another process's drops what is cached of it.
-        This process's own (``own``) leaves it: the write that made it replaced it after its commit, as it does for a
-        store that is its database's only writer (dropping it made every process read a game again after each of its
-        own answers: two rows in five a worker read in a burst). Either way a read under way is not kept."""
-        kind, _, raw = payload.partition(":")
+        """A change the database announced: ``g:<game>:<table>`` (revision 0020; ``g:<game>`` before it) or
+        ``u:<user>``. Another process's drops what is cached of it: of that table only, so that an answer (its game's
+        row) leaves the game's seats, deadline and missed deadlines cached. This process's own (``own``) leaves it: the
+        write that made it replaced it after its commit, as it does for a store that is its database's only writer
+        (dropping it made every process read a game again after each of its own answers: two rows in five a worker
+        read in a burst). Either way a read of the game under way is not kept."""
+        kind, _, rest = payload.partition(":")
+        raw, _, table = rest.partition(":")
         key = int(raw)
         if kind == "g":
             self.changes[key] = self.changes.get(key, 0) + 1
             if not own:
-                self.forget(key)
+                self.forget(key, table or None)
         else:
             self.user_changes[key] = self.user_changes.get(key, 0) + 1
             if not own:
@@ -114,13 +117,19 @@ class StoreBase:
         before is not kept (it may hold the rows as they were)."""
         self.changes[game_id] = self.changes.get(game_id, 0) + 1
 
-    def forget(self, game_id: int) -> None:
-        """Drop what is cached of a game (after a write whose outcome is not known here)."""
+    def forget(self, game_id: int, table: str | None = None) -> None:
+        """Drop what is cached of a game (after a write whose outcome is not known here), or of one of its tables
+        (``games``, ``seats``, ``deadlines``, ``missed_deadlines``: another process changed it)."""
         self.wrote(game_id)
-        self._games.pop(game_id, None)
-        self._seats.pop(game_id, None)
-        self.deadline_cache.pop(game_id, None)
-        self._missed.pop(game_id, None)
+        caches: dict[str, Bounded[int, Any]] = {
+            "games": self._games,
+            "seats": self._seats,
+            "deadlines": self.deadline_cache,
+            "missed_deadlines": self._missed,
+        }
+        for name, cache in caches.items():
+            if table is None or table == name or table not in caches:
+                cache.pop(game_id, None)
 
     async def missed_in_a_row(self, game_id: int, house: str) -> int:
         """How many deadlines in a row the house's player has missed (0 once he answers)."""

@@ -540,3 +540,53 @@ async def test_a_shared_store_keeps_what_it_changed_itself_and_drops_what_anothe
     finally:
         await first.close()
         await second.close()
+
+
+@pytest.mark.several_processes
+async def test_another_process_changing_a_games_row_leaves_its_seats_cached_and_a_seat_change_drops_them(
+    database: Path | str,
+) -> None:
+    """A change names its table (revision 0020): every answer updates its game's row, and the other processes drop
+    that row only; the seats they hold stay, unread again, until the seats themselves change."""
+    first, second = await Store.open(database, shared=True), await Store.open(database, shared=True)
+    try:
+        service = GameService(first)
+        game_id = await started(service)
+        await asyncio.sleep(0.3)  # the start's own announcements are in
+        await second.game(game_id)
+        seats = await second.seats(game_id)
+        await first.set_status(game_id, GameStatus.PAUSED)  # the game's row, by another process
+        for _ in range(100):
+            if not second.holds_row(game_id):
+                break
+            await asyncio.sleep(0.02)
+        assert not second.holds_row(game_id)
+        assert await _count_reads(second, lambda: second.seats(game_id)) == 0, "only the game's row changed"
+        house = next(iter(seats))
+        await first.write("UPDATE seats SET user_id = ? WHERE game_id = ? AND house = ?", (999, game_id, house))
+        for _ in range(100):  # the seats' own announcement reaches the second process: it reads them again
+            if second.cached_games() == 0 or (await second.seats(game_id))[house] == 999:
+                break
+            await asyncio.sleep(0.02)
+        assert (await second.seats(game_id))[house] == 999
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def _count_reads(store: Store, read: Any) -> int:
+    """How many statements ``read()`` sent to the store's database."""
+    sent = 0
+    original = store.db.fetchall
+
+    async def counted(sql: str, params: Any = ()) -> Any:
+        nonlocal sent
+        sent += 1
+        return await original(sql, params)
+
+    store.db.fetchall = counted  # type: ignore[method-assign]
+    try:
+        await read()
+    finally:
+        store.db.fetchall = original  # type: ignore[method-assign]
+    return sent
