@@ -18,8 +18,9 @@ after its take committed before its first send. This is as safe as a read before
   (so does one on a cut connection); a read that answered yes was therefore served, and sent, before C, and its
   window ends before C + ``FENCE_WINDOW_S``. The new holder's first send comes after C + ``TAKE_OVER_PAUSE_S``
   (timed once its take's commit came back, which is after C), later by the margin. So every check the old holder
-  passes on a window ends before the new holder's first send; with a read per send and no pause, a yes read just
-  before C could come back, and be acted on, after it.
+  passes on a window, without reading, ends before the new holder's first send; one that reads is answered as a read
+  per send is. With a read per send and no pause, a yes read just before C could come back, and be acted on, after
+  the new holder's first send; the pause leaves a margin for that too.
 - What remains is the caveat both share: a process paused between passing its check and its send (a stalled host, a
   long garbage collection, a yes slow to come back) can send after the new holder did; no fence read can prevent
   that, since the send needs no further word from the database. The outbox's marks of what is sent bound the harm.
@@ -98,8 +99,7 @@ class OutboxPump:
         this is as safe). A turn's first sends wait until ``TAKE_OVER_PAUSE_S`` after its take."""
         if self.lease is None or self.lock_session is None:
             return False
-        pause = self.sends_from - time.monotonic()
-        if pause > 0:
+        while (pause := self.sends_from - time.monotonic()) > 0:  # a new turn's wait, whichever turn it is by then
             await asyncio.sleep(pause)
         lease, session, turn = self.lease, self.lock_session, self.turn  # again: the turn may have ended meanwhile
         if lease is None or session is None:
