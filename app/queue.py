@@ -33,7 +33,7 @@ log = logging.getLogger("westeros.queue")
 
 # NOTIFY channels, each the base name of the deployment's own (``channel_in`` its schema; ``notify_sql`` sends on it)
 QUEUED = "westeros_queue"  # a command was enqueued
-OUTBOX = "westeros_outbox"  # a process committed something to publish
+OUTBOX = "westeros_outbox"  # a process committed something to publish (revision 0019's trigger on the outbox)
 DONE = "westeros_done"  # a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
@@ -568,11 +568,6 @@ class Outcomes:
             return True
 
         return sum(await asyncio.gather(*(one(row) for row in rows)))
-
-
-async def tell_publisher(db: PostgresDatabase) -> None:
-    """Wake the worker that publishes: something was committed to the outbox (delivered once the caller's commit is)."""
-    await db.execute(f"SELECT {notify_sql()}", (OUTBOX,))
 
 
 class Workers:
