@@ -41,6 +41,7 @@ KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its g
 PRUNE_EVERY_S = 300.0
 KEEP_UNTOLD_S = 7 * 86400.0  # an outcome its gateway never told (it was down) waits this long for it to come back
 RETRY_FIRST_S, RETRY_MAX_S = 0.2, 5.0  # a waiting side's backoff while its database connection is down
+APPLY_TRIES = 3  # a worker applies a command this often while its database connections drop under it
 TOKEN_LIFE_S = 14 * 60.0  # an interaction's token lasts 15 minutes: a minute's margin for the edit itself
 UNTOLD_SWEEP_S = 30.0  # how often a running gateway looks for outcomes recorded after it stopped waiting for them
 TOLD_BATCH_S = 0.05  # players told within this much of each other are marked told in one statement
@@ -246,17 +247,7 @@ class CommandQueue:
             if row is None:
                 return None
             queue_id, payload = int(row[0]), str(row[2])
-            error: BaseException | None = None
-            try:
-                await apply(command_of(payload))
-            except ServiceError as err:
-                # The same command applied before (its worker died before recording the outcome): it is recorded.
-                error = None if err.code == "already-done" else err
-            except (RuleError, ValueError, TypeError, KeyError) as err:
-                error = err
-            except Exception as err:  # the database, a bug: nothing was recorded, and the gateway says so
-                log.exception("command %s of game %s failed", queue_id, row[1])
-                error = err
+            error = await self._applied(apply, command_of(payload), f"command {queue_id} of game {row[1]}")
             outcome = json.dumps(outcome_of(error))
             # Recorded and announced in one statement, which also says whether a later command of the game waits (it
             # could not be claimed before this one was done). The schema names whose command it is: one database
@@ -274,6 +265,32 @@ class CommandQueue:
                 (time.time(), outcome, queue_id, DONE, worker, outcome),
             )
         return Claimed(queue_id, game_waits=bool(recorded is not None and recorded[1]))
+
+    @staticmethod
+    async def _applied(apply: Callable[[Answer], Awaitable[None]], command: Answer, name: str) -> BaseException | None:
+        """Apply the command: None once it is recorded, or the refusal or failure to tell its player. A connection
+        lost under it says nothing of whether its commit went through, so it is applied again (its key finds it
+        recorded if it was) and never told "not recorded"; still lost after ``APPLY_TRIES``, it is raised, and the
+        claim rolls back: the command waits for the next claim."""
+        for attempt in range(1, APPLY_TRIES + 1):
+            try:
+                await apply(command)
+                return None
+            except ServiceError as err:
+                # The same command applied before (its worker died before recording the outcome): it is recorded.
+                return None if err.code == "already-done" else err
+            except (RuleError, ValueError, TypeError, KeyError) as err:
+                return err
+            except Exception as err:
+                if is_connection_lost(err):
+                    if attempt == APPLY_TRIES:
+                        raise
+                    log.warning("%s: lost the database connection (%s); applying it again", name, str(err)[:200])
+                    await asyncio.sleep(RETRY_FIRST_S * attempt)
+                    continue
+                log.exception("%s failed", name)  # a bug: nothing was recorded, and the gateway says so
+                return err
+        raise AssertionError("unreachable")
 
     async def schema(self) -> str:
         """The schema the queue lives in (the connection's ``search_path``)."""

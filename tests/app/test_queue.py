@@ -247,3 +247,47 @@ async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and
         await outcomes.stop()
         for store in (gateway, *stores):
             await store.close()
+
+
+async def test_a_connection_lost_under_a_workers_commit_is_applied_again_and_never_told_not_recorded(
+    database: Path | str,
+) -> None:
+    """A worker's commit whose connection drops under it may have gone through or not: the worker applies the command
+    again (its key finds it recorded if it was) and records it done, never "failed" (the player would read "NOT
+    recorded" of an answer that counts). Still dropping after ``APPLY_TRIES``, the claim rolls back: the command waits,
+    unanswered, for the next claim."""
+    import psycopg
+
+    from app.queue import APPLY_TRIES
+
+    store = await Store.open(database, shared=True)
+    try:
+        service, answer = await first_answer(store, "dropped-ack")
+        queue = await queue_of(store)
+        tries = 0
+
+        async def committed_then_dropped(command: Answer) -> None:  # the commit went through; its answer was lost
+            nonlocal tries
+            tries += 1
+            await service.answer(command)
+            raise psycopg.OperationalError("server closed the connection unexpectedly")
+
+        queue_id = await queue.enqueue(answer)
+        assert await queue.apply_next(committed_then_dropped)
+        assert tries == 2  # the second try found it recorded
+        assert await queue.outcome(queue_id) == {"ok": True}
+        assert [a.house for a in await store.answers(answer.game_id)] == [answer.house]
+
+        async def always_dropped(command: Answer) -> None:
+            raise psycopg.OperationalError("the server is gone")
+
+        later = Answer(game_id=answer.game_id, house=answer.house, answer=answer.answer, by=answer.by, key="later")
+        later_id = await queue.enqueue(later)
+        with pytest.raises(psycopg.OperationalError):
+            await queue.apply_next(always_dropped)
+        assert await queue.outcome(later_id) is None  # not done: nobody was told anything
+        assert await queue.apply_next(service.answer)  # the next claim applies it
+        assert await queue.outcome(later_id) is not None
+        assert APPLY_TRIES >= 2
+    finally:
+        await store.close()
