@@ -36,6 +36,10 @@ QUEUED = "westeros_queue"  # a command was enqueued
 OUTBOX = "westeros_outbox"  # a process committed something to publish (revision 0019's trigger on the outbox)
 DONE = "westeros_done"  # a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
+# How often a gateway waiting for an outcome reads it from the table unasked: its listener announces every outcome, and
+# each of its reconnections makes every waiter read its own once (what was announced meanwhile is lost); this is the
+# net under both, for a listening connection that died without a word.
+OUTCOME_POLL_S = 10.0
 OUTCOME_TIMEOUT_S = 600.0  # how long a gateway waits for a command's outcome (Discord's token lasts 15 minutes)
 KEEP_OUTCOMES_S = 3600.0  # a command done this long ago leaves the table (its gateway read the outcome long before)
 PRUNE_EVERY_S = 300.0
@@ -342,7 +346,8 @@ class Outcomes:
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
         # The worker that applied each game's last command: the next is meant for it (its caches hold the game).
         self.applied_by: Bounded[int, str] = Bounded(4096)
-        self.listener = Listener(queue.db.url, DONE, self._announced)
+        self.listener = Listener(queue.db.url, DONE, self._announced, self._listening)
+        self.listened = asyncio.Event()  # set at each (re)connection of the listener: every waiter reads its outcome
         # The players told in the last TOLD_BATCH_S, marked together, and the future their callers wait on.
         self.told_batch: tuple[list[int], asyncio.Future[None]] | None = None
         self.marking: set[asyncio.Task[None]] = set()
@@ -355,6 +360,11 @@ class Outcomes:
         if self.marking:
             await asyncio.wait(self.marking)
         await self.listener.stop()
+
+    def _listening(self) -> None:
+        """The listener (re)connected: outcomes announced while it was away were lost, and each waiter reads its own."""
+        self.listened.set()
+        self.listened = asyncio.Event()
 
     def _announced(self, payload: str) -> None:
         message = json.loads(payload)
@@ -435,10 +445,15 @@ class Outcomes:
 
     async def _wait(self, queue_id: int, future: asyncio.Future[dict[str, Any]], until: float) -> dict[str, Any]:
         while True:
+            listened = asyncio.ensure_future(self.listened.wait())
+            # Until the next look at the table: the net's period, or the end of the wait (then the command is given up).
+            pause = min(OUTCOME_POLL_S, max(until - time.monotonic(), 0.0) + POLL_S)
             try:
-                return await asyncio.wait_for(asyncio.shield(future), timeout=POLL_S * 4)
-            except TimeoutError:
-                pass
+                await asyncio.wait((future, listened), timeout=pause, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                listened.cancel()
+            if future.done():
+                return future.result()
             try:
                 # Bounded by the time left: a pool waiting for a server that is away would outlast the wait.
                 left = max(until - time.monotonic(), POLL_S * 4)

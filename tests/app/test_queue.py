@@ -291,3 +291,47 @@ async def test_a_connection_lost_under_a_workers_commit_is_applied_again_and_nev
         assert APPLY_TRIES >= 2
     finally:
         await store.close()
+
+
+async def test_an_outcome_announced_while_the_gateways_listener_was_away_is_read_when_it_listens_again(
+    database: Path | str,
+) -> None:
+    """The gateway hears outcomes through LISTEN and reads the table only as a net (``OUTCOME_POLL_S``): an outcome
+    announced while its listening connection was cut is lost, so each reconnection makes every waiter read its own
+    once. The player hears of it then, not at the net's next look."""
+    import psycopg
+
+    from app.queue import OUTCOME_POLL_S
+    from testing import postgres
+
+    store = await Store.open(database, shared=True)
+    try:
+        service, answer = await first_answer(store, "while-away")
+        queue = await queue_of(store)
+        outcomes = Outcomes(queue)
+        outcomes.start()
+        try:
+            schema = await queue.schema()
+            await asyncio.sleep(0.5)  # listening
+            waiting = asyncio.ensure_future(outcomes.submit(answer, timeout=60))
+            while not await store.db.fetchone("SELECT 1 FROM command_queue"):
+                await asyncio.sleep(0.01)
+            with psycopg.connect(postgres.server_url(), autocommit=True) as admin:
+                cut = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE %s",
+                    (f'LISTEN "westeros_done_%{schema_hash(schema)}"',),
+                ).fetchall()
+            assert cut == [(True,)]
+            assert await queue.apply_next(service.answer)  # announced while nobody listens
+            await asyncio.wait_for(waiting, timeout=OUTCOME_POLL_S - 3)  # read at the reconnection, not by the net
+            assert [a.house for a in await store.answers(answer.game_id)] == [answer.house]
+        finally:
+            await outcomes.stop()
+    finally:
+        await store.close()
+
+
+def schema_hash(schema: str) -> str:
+    import hashlib
+
+    return hashlib.md5(schema.encode()).hexdigest()[:8]
