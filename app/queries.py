@@ -10,7 +10,7 @@ import itertools
 import json
 import logging
 from collections.abc import Callable, Collection, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.decisions import Form, build_form
@@ -69,6 +69,9 @@ class Applied:
     game: Game
     events: list[dict[str, Any]]
     before: Game | None = None  # the shared game the answer was applied to (None: a start or a new position)
+    # When its outbox row was written (None: not known here, read with its marks): the publication's own row, which an
+    # undo and the version committed again after it replace by another of the same version and kind.
+    written_at: float | None = None
 
     def views(self) -> tuple[dict[str, Any] | None, dict[str, Any]]:
         """The public views before and after this step, each worked out once for every reader of its version
@@ -350,7 +353,9 @@ def replay(game: Game, prompt_id: str, house: str, answer: Any) -> None:
         game.act(house, answer)
 
 
-OutboxKey = tuple[int, int, str]  # (game, version, kind) of a row of the outbox
+# (game, version, kind, time of writing) of a row of the outbox: an undo and the version committed again write another
+# row of the same version and kind, a publication of its own
+OutboxKey = tuple[int, int, str, float]
 
 LAST_ENDED_SHOWN = 3  # ended games a server's overview names (the others are counted)
 
@@ -619,13 +624,13 @@ class GameQueries:
         def held(game_id: int) -> Game | None:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
-        for game_id, version, kind, sent in await self.store.unpublished():
-            key = (game_id, version, kind)
+        for game_id, version, kind, sent, written_at in await self.store.unpublished():
+            key = (game_id, version, kind, written_at)
             if skip(key):
                 continue
             applied = await self.rebuilt(game_id, version, kind, held)
             if applied is not None:
-                out.append((key, applied, sent))
+                out.append((key, replace(applied, written_at=written_at), sent))
                 latest[game_id] = applied.game
         return out
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Any, overload
@@ -361,6 +362,7 @@ class GameService(GameQueries):
         # The next step's deadline is written in the commit itself: a crash after it can never leave the new
         # step without one.
         arming = await self.clock.arming(game_id, shared, row) if self.clock is not None else None
+        at = time.time()  # the commit's: its outbox row's too, which names this publication's own row
         writes = list(arming.writes) if arming is not None else []
         if isinstance(command, Answer) and command.missed_by is not None:
             writes.append(self.store.missed_write(game_id, command.missed_by))
@@ -384,11 +386,12 @@ class GameService(GameQueries):
             seats=entry.seats,
             notices=notices,
             writes=writes,
+            at=at,
         )
         self._parsed[game_id] = (state, shared)
         if arming is not None:
             arming.committed()
-        return shared, Applied(game_id, entry.house, entry.source, shared, events, before), notices
+        return shared, Applied(game_id, entry.house, entry.source, shared, events, before, written_at=at), notices
 
     async def _entry(self, command: LoggedCommand, before: SharedGame, row: GameRow) -> Entry:
         """Who may give the command, and whether the table allows it now; the rules are checked as it applies."""
@@ -478,7 +481,7 @@ class GameService(GameQueries):
                 raise ServiceError("undo-past-reveal", "A seated player may not undo past a reveal.")
             seats = seats_held(game.state, await self.store.seats(game_id))
             notices = self._audit(command, {"version": row.version})
-            await self.store.truncate_after(
+            written_at = await self.store.truncate_after(
                 game_id,
                 game.version,
                 game.to_json(),
@@ -490,7 +493,7 @@ class GameService(GameQueries):
             self._parsed.pop(game_id, None)
             shared = await self.load(game_id)
         # Every decision open at the restored version is sent afresh: the forms of the later position are void.
-        applied = Applied(game_id, "", Source.RESET, shared, [])
+        applied = Applied(game_id, "", Source.RESET, shared, [], written_at=written_at)
         await self._notify(applied)
         if notices:
             self._noticed(game_id)
@@ -840,18 +843,23 @@ class GameService(GameQueries):
         """The Discord locale a user last interacted in (DMs the bot sends them are written in it)."""
         await self.store.set_locale(user_id, locale)
 
-    async def published(self, applied: Applied) -> None:
-        await self.store.published(applied.game_id, applied.game.version, outbox_kind(applied))
+    async def published(self, applied: Applied, *, written_at: float | None = None) -> None:
+        """``written_at``: the publication's own outbox row (``sends``), which goes (``OutboxStore.published``)."""
+        await self.store.published(applied.game_id, applied.game.version, outbox_kind(applied), written_at=written_at)
 
-    async def published_part(self, applied: Applied, part: str) -> None:
-        await self.store.published_part(applied.game_id, applied.game.version, part, outbox_kind(applied))
+    async def published_part(self, applied: Applied, part: str, *, written_at: float | None = None) -> None:
+        await self.store.published_part(
+            applied.game_id, applied.game.version, part, outbox_kind(applied), written_at=written_at
+        )
 
     async def sends(self, applied: Applied) -> tuple[float | None, dict[str, int | None]]:
         """The outbox row's time of writing and the messages its publication already sent (``OutboxStore.sends``)."""
         return await self.store.sends(applied.game_id, applied.game.version, outbox_kind(applied))
 
-    async def sent_message(self, applied: Applied, part: str, message_id: int | None) -> None:
-        await self.store.sent_message(applied.game_id, applied.game.version, outbox_kind(applied), part, message_id)
+    async def sent_message(self, applied: Applied, part: str, message_id: int | None, *, written_at: float) -> None:
+        await self.store.sent_message(
+            applied.game_id, applied.game.version, outbox_kind(applied), part, message_id, written_at=written_at
+        )
 
     async def notice_posted(self, notice_id: int) -> None:
         await self.store.notice_posted(notice_id)

@@ -318,8 +318,10 @@ class GameStore(OutboxStore):
         key: str | None = None,
         notices: list[dict[str, Any]] | None = None,
         writes: list[Write] | None = None,
+        at: float | None = None,
     ) -> None:
-        """Append the answer and store the new state, only if the game is still at ``expected_version``.
+        """Append the answer and store the new state, only if the game is still at ``expected_version``. ``at``: the
+        commit's time (now by default), which its answer and its outbox row carry.
 
         A player's own answer also ends their run of missed deadlines, in the same transaction (``player``: the
         house whose player answered, when it is not ``house``, as a liege answering for his vassal). ``seats``: the
@@ -349,7 +351,7 @@ class GameStore(OutboxStore):
                 prompt_id,
                 json.dumps(answer),
                 source,
-                time.time(),
+                at if at is not None else time.time(),
                 json.dumps([e for e in events or [] if "private_to" not in e]),
                 snapshot,
                 (player or house) if ends_a_run else None,
@@ -465,9 +467,10 @@ class GameStore(OutboxStore):
         key: str | None = None,
         by: int | None = None,
         notices: list[dict[str, Any]] | None = None,
-    ) -> None:
+    ) -> float:
         """Undo: drop answers and snapshots after ``version`` and restore that state and the seats it holds, in one
-        transaction with the command's key and notices (``apply``); the restored version is published as a reset."""
+        transaction with the command's key and notices (``apply``); the restored version is published as a reset,
+        whose outbox row's time of writing is returned."""
         now = time.time()
         writes = [
             Write("DELETE FROM answers WHERE game_id = ? AND version > ?", (game_id, version)),
@@ -479,6 +482,9 @@ class GameStore(OutboxStore):
             ),
             *(Write(SET_SEAT, (game_id, h, u)) for h, u in (seats or {}).items()),
             Write("DELETE FROM outbox WHERE game_id = ? AND version > ?", (game_id, version)),
+            # The marks of the undone versions' publications go too: the versions committed again after it publish
+            # afresh, and would otherwise take those marks for their own (a message skipped as sent).
+            Write("DELETE FROM outbox_sends WHERE game_id = ? AND version > ?", (game_id, version)),
             Write(OUTBOX_STEP, (game_id, version, "reset", now)),
         ]
         try:
@@ -486,6 +492,7 @@ class GameStore(OutboxStore):
         finally:
             self.wrote(game_id)
             self._seats.pop(game_id, None)
+        return now
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:

@@ -22,6 +22,8 @@ class Notice:
     payload: dict[str, Any]
 
 
+# A publication's own outbox row, by the time it was written (``?`` twice: the time, or NULL for any row of the version)
+ROW_WRITTEN_AT = " AND (CAST(? AS DOUBLE PRECISION) IS NULL OR created_at = ?)"
 OUTBOX_STEP = (
     "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (game_id, version, kind) DO UPDATE SET sent = '', created_at = excluded.created_at"
@@ -114,21 +116,28 @@ class OutboxStore(StoreBase):
 
     # ----- the outbox -----
 
-    async def unpublished(self) -> list[tuple[int, int, str, frozenset[str]]]:
-        """(game, version, kind, parts already sent) of every version whose consequences are not all published,
-        each game's in the order they were committed."""
+    async def unpublished(self) -> list[tuple[int, int, str, frozenset[str], float]]:
+        """(game, version, kind, parts already sent, when the row was written) of every version whose consequences
+        are not all published, each game's in the order they were committed."""
         rows = await self.db.fetchall(
-            "SELECT game_id, version, kind, sent FROM outbox"
+            "SELECT game_id, version, kind, sent, created_at FROM outbox"
             " WHERE game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL)"  # parked until repaired
             " ORDER BY game_id, created_at, version"
         )
-        return [(int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p)) for r in rows]
+        return [
+            (int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p), float(r[4]))
+            for r in rows
+        ]
 
-    async def published_part(self, game_id: int, version: int, part: str, kind: str = "step") -> None:
-        """Note that one part of a version's consequences is out (a restart must not send it again)."""
+    async def published_part(
+        self, game_id: int, version: int, part: str, kind: str = "step", *, written_at: float | None = None
+    ) -> None:
+        """Note that one part of a version's consequences is out (a restart must not send it again). ``written_at``:
+        the publication's row (``sends``); a row written anew since (an undo, and the version committed again) is
+        another publication's, and not marked."""
         await self.write(
-            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ? AND kind = ?",
-            (part, game_id, version, kind),
+            "UPDATE outbox SET sent = sent || ',' || ? WHERE game_id = ? AND version = ? AND kind = ?" + ROW_WRITTEN_AT,
+            (part, game_id, version, kind, written_at, written_at),
         )
 
     async def sends(self, game_id: int, version: int, kind: str = "step") -> tuple[float | None, dict[str, int | None]]:
@@ -145,22 +154,33 @@ class OutboxStore(StoreBase):
         sent = {str(r[1]): (int(r[2]) if r[2] is not None else None) for r in rows if r[1] is not None}
         return float(rows[0][0]), sent
 
-    async def sent_message(self, game_id: int, version: int, kind: str, part: str, message_id: int | None) -> None:
-        """Discord accepted one message of a version's publication: a retry of that publication skips it."""
+    async def sent_message(
+        self, game_id: int, version: int, kind: str, part: str, message_id: int | None, *, written_at: float
+    ) -> None:
+        """Discord accepted one message of a version's publication (its row written at ``written_at``): a retry of
+        that publication skips it. A publication whose row an undo took out marks nothing: the mark would hold for
+        the version committed again after it, whose publication is another and has not sent that message."""
         await self.write(
-            "INSERT INTO outbox_sends (game_id, version, kind, part, message_id, at) VALUES (?, ?, ?, ?, ?, ?)"
+            "INSERT INTO outbox_sends (game_id, version, kind, part, message_id, at)"
+            " SELECT game_id, version, kind, ?, CAST(? AS BIGINT), ? FROM outbox"
+            " WHERE game_id = ? AND version = ? AND kind = ? AND created_at = ?"
             " ON CONFLICT (game_id, version, kind, part) DO UPDATE SET message_id = excluded.message_id",
-            (game_id, version, kind, part, message_id, time.time()),
+            (part, message_id, time.time(), game_id, version, kind, written_at),
         )
 
-    async def channel_done(self, game_id: int, version: int, kind: str, layout: str | None) -> None:
+    async def channel_done(
+        self, game_id: int, version: int, kind: str, layout: str | None, *, written_at: float | None = None
+    ) -> None:
         """A publication's channel part is out (its posts, edits and log lines): marked in its outbox row in one
         commit with the channel's layout as it leaves it (``layout``: the publisher's JSON; None: unchanged), so a
-        retry of it, or the next publication after a crash, plans from what the channel really shows."""
+        retry of it, or the next publication after a crash, plans from what the channel really shows. The mark goes
+        on the publication's own row only (``written_at``, as ``published_part``); the layout is the channel's
+        whichever publication left it."""
         async with self.transaction() as db:
             await db.execute(
-                "UPDATE outbox SET sent = sent || ',channel' WHERE game_id = ? AND version = ? AND kind = ?",
-                (game_id, version, kind),
+                "UPDATE outbox SET sent = sent || ',channel' WHERE game_id = ? AND version = ? AND kind = ?"
+                + ROW_WRITTEN_AT,
+                (game_id, version, kind, written_at, written_at),
             )
             if layout is not None:
                 await db.execute(
@@ -202,12 +222,20 @@ class OutboxStore(StoreBase):
         )
         return [int(r[0]) for r in rows]
 
-    async def published(self, game_id: int, version: int, kind: str = "step") -> None:
+    async def published(
+        self, game_id: int, version: int, kind: str = "step", *, written_at: float | None = None
+    ) -> None:
         """Everything a version implies is out, and so is everything of the game's earlier versions (published in
         order) but what failed and waits for a retry. The version's own row goes even when it was marked for a retry
         (this was the retry: left, it would stay forever). The marks of single messages go with their rows (and so do
         those of rows an undo took out). The game's pinned status is due for this version from the same commit: it is
-        edited a moment later, and a crash meanwhile leaves it for the next start."""
+        edited a moment later, and a crash meanwhile leaves it for the next start.
+
+        ``written_at``: the publication's own row (``sends``; None: whatever row the version has). Only that row goes,
+        and of an earlier version's undo (its ``reset`` row) only one written before it: an undo made while this
+        publication went out wrote its reset row, and the version committed again its own, after it; those are still
+        to publish. (Other rows of earlier versions go whenever they were written: the times of two processes' clocks
+        need not agree, and only an undo writes an earlier version after a later one.)"""
         async with self.transaction() as db:
             await db.execute(  # a game deleted meanwhile (/mod delete) has no row to hold it
                 "INSERT INTO publisher_state (game_id, status_due) SELECT id, ? FROM games WHERE id = ?"
@@ -215,9 +243,10 @@ class OutboxStore(StoreBase):
                 (version, game_id),
             )
             await db.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?)"
-                " OR (version < ? AND sent NOT LIKE '%retry%'))",
-                (game_id, version, kind, version),
+                "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?" + ROW_WRITTEN_AT + ")"
+                " OR (version < ? AND sent NOT LIKE '%retry%'"
+                " AND (kind != 'reset' OR CAST(? AS DOUBLE PRECISION) IS NULL OR created_at <= ?)))",
+                (game_id, version, kind, written_at, written_at, version, written_at, written_at),
             )
             await db.execute(
                 "DELETE FROM outbox_sends WHERE game_id = ? AND NOT EXISTS (SELECT 1 FROM outbox o"

@@ -62,6 +62,11 @@ class Sends:
     async def _marks(self) -> dict[str, int | None]:
         if self._sent is None:
             self._written_at, self._sent = await self.service.sends(self.applied)
+            own = self.applied.written_at
+            if own is not None and self._written_at != own:
+                # The version's row is another publication's: an undo took this one's out and the version was
+                # committed again. This one marks nothing there (its marks and its end match its own row only).
+                self._written_at, self._sent = own, {}
         return self._sent
 
     async def recorded(self, part: str) -> tuple[bool, int | None]:
@@ -89,7 +94,9 @@ class Sends:
         return self._written_at
 
     async def mark(self, part: str, message_id: int | None) -> None:
-        await self.service.sent_message(self.applied, part, message_id)
+        written_at = await self.written_at()
+        if written_at is not None:  # else an undo took this publication's row out: nothing of it is retried
+            await self.service.sent_message(self.applied, part, message_id, written_at=written_at)
         (await self._marks())[part] = message_id
 
 
@@ -274,10 +281,10 @@ class Publisher:
         row for the next start-up (``last_try``: that was it, the row goes anyway); False then."""
         game_id, version = applied.game_id, applied.game.version
         told = False
+        sends = Sends(self.service, applied)  # its row is read at its first send (a quiet step reads nothing)
         try:
             images = await self.step_images(applied) if "channel" not in sent else []
             async with self.order.publishing():  # after the acknowledgements and the receipts (cogs/acks.py)
-                sends = Sends(self.service, applied)
                 if "channel" not in sent:
                     told = await self._channel_part(applied, images, sends)
                 # Each decision DM is marked as Discord takes it (``outbox_sends``): a retry sends the rest. A house
@@ -307,10 +314,14 @@ class Publisher:
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
-                await self.service.published_part(applied, RETRY)
+                await self.service.published_part(applied, RETRY, written_at=await sends.written_at())
                 return False
         if told or last_try or applied.game.finished:
-            await self.service.published(applied)
+            # This publication's own row, and the rows written before it: an undo made meanwhile wrote rows after
+            # it that are still to publish. No row left (an undo took it out): nothing of it to take out.
+            written_at = await sends.written_at()
+            if written_at is not None:
+                await self.service.published(applied, written_at=written_at)
         return True
 
     async def _channel_part(self, applied: Applied, images: list[tuple[str, bytes, str]], sends: Sends) -> bool:
@@ -324,7 +335,10 @@ class Publisher:
         layout = self._layout(game_id).to_json() if loaded is not None else None
         changed = layout if layout != loaded else None
         if told or changed is not None:
-            await self.service.store.channel_done(game_id, applied.game.version, outbox_kind(applied), changed)
+            written_at = await sends.written_at()
+            await self.service.store.channel_done(
+                game_id, applied.game.version, outbox_kind(applied), changed, written_at=written_at
+            )
         return told
 
     def _layout(self, game_id: int) -> Layout:

@@ -99,7 +99,7 @@ class StoryTeller:
             if err.code not in UNTOLD:
                 raise  # the image pool full, say: the publication is tried again
             log.warning("game %s ended without a story: %s", game_id, err.message)
-            await self.service.published_part(applied, STORY)
+            await self.service.published_part(applied, STORY, written_at=await sends.written_at())
             return False
         drawn = time.perf_counter()
         chunks = split(stories.story_lines(told.story, name, lang))
@@ -124,7 +124,7 @@ class StoryTeller:
                 continue
             if await self._dm(told.story, house, user_id, game_id, name, sends, fence):
                 sent_any = True
-        await self.service.published_part(applied, STORY)
+        await self.service.published_part(applied, STORY, written_at=await sends.written_at())
         self.timings = [
             *self.timings[-9:],
             {
