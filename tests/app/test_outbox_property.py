@@ -491,21 +491,17 @@ async def test_a_crash_anywhere_in_an_undo_of_a_reveal_is_replayed_exactly(world
     assert await crash_and_replay(world, seed, 9, first, False, (1, True)), "the recovery crashed too"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="issue X (#38), a fault found by this test, not fixed here: OutboxStore.published(game, version, kind), at"
-    " the end of a publication, deletes its row by version and kind and every row of an earlier version; an undo and"
-    " the next answer committed meanwhile wrote rows of an earlier version (the undo's reset) and the same version"
-    " anew, whose publications have not gone out, and a crash then loses them",
-)
-async def test_an_undo_committed_while_the_version_before_it_goes_out_survives_a_crash(world: World) -> None:
+async def undo_while_the_reveal_goes_out(world: World) -> tuple[Any, Any]:
     """The deadline's default that reveals the orders (commit 5), and while its publication goes out (Discord answers
     slowly) the moderator's undo of it (6) and the answer that reveals the orders again (7) are committed; the
     process dies as soon as the reveal's publication has ended (its ``published`` commit), before the undo's. Restarted,
     the channel and the log thread show what the crash-free run shows after commit 7 (the players' DMs are not
-    compared: which form a DM shows depends on when it goes). Today the undo's board and the reveal made again are
-    lost: the reveal's ``published`` deleted the rows of the undo (version 2, reset) and of the new version 3 with its
-    own, and the restart finds nothing to publish."""
+    compared: which form a DM shows depends on when it goes). Found by this file's undo cases: the undo's board and
+    the reveal made again were lost, since the reveal's ``published`` deleted the rows of the undo (version 2, reset)
+    and of the new version 3 with its own, and the restart found nothing to publish. A publication now knows its own
+    outbox row by the time it was written (``Applied.written_at``), marks and ends that row only, and leaves an undo's
+    reset row written after it; an undo takes the undone versions' marks out with their rows. What is still wrong
+    (the xfail's reason): the order of the notices the restart posts."""
     seed = SEEDS[0]
     free = await crash_free(world, seed)
     fake = world.fake
@@ -522,10 +518,22 @@ async def test_an_undo_committed_while_the_version_before_it_goes_out_survives_a
                 await commit(process.service, player, table, game_id, number)
                 assert await published(process)
             fake.faults.latency = 0.1  # each request answered late: the reveal's publication takes a second
-            for number in (5, 6, 7):  # committed one after another, each publication queued behind the one before
+            await commit(process.service, player, table, game_id, 5)
+            reveal = await process.store.db.fetchone(
+                "SELECT version, created_at FROM outbox WHERE game_id = ? ORDER BY created_at DESC LIMIT 1", (game_id,)
+            )
+            assert reveal is not None
+            ended = asyncio.Event()
+
+            async def reveal_ended(applied: Applied) -> None:  # called as a publication ends, before its row goes
+                if (applied.game.version, applied.written_at) == tuple(reveal):
+                    ended.set()
+
+            process.publisher.followers.append(reveal_ended)
+            for number in (6, 7):  # committed one after another, each publication queued behind the one before
                 await commit(process.service, player, table, game_id, number)
-            while await process.store.db.fetchone("SELECT 1 FROM outbox WHERE game_id = ? LIMIT 1", (game_id,)):
-                await asyncio.sleep(0.002)
+            # The reveal's publication ends (the undo took its row out meanwhile): the process dies at once.
+            await asyncio.wait_for(ended.wait(), timeout=30)
             assert process.busy(), "the undo's publication and the reveal's made again are still to go out"
             await process.kill()
             fake.faults.latency = 0.0
@@ -539,11 +547,33 @@ async def test_an_undo_committed_while_the_version_before_it_goes_out_survives_a
             process = await Process.start(db, world.bot)
             assert await published(process)
             now = shown(fake, table, names(table, world.guild, fake))[:2]  # the channel and the log thread
-            want = free.shown_after[7][:2]
-            assert now == want, difference(want, now)
+            return free.shown_after[7][:2], now
         finally:
             fake.faults.latency = 0.0
             await process.kill()
+
+
+async def test_an_undo_committed_while_the_version_before_it_goes_out_loses_nothing_in_a_crash(world: World) -> None:
+    """``undo_while_the_reveal_goes_out``: after the restart the channel and the log thread hold every message the
+    crash-free run shows, each once (the undo's board and the reveal made again were lost before)."""
+    want, now = await undo_while_the_reveal_goes_out(world)
+    for (place, wanted), (shown_place, got) in zip(want, now, strict=True):
+        assert place == shown_place
+        assert sorted(map(repr, got)) == sorted(map(repr, wanted)), difference(want, now)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="issue X (#38), not fixed yet: after the restart every message is there again (the undo's board and the"
+    " reveal made again were lost before), but the two notices (the deadline's news after the first reveal, the"
+    " undo's line) are posted after the publications the restart drains, where the crash-free run posts each after"
+    " the publication committed before it: a drain schedules a game's notices after all its publications",
+)
+async def test_an_undo_committed_while_the_version_before_it_goes_out_survives_a_crash(world: World) -> None:
+    """``undo_while_the_reveal_goes_out``: the channel and the log thread exactly as the crash-free run shows them,
+    in its order."""
+    want, now = await undo_while_the_reveal_goes_out(world)
+    assert now == want, difference(want, now)
 
 
 async def crash_and_replay(
