@@ -20,6 +20,7 @@ class Notice:
     game_id: int
     after_version: int
     payload: dict[str, Any]
+    created_at: float = 0.0  # when its commit wrote it: posted after the publications committed before it
 
 
 # A publication's own outbox row, by the time it was written (``?`` twice: the time, or NULL for any row of the version)
@@ -103,13 +104,13 @@ class OutboxStore(StoreBase):
 
     async def notices(self, game_id: int | None = None) -> list[Notice]:
         """The notices still to post, of one game or of all, each game's in the order they were written."""
-        sql = "SELECT id, game_id, after_version, payload FROM notices"
+        sql = "SELECT id, game_id, after_version, payload, created_at FROM notices"
         params: tuple[Any, ...] = ()
         if game_id is not None:
             sql += " WHERE game_id = ?"
             params = (game_id,)
         rows = await self.db.fetchall(sql + " ORDER BY game_id, id", params)
-        return [Notice(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3])) for r in rows]
+        return [Notice(int(r[0]), int(r[1]), int(r[2]), json.loads(r[3]), float(r[4])) for r in rows]
 
     async def notice_posted(self, notice_id: int) -> None:
         await self.write("DELETE FROM notices WHERE id = ?", (notice_id,))

@@ -237,7 +237,21 @@ class Publisher:
         pending = await self.service.unpublished(
             skip=lambda key: key in self.under_way or key in self.done_quietly, known=self._known
         )
+        # A game's notices written before a publication's commit are posted before it, as they were when nothing
+        # crashed (each after the publication of its own commit: a notice is written after its commit's row).
+        noticed_before: dict[int, float] = {}
+        notices = await self.service.pending_notices() if pending else []
         for key, applied, sent in pending:
+            game_id, written_at = applied.game_id, applied.written_at
+            if written_at is not None and game_id not in self.noticing:
+                earlier = [
+                    n
+                    for n in notices
+                    if n.game_id == game_id and noticed_before.get(game_id, -1.0) <= n.created_at < written_at
+                ]
+                if earlier:
+                    noticed_before[game_id] = written_at
+                    self.after_answer(game_id, functools.partial(self.post_notices, game_id, before=written_at))
             self.under_way.add(key)
             self.dms.position_changed(applied)
             self.forms.position_changed(applied)
@@ -756,10 +770,11 @@ class Publisher:
         """Notices were written to the outbox: they are posted after the game's posts already under way."""
         self.after_answer(game_id, functools.partial(self.post_notices, game_id))
 
-    async def post_notices(self, game_id: int) -> None:
+    async def post_notices(self, game_id: int, *, before: float | None = None) -> None:
         """Post the game's notices still in the outbox, in order, each deleted once it is out (a failure keeps it and
-        those after it for the next start-up)."""
-        pending = await self.service.pending_notices(game_id)
+        those after it for the next start-up). ``before``: only those written before then (a drain's publication
+        committed after them comes next)."""
+        pending = [n for n in await self.service.pending_notices(game_id) if before is None or n.created_at < before]
         if not pending:
             return
         row = await self.service.row(game_id)
