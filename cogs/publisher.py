@@ -240,7 +240,7 @@ class Publisher:
         # A game's notices written before a publication's commit are posted before it, as they were when nothing
         # crashed (each after the publication of its own commit: a notice is written after its commit's row).
         noticed_before: dict[int, float] = {}
-        notices = await self.service.pending_notices() if pending else []
+        notices = await self.service.pending_notices()  # read once: the games with notices to post are below
         for key, applied, sent in pending:
             game_id, written_at = applied.game_id, applied.written_at
             if written_at is not None and game_id not in self.noticing:
@@ -262,7 +262,7 @@ class Publisher:
             self.statuses_checked = True
             for game_id in await self.service.store.statuses_due():
                 self.schedule_status(game_id)
-        noticed = {notice.game_id for notice in await self.service.pending_notices()} - self.noticing
+        noticed = {notice.game_id for notice in notices} - self.noticing
         for game_id in sorted(noticed):
             self.noticing.add(game_id)
             self.after_answer(game_id, functools.partial(self._noticed, game_id))
