@@ -18,11 +18,10 @@ import pytest
 
 from app.store import Store
 from testing import postgres
-from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
 from testing.fake_discord.faults import FaultRule
 from testing.peek import peek
-from tests.bot.test_scale_out import TIMING
+from tests.bot.test_publish_crash import started_publisher
 from tests.conftest import require_postgres
 
 pytestmark = pytest.mark.slow
@@ -81,17 +80,7 @@ async def crashed_at_starks_dm(
         channel = fake.add_text_channel(guild, "game")
         moderator = fake.add_member(guild, "mod", manage_guild=True)
         players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-        if url is None:
-            bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
-            processes = [bot]
-        else:  # a dead worker's lease frees itself after LEASE_S: the restarted one publishes soon after
-            env = {**TIMING, "LEASE_S": "3"}
-            gateway = BotProcess(fake, db, role="gateway", log_path=tmp_path / "gateway.log", env=env)
-            bot = BotProcess(fake, db, role="worker", log_path=tmp_path / "worker.log", env=env)
-            processes = [gateway, bot]
-        await processes[0].sync_commands()
-        for process in processes:
-            await process.start()
+        bot, processes = await started_publisher(fake, db, tmp_path, url)
         store = await Store.open(db, shared=url is not None)
         try:
             # The start's channel part posts before its DMs: Stark's ping is the channel's next message after them.

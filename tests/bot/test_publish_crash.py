@@ -53,17 +53,7 @@ async def killed_at_the_reveal(
         channel = fake.add_text_channel(guild, "game")
         moderator = fake.add_member(guild, "mod", manage_guild=True)
         players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-        if url is None:
-            bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
-            processes = [bot]
-        else:  # a dead worker's lease frees itself after LEASE_S: the restarted one publishes soon after
-            env = {**TIMING, "LEASE_S": "3"}
-            gateway = BotProcess(fake, db, role="gateway", log_path=tmp_path / "gateway.log", env=env)
-            bot = BotProcess(fake, db, role="worker", log_path=tmp_path / "worker.log", env=env)
-            processes = [gateway, bot]
-        await processes[0].sync_commands()
-        for process in processes:
-            await process.start()
+        bot, processes = await started_publisher(fake, db, tmp_path, url)
         store = await Store.open(db, shared=url is not None)
         try:
             game_id = await new_game(fake, channel, moderator, players)
@@ -191,3 +181,23 @@ async def test_X_02_a_log_thread_discord_opened_without_answering_is_not_opened_
     fake, channel = channels[0]
     threads = [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
     assert len(threads) == 1, [c.name for c in threads]
+
+
+async def started_publisher(
+    fake: FakeDiscord, db: Path | str, tmp_path: Path, url: str | None
+) -> tuple[BotProcess, list[BotProcess]]:
+    """The process that publishes, started with what it needs beside it: the one-process bot on SQLite; with ``url``,
+    a worker beside a gateway on PostgreSQL (a dead worker's lease frees itself after LEASE_S: the restarted one
+    publishes soon after). Returns it and every process started."""
+    if url is None:
+        bot = BotProcess(fake, db, log_path=tmp_path / "bot.log")
+        processes = [bot]
+    else:
+        env = {**TIMING, "LEASE_S": "3"}
+        gateway = BotProcess(fake, db, role="gateway", log_path=tmp_path / "gateway.log", env=env)
+        bot = BotProcess(fake, db, role="worker", log_path=tmp_path / "worker.log", env=env)
+        processes = [gateway, bot]
+    await processes[0].sync_commands()
+    for process in processes:
+        await process.start()
+    return bot, processes
