@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -89,6 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return EX_CONFIG
     set_up_logging(config)
+    # Each of a deployment's processes names itself to PostgreSQL (pg_stat_activity, the server's logs), unless the
+    # host named them: libpq reads PGAPPNAME for every connection, the pool's and the listener's.
+    os.environ.setdefault("PGAPPNAME", f"westeros-{args.operation or args.role}")
     if args.operation is not None:
         return operate(args, config)
     if not config.token:
