@@ -357,6 +357,14 @@ class FormController:
             return None
         return refusal(game, prompt, draft.picks)
 
+    def _void(self, interaction: discord.Interaction[Any], game_id: int) -> bool:
+        """Whether the form clicked is void: an undo or a repair made it so, or it was drawn before forms were layouts
+        (components v2), and editing it into one could keep its old text."""
+        message = interaction.message
+        return message is not None and (
+            message.id in self.void_forms.get(game_id, ()) or not message.flags.components_v2
+        )
+
     async def _owned_draft(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None
     ) -> Draft | None:
@@ -368,11 +376,7 @@ class FormController:
             raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
         draft = self.drafts.get((game_id, house))
         prompt = (await self.service.load(game_id)).prompt_for(house)
-        message = interaction.message
-        # A form drawn before forms were layouts (components v2) is void: editing it into one could keep its old text.
-        void = message is not None and (
-            message.id in self.void_forms.get(game_id, ()) or not message.flags.components_v2
-        )
+        void = self._void(interaction, game_id)
         if draft is None and not void and prompt is not None and version is not None:
             draft = await self._drawn_again(interaction, game_id, house, version, prompt)
         if (
@@ -394,6 +398,20 @@ class FormController:
         one sent before a restart. A form never edited shows what it was sent with, the defaults of the form drawn at
         its version: that draft is drawn again when the decision asked then is the one asked now. Else None (the form
         is out of date): an edited form may show picks that no process remembers, and nothing is guessed."""
+        sent = await self._sent_asking(interaction, game_id, house, version, prompt)
+        if sent is None or interaction.message is None:
+            return None
+        then, asked = sent
+        lang = await self.service.language_for(interaction.user.id, game_id)
+        draft = self.new_draft(game_id, then, asked, build_form(asked, then.view(house), lang), interaction.user.id)
+        draft.messages.add(interaction.message.id)
+        return draft
+
+    async def _sent_asking(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int, prompt: Prompt
+    ) -> tuple[Game, Prompt] | None:
+        """The game at the version of the form clicked and the prompt it asked then, when that form was never edited
+        (it shows what it was sent with) and the decision asked then is ``prompt``'s, the one asked now; else None."""
         if interaction.message is None or interaction.message.edited_at is not None:
             return None
         rebuilt = self.games_then.get((game_id, version))
@@ -416,10 +434,29 @@ class FormController:
             prompt.info,
         ):
             return None
-        lang = await self.service.language_for(interaction.user.id, game_id)
-        draft = self.new_draft(game_id, then, asked, build_form(asked, then.view(house), lang), interaction.user.id)
-        draft.messages.add(interaction.message.id)
-        return draft
+        return then, asked
+
+    async def _submitted_as_sent(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None
+    ) -> bool:
+        """Submit pressed on a form this process holds no draft of and that was never edited (a decision DM another
+        process sent, or one sent before a restart): the form shows the picks it was drawn with at its version, and
+        every form opens on its prompt's default (tests/app/test_forms_open_on_default.py). So when the decision
+        asked then is the one asked now, the answer is that default, submitted here without drawing the form again
+        (the gateway of several processes did so for every Submit). False, having done nothing, for any other form:
+        the caller goes the draft's way (a form out of date is then sent fresh)."""
+        if version is None or (game_id, house) in self.drafts or self._void(interaction, game_id):
+            return False
+        if interaction.message is None or interaction.message.edited_at is not None:
+            return False
+        if await self.service.seat_of(game_id, house) != interaction.user.id:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        prompt = (await self.service.load(game_id)).prompt_for(house)
+        if prompt is None or await self._sent_asking(interaction, game_id, house, version, prompt) is None:
+            return False
+        async with self.order.working():
+            await self.submit(interaction, game_id, house, prompt, prompt.default, None, edits_form=True)
+        return True
 
     async def on_click(self, interaction: discord.Interaction[Any]) -> None:
         """A click on a form's menu or button (any other interaction is not the form's), found by its custom id.
@@ -472,6 +509,8 @@ class FormController:
         metrics.click_arrived()  # a Submit's receipt latency counts from here
         # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
         await self.acknowledge(interaction, thinking=False)
+        if action == "submit" and await self._submitted_as_sent(interaction, game_id, house, version):
+            return
         draft = await self._owned_draft(interaction, game_id, house, version)
         if draft is None:
             return
@@ -514,8 +553,12 @@ class FormController:
         prompt: Prompt,
         answer: Any,
         draft: Draft | None,
+        *,
+        edits_form: bool = False,
     ) -> None:
-        """Record the answer, then its receipt: the form edited (``draft``) or a followup (typed orders)."""
+        """Record the answer, then its receipt: the form edited (a ``draft``'s, or ``edits_form``: a form submitted
+        as it was sent) or a followup (typed orders)."""
+        edits_form = edits_form or draft is not None
         await self.acknowledge(interaction, thinking=False)
         lang = str(interaction.locale)
         # A refusal, or a storage failure (the transaction is rolled back: the handler says plainly that
@@ -529,7 +572,7 @@ class FormController:
         async with self.order.working():
             if isinstance(self.service, GatewayService):  # its receipt is kept with the command, for after a restart
                 receipt = "\n".join(lines)
-                reply = reply_to(interaction, receipt=receipt, changeable=prompt.secret, edits_form=draft is not None)
+                reply = reply_to(interaction, receipt=receipt, changeable=prompt.secret, edits_form=edits_form)
                 try:
                     await self.service.answer(command, reply=reply)
                 except Exception as error:  # told here, so that the gateway knows he was told
@@ -539,7 +582,7 @@ class FormController:
             else:
                 await self.service.answer(command)
         change = DecideButton(game_id, house, t("button.change", lang)) if prompt.secret else None
-        if draft is not None:
+        if edits_form:
             self.drafts.pop((game_id, house), None)
             await interaction.edit_original_response(view=receipt_layout("\n".join(lines), change))
             metrics.receipt_sent()
