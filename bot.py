@@ -9,14 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
 from app.config import TOKEN_HELP, Config, ConfigError, load_config, shown_database
-from app.database import is_postgres, sqlite_path
+from app.database import is_postgres, name_connections, sqlite_path
 
 EX_CONFIG = 78  # sysexits.h: the configuration is incomplete (``make run`` prints the help, not make's error line)
 EX_DATAERR = 65  # sysexits.h: the database's schema is newer than this code
@@ -90,9 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         print(err, file=sys.stderr)
         return EX_CONFIG
     set_up_logging(config)
-    # Each of a deployment's processes names itself to PostgreSQL (pg_stat_activity, the server's logs), unless the
-    # host named them: libpq reads PGAPPNAME for every connection, the pool's and the listener's.
-    os.environ.setdefault("PGAPPNAME", f"westeros-{args.operation or args.role}")
+    name_connections(args.operation or args.role)  # a gateway's statements told from a worker's, on the server
     if args.operation is not None:
         return operate(args, config)
     if not config.token:

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import os
 import sqlite3
 import sys
 import time
@@ -83,6 +84,13 @@ def is_database_error(error: BaseException) -> bool:
         return True
     postgres = sys.modules.get("psycopg")
     return postgres is not None and isinstance(error, postgres.Error)
+
+
+def name_connections(role: str) -> None:
+    """Every PostgreSQL connection this process opens from now on (its pool's, its listener's) names the process
+    ``westeros-<role>`` to the server, in pg_stat_activity and the server's log, unless the host named it: libpq
+    reads PGAPPNAME when a connection opens."""
+    os.environ.setdefault("PGAPPNAME", f"westeros-{role}")
 
 
 def is_postgres(target: str | Path) -> bool:
