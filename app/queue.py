@@ -186,9 +186,14 @@ class CommandQueue:
         restarts find the players it left waiting. ``for_worker``: the worker that applied the game's last command,
         which holds its game cached; the notification wakes that worker only, and any other takes the command once it
         waited ``HANDOFF_S`` (that worker is busy or gone)."""
+        # No worker is woken for a command behind an earlier one of its game: none could claim it before that one is
+        # done, and the worker that finishes that one claims again (``Claimed.game_waits``). Should the two statements
+        # cross (each seeing the other uncommitted), the workers' poll takes it within ``POLL_S``.
         row = await self.db.fetchone(
             "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply, for_worker)"
-            f" VALUES (?, ?, ?, ?, ?, ?) RETURNING id) SELECT id, {notify_sql('?')} FROM queued",
+            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id, game_id) SELECT id, CASE WHEN EXISTS (SELECT 1 FROM"
+            " command_queue p WHERE p.game_id = queued.game_id AND p.done_at IS NULL AND p.id < queued.id)"
+            f" THEN NULL ELSE {notify_sql('?')}::text END FROM queued",
             (
                 command.game_id,
                 payload_of(command),

@@ -249,6 +249,71 @@ async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and
             await store.close()
 
 
+async def test_commands_queued_behind_an_earlier_one_of_their_game_wake_no_worker_and_are_all_applied(
+    database: Path | str,
+) -> None:
+    """Scale-out that pays (issue X): a burst's commands of one game, queued before any is applied, wake the workers
+    once: none could claim one behind an earlier command of its game, and the worker that finishes that one claims
+    again. Every command is applied, once and in order, with about one claim each (each woke both workers before)."""
+    from app.database import Listener
+    from app.queue import QUEUED, Workers
+
+    gateway = await Store.open(database, shared=True)
+    stores = [await Store.open(database, shared=True) for _ in range(2)]
+    services = [GameService(store) for store in stores]
+    applied: list[str] = []
+
+    def applying(service: GameService) -> Any:
+        async def apply(command: Answer) -> None:
+            applied.append(str(command.key))
+            await service.answer(command)
+
+        return apply
+
+    workers = [
+        Workers(await queue_of(store), applying(service), slots=2, name=name)
+        for name, store, service in zip(("w1", "w2"), stores, services, strict=True)
+    ]
+    wake_ups: list[str] = []
+    assert isinstance(gateway.db, PostgresDatabase)
+    listener = Listener(gateway.db.url, QUEUED, wake_ups.append)
+    queue = await queue_of(gateway)
+    try:
+        game_id = await started_in(services[0], 12)
+        game = await GameService(gateway).load(game_id)
+        seats = await gateway.seats(game_id)
+        orders = [p for p in game.prompts() if not p.answered]  # the planning step: every house at once
+        assert len(orders) == 3
+        listener.start()
+        await asyncio.sleep(0.5)  # the listener is connected
+        commands = [
+            Answer(game_id=game_id, house=p.house, answer=p.default, by=seats[p.house], key=f"burst-{n}")
+            for n, p in enumerate(orders)
+        ]
+        queued = [await queue.enqueue(command) for command in commands]  # all queued before any worker runs
+        await asyncio.sleep(0.3)  # any further notification would have come
+        assert wake_ups == [""]  # the first command's, meant for any worker; none for the two behind it
+
+        for worker in workers:
+            worker.start()  # each slot looks once on starting, as after the wake-up it would have had
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 30
+        while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
+            await asyncio.sleep(0.05)
+        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * 3
+        assert applied == [c.key for c in commands]
+        assert {a.house for a in await gateway.answers(game_id)} == {p.house for p in orders}
+        # Three commands applied one after another: the first by a slot's first look, each next by its claim again
+        # after the one before it; besides, the other slots' first looks (four slots) and a polling slot's.
+        assert sum(worker.claims for worker in workers) <= 3 + 4 + 2
+    finally:
+        for worker in workers:
+            await worker.stop()
+        await listener.stop()
+        for store in (gateway, *stores):
+            await store.close()
+
+
 async def test_a_connection_lost_under_a_workers_commit_is_applied_again_and_never_told_not_recorded(
     database: Path | str,
 ) -> None:
