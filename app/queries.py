@@ -11,6 +11,7 @@ import json
 import logging
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
+from itertools import groupby
 from typing import Any
 
 from app.decisions import Form, build_form
@@ -29,6 +30,8 @@ from app.store import (
 from engine import Game, Prompt, RuleError, gifts, rules, rulesets
 from engine.rulesets.mother_of_dragons import TARGARYEN
 from engine.state import GameState
+
+Entry = tuple[AnswerRow, list[dict[str, Any]]]  # a log entry and the public events it caused
 
 log = logging.getLogger("westeros.service")
 
@@ -624,22 +627,36 @@ class GameQueries:
         def held(game_id: int) -> Game | None:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
-        for game_id, version, kind, sent, written_at in await self.store.unpublished():
+        pending = [row for row in await self.store.unpublished() if not skip(row[:3] + row[4:])]
+        # A game's versions that follow the one held, rolled forward one by one from entries read at once (a busy
+        # game's publisher is several versions behind: one read of the log, not one per version).
+        ahead: dict[int, dict[int, Entry]] = {}
+        for game_id, versions in groupby(pending, key=lambda row: row[0]):
+            start = held(game_id)
+            wanted = [row[1] for row in versions if start is not None and row[1] > start.version]
+            if start is not None and len(wanted) > 1 and wanted[0] == start.version + 1:
+                entries = await self.store.entries_with_events(game_id, after_version=start.version, up_to=wanted[-1])
+                ahead[game_id] = {entry.version: (entry, events) for entry, events in entries}
+        for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
-            if skip(key):
-                continue
-            applied = await self.rebuilt(game_id, version, kind, held)
+            applied = await self.rebuilt(game_id, version, kind, held, ahead.get(game_id, {}).get(version))
             if applied is not None:
                 out.append((key, replace(applied, written_at=written_at), sent))
                 latest[game_id] = applied.game
         return out
 
     async def rebuilt(
-        self, game_id: int, version: int, kind: str, known: Callable[[int], Game | None] | None = None
+        self,
+        game_id: int,
+        version: int,
+        kind: str,
+        known: Callable[[int], Game | None] | None = None,
+        entry: Entry | None = None,
     ) -> Applied | None:
         """A committed version of the outbox as it was applied (None: it cannot be rebuilt, and leaves the outbox).
         ``known(game)``: the game as the caller last held it (read-only): at ``version`` it spares a replay of the log,
-        before it the replay starts from it rather than from the last snapshot."""
+        before it the replay starts from it rather than from the last snapshot. ``entry``: the log's entry that made
+        ``version``, with its events, when the caller read it already."""
 
         async def at(wanted: int) -> Game:
             held = known(game_id) if known is not None else None
@@ -653,7 +670,7 @@ class GameQueries:
         try:
             held = known(game_id) if known is not None else None
             if held is not None and held.version == version - 1 and kind != Source.RESET:
-                rolled = await self._rolled_one(game_id, held)
+                rolled = await self._rolled_one(game_id, held, entry)
                 if rolled is not None:
                     return rolled
             entry = await self.store.answer_at(game_id, version)
@@ -674,13 +691,16 @@ class GameQueries:
             await self.store.published(game_id, version, kind)
             return None
 
-    async def _rolled_one(self, game_id: int, held: Game) -> Applied | None:
+    async def _rolled_one(self, game_id: int, held: Game, entry: Entry | None = None) -> Applied | None:
         """The version after ``held`` as applied, from ``held`` and the one entry that made it, read once with its
         events (a version another process committed, published by the one that holds the version before: where the
-        entry and the game were read apart). None: that entry is a repair (its version comes from no answer), or it
-        does not replay to its version: the caller takes the long way."""
+        entry and the game were read apart), unless the caller read it (``entry``). None: that entry is a repair (its
+        version comes from no answer), or it does not replay to its version: the caller takes the long way."""
         version = held.version + 1
-        entries = await self.store.entries_with_events(game_id, after_version=held.version, up_to=version)
+        if entry is not None and entry[0].version == version:
+            entries = [entry]
+        else:
+            entries = await self.store.entries_with_events(game_id, after_version=held.version, up_to=version)
         if len(entries) != 1 or entries[0][0].prompt_id == REPAIR:
             return None
         last, events = entries[0]
