@@ -538,6 +538,7 @@ class GameService(GameQueries):
             game.state.version = row.version + 1
             events = [{"type": "game-repaired"}]
             notices = self._audit(command)
+            at = time.time()  # the repair's outbox row's: its publication marks and ends that row only
             await self.store.commit_answer(
                 game_id,
                 expected_version=row.version,
@@ -553,12 +554,13 @@ class GameService(GameQueries):
                 key=command.key,
                 notices=notices,
                 writes=[self.store.repaired_write(game_id)] if row.broken_reason is not None else [],
+                at=at,
             )
             self._parsed.pop(game_id, None)
             shared = await self.load(game_id)
             if self.clock is not None:
                 await self.clock.arm(game_id, shared)
-        applied = Applied(game_id, "", Source.MODERATOR, shared, events)
+        applied = Applied(game_id, "", Source.MODERATOR, shared, events, written_at=at)
         await self._notify(applied)
         if notices:
             self._noticed(game_id)
@@ -713,8 +715,14 @@ class GameService(GameQueries):
             # right after the start finds it (to pause it), and a crash cannot leave the first step without one.
             running = replace(row, status=GameStatus.RUNNING)
             arming = await self.clock.arming(game_id, game, running) if self.clock is not None else None
+            at = time.time()  # the start's outbox row's: its publication marks and ends that row only
             await self.store.start_game(
-                game_id, state, game.version, dict(seats), writes=list(arming.writes) if arming is not None else []
+                game_id,
+                state,
+                game.version,
+                dict(seats),
+                writes=list(arming.writes) if arming is not None else [],
+                at=at,
             )
             shared = SharedGame(game.state)  # readers share it from now on
             self._parsed[game_id] = (state, shared)
@@ -725,7 +733,7 @@ class GameService(GameQueries):
                 await command.announce(shared, seats)
             except Exception:
                 log.exception("could not announce the start of game %s", game_id)
-        started = Applied(game_id, "", Source.START, shared, [])
+        started = Applied(game_id, "", Source.START, shared, [], written_at=at)
         await self._notify(started)
         await self.answer_forced(game_id, shared)
         return started

@@ -280,9 +280,18 @@ class GameStore(OutboxStore):
     # ----- state, answers, snapshots -----
 
     async def start_game(
-        self, game_id: int, state: str, version: int, seats: dict[str, int | None], writes: list[Write] | None = None
+        self,
+        game_id: int,
+        state: str,
+        version: int,
+        seats: dict[str, int | None],
+        writes: list[Write] | None = None,
+        *,
+        at: float | None = None,
     ) -> None:
-        """Store the initial state, the seats, a snapshot and ``writes`` (the first deadline) in one transaction."""
+        """Store the initial state, the seats, a snapshot and ``writes`` (the first deadline) in one transaction.
+        ``at``: the start's time (now by default), which its outbox row carries."""
+        at = time.time() if at is None else at
         async with self.transaction() as db:
             for write in writes or []:
                 await db.execute(write.sql, write.params)
@@ -291,10 +300,10 @@ class GameStore(OutboxStore):
             await db.execute(
                 "UPDATE games SET state = ?, version = ?, status = 'running', updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (state, version, time.time(), game_id),
+                (state, version, at, game_id),
             )
             await db.execute(SET_SNAPSHOT, (game_id, version, state))
-            await db.execute(OUTBOX_STEP, (game_id, version, "step", time.time()))
+            await db.execute(OUTBOX_STEP, (game_id, version, "step", at))
         self.forget(game_id)
         committed(writes)
 

@@ -604,3 +604,21 @@ async def _count_reads(store: Store, read: Any) -> int:
     finally:
         store.db.fetchall = original  # type: ignore[method-assign]
     return sent
+
+
+async def test_a_start_and_a_repair_know_their_own_outbox_rows(service: GameService) -> None:
+    """Issue X: every publication marks and ends its own outbox row only (``Applied.written_at``), where a start and
+    a moderator's repair left it unset and took whatever row of their version a later read found there (an undo and
+    the version committed again write that row anew)."""
+    game_id = await service.create(
+        guild_id=1, channel_id=10, creator=100, name="test", settings=GameSettings(players=3, seed=5)
+    )
+    for user in range(100, 103):
+        await service.execute(Join(game_id=game_id, by=user))
+    start = await service.execute(Start(game_id=game_id))
+    assert start.written_at is not None
+    assert start.written_at == (await service.store.sends(game_id, start.game.version))[0]
+    spec = {"start": "action", "units": {"winterfell": "stark footman"}, "orders": {"winterfell": "defense1"}}
+    repair = await service.execute(Import(game_id=game_id, by=1, spec=spec))
+    assert repair.written_at is not None and repair.written_at != start.written_at
+    assert repair.written_at == (await service.store.sends(game_id, repair.game.version))[0]
