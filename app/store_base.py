@@ -4,9 +4,10 @@ interaction and how they follow changes, and the one-statement and transactional
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import asyncio
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from app.database import Database, Listener, PostgresDatabase
 from app.lru import Bounded
@@ -33,6 +34,8 @@ def committed(writes: list[Write] | None) -> None:
             write.after()
 
 
+T = TypeVar("T")
+
 CACHED_GAMES = 1024  # rows of the games most recently read or written (ended games leave at once)
 CACHED_USERS = 4096  # DM status of the users most recently seen
 
@@ -56,6 +59,36 @@ class StoreBase:
         self.deadline_cache: Bounded[int, DeadlineRow | None] = Bounded(CACHED_GAMES)
         # Houses of a game with a run of missed deadlines: most answers end none, and need no DELETE.
         self._missed: Bounded[int, set[str]] = Bounded(CACHED_GAMES)
+        # Reads of a game's row and of its seats under way, with the count of its changes when each began.
+        self._game_reads: dict[int, tuple[int, asyncio.Future[Any]]] = {}
+        self._seat_reads: dict[int, tuple[int, asyncio.Future[Any]]] = {}
+
+    async def read_once(
+        self,
+        flights: dict[int, tuple[int, asyncio.Future[Any]]],
+        game_id: int,
+        read: Callable[[int], Awaitable[T]],
+    ) -> T:
+        """``read(seen)`` of one game's rows, shared by the callers that ask while it runs: a step's players pressing
+        Submit at once, with nothing cached, made one read each of the same rows (a gateway read a game's row and its
+        seats six times at a burst's start). A read begun before a change announced since is not joined: it may hold
+        the rows as they were. ``seen``: the game's count of changes when the read began (the read keeps what it read
+        only if none came meanwhile)."""
+        seen = self.changes.get(game_id, 0)
+        flight = flights.get(game_id)
+        if flight is None or flight[0] != seen:
+            future: asyncio.Future[T] = asyncio.ensure_future(read(seen))
+            flight = flights[game_id] = (seen, future)
+
+            def landed(done: asyncio.Future[T], mine: tuple[int, asyncio.Future[Any]] = flight) -> None:
+                if flights.get(game_id) is mine:
+                    del flights[game_id]
+                if not done.cancelled():
+                    done.exception()  # retrieved: each caller that waited was given it
+
+            future.add_done_callback(landed)
+        result: T = await asyncio.shield(flight[1])
+        return result
 
     def cached_games(self) -> int:
         """How many games have something cached here (for tests and the benchmark)."""

@@ -125,7 +125,9 @@ class GameStore(OutboxStore):
         cached = self._games.get(game_id)
         if cached is not None:
             return cached
-        seen = self.changes.get(game_id, 0)
+        return await self.read_once(self._game_reads, game_id, lambda seen: self._read_game(game_id, seen))
+
+    async def _read_game(self, game_id: int, seen: int) -> GameRow | None:
         row = await self.db.fetchone(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if row is None:
             return None
@@ -258,12 +260,15 @@ class GameStore(OutboxStore):
         """house -> user (a copy: callers may change it)."""
         cached = self._seats.get(game_id)
         if cached is None:
-            seen = self.changes.get(game_id, 0)
-            rows = await self.db.fetchall("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,))
-            cached = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
-            if self.changes.get(game_id, 0) == seen:
-                self._seats[game_id] = cached
+            cached = await self.read_once(self._seat_reads, game_id, lambda seen: self._read_seats(game_id, seen))
         return dict(cached)
+
+    async def _read_seats(self, game_id: int, seen: int) -> dict[str, int | None]:
+        rows = await self.db.fetchall("SELECT house, user_id FROM seats WHERE game_id = ?", (game_id,))
+        seats = {str(r[0]): (int(r[1]) if r[1] is not None else None) for r in rows}
+        if self.changes.get(game_id, 0) == seen:
+            self._seats[game_id] = seats
+        return seats
 
     async def games_of_user(self, user_id: int, *, channel_id: int | None = None) -> list[tuple[int, str]]:
         """(game, house) for every unfinished game the user sits in, optionally only in one channel."""
