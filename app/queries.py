@@ -11,7 +11,6 @@ import json
 import logging
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field, replace
-from itertools import groupby
 from typing import Any
 
 from app.decisions import Form, build_form
@@ -627,23 +626,32 @@ class GameQueries:
         def held(game_id: int) -> Game | None:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
-        pending = [row for row in await self.store.unpublished() if not skip(row[:3] + row[4:])]
-        # A game's versions that follow the one held, rolled forward one by one from entries read at once (a busy
-        # game's publisher is several versions behind: one read of the log, not one per version).
+        pending = await self.store.unpublished()
+        # A game's versions that follow the one held, rolled forward one by one from entries read at once when the
+        # first of them is rebuilt (a busy game's publisher is several versions behind: one read of the log, not one
+        # per version). Each version is still asked ``skip`` just before it is rebuilt, as the rest go under way.
         ahead: dict[int, dict[int, Entry]] = {}
-        for game_id, versions in groupby(pending, key=lambda row: row[0]):
-            start = held(game_id)
-            wanted = [row[1] for row in versions if start is not None and row[1] > start.version]
-            if start is not None and len(wanted) > 1 and wanted[0] == start.version + 1:
-                entries = await self.store.entries_with_events(game_id, after_version=start.version, up_to=wanted[-1])
-                ahead[game_id] = {entry.version: (entry, events) for entry, events in entries}
         for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
-            applied = await self.rebuilt(game_id, version, kind, held, ahead.get(game_id, {}).get(version))
+            if skip(key):
+                continue
+            if game_id not in ahead:
+                versions = [row[1] for row in pending if row[0] == game_id]
+                ahead[game_id] = await self._entries_ahead(game_id, held(game_id), versions)
+            applied = await self.rebuilt(game_id, version, kind, held, ahead[game_id].get(version))
             if applied is not None:
                 out.append((key, replace(applied, written_at=written_at), sent))
                 latest[game_id] = applied.game
         return out
+
+    async def _entries_ahead(self, game_id: int, start: Game | None, versions: list[int]) -> dict[int, Entry]:
+        """The log's entries of ``versions`` that follow ``start`` one after another, read at once: several, from the
+        one after ``start``; else none (each version takes its own way)."""
+        wanted = [v for v in versions if start is not None and v > start.version]
+        if start is None or len(wanted) < 2 or wanted[0] != start.version + 1:
+            return {}
+        entries = await self.store.entries_with_events(game_id, after_version=start.version, up_to=max(wanted))
+        return {entry.version: (entry, events) for entry, events in entries}
 
     async def rebuilt(
         self,
