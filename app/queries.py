@@ -525,6 +525,11 @@ class GameQueries:
             return seats.get(house)
         return decider(self._shared(game_id, row).state, seats, house)
 
+    async def ensure_decider(self, game_id: int, house: str, user_id: int) -> None:
+        """Refuse anyone but the member who decides for the house now (``seat_of``)."""
+        if await self.seat_of(game_id, house) != user_id:
+            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+
     async def house_of(self, game_id: int, user_id: int) -> str:
         """The house the member plays (never a vassal it commands)."""
         houses = await self.houses_of(game_id, user_id)
@@ -630,14 +635,16 @@ class GameQueries:
         # A game's versions that follow the one held, rolled forward one by one from entries read at once when the
         # first of them is rebuilt (a busy game's publisher is several versions behind: one read of the log, not one
         # per version). Each version is still asked ``skip`` just before it is rebuilt, as the rest go under way.
+        versions: dict[int, list[int]] = {}
+        for row in pending:
+            versions.setdefault(row[0], []).append(row[1])
         ahead: dict[int, dict[int, Entry]] = {}
         for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
             if skip(key):
                 continue
             if game_id not in ahead:
-                versions = [row[1] for row in pending if row[0] == game_id]
-                ahead[game_id] = await self._entries_ahead(game_id, held(game_id), versions)
+                ahead[game_id] = await self._entries_ahead(game_id, held(game_id), versions[game_id])
             applied = await self.rebuilt(game_id, version, kind, held, ahead[game_id].get(version))
             if applied is not None:
                 out.append((key, replace(applied, written_at=written_at), sent))

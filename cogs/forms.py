@@ -372,8 +372,7 @@ class FormController:
         draft behind this form, or None once a fresh form was sent instead (the draft expired, e.g. after a
         restart, or the step moved on; or the form clicked is not the draft's: built from another version, or
         made void)."""
-        if await self.service.seat_of(game_id, house) != interaction.user.id:
-            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        await self.service.ensure_decider(game_id, house, interaction.user.id)
         draft = self.drafts.get((game_id, house))
         prompt = (await self.service.load(game_id)).prompt_for(house)
         void = self._void(interaction, game_id)
@@ -447,10 +446,7 @@ class FormController:
         the caller goes the draft's way (a form out of date is then sent fresh)."""
         if version is None or (game_id, house) in self.drafts or self._void(interaction, game_id):
             return False
-        if interaction.message is None or interaction.message.edited_at is not None:
-            return False
-        if await self.service.seat_of(game_id, house) != interaction.user.id:
-            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        await self.service.ensure_decider(game_id, house, interaction.user.id)
         prompt = (await self.service.load(game_id)).prompt_for(house)
         if prompt is None or await self._sent_asking(interaction, game_id, house, version, prompt) is None:
             return False

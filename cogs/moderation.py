@@ -340,8 +340,7 @@ class Moderation(commands.Cog):
 
     async def consent(self, interaction: discord.Interaction[Any], asked: HandoverConsent) -> None:
         """The house's player agrees: the change is made (if he still holds the house) and audited."""
-        if await self.service.seat_of(asked.game_id, asked.house) != interaction.user.id:
-            raise ServiceError("not-your-house", "Only the player seated for this house may answer for it.")
+        await self.service.ensure_decider(asked.game_id, asked.house, interaction.user.id)
         game_id, house, key, agreed = asked.game_id, asked.house, confirmation_key(interaction), interaction.user.id
         if asked.member:
             await self.service.execute(
