@@ -3,9 +3,10 @@
 A gateway enqueues a player's answer and waits for its outcome; any number of workers claim commands with
 ``FOR UPDATE SKIP LOCKED`` and apply them with the game service. A game's commands are applied in the order they were
 enqueued (a command is claimed only when no earlier command of its game is pending) and different games' in parallel.
-The claim is a transaction held while the command is applied: a worker that dies lets go of it and another applies it,
-and the command's idempotency key makes that second application harmless (the answer is recorded once). The outcome
-is written in the claim's transaction and announced with ``NOTIFY``; a gateway that missed the notification reads it.
+The claim is a transaction held while its commands (every one waiting, up to the worker's free slots, one per game) are
+applied: a worker that dies lets go of it and another applies them, and each command's idempotency key makes that
+second application harmless (the answer is recorded once). The outcomes are written in the claim's transaction and
+announced with ``NOTIFY``; a gateway that missed the notification reads it.
 """
 
 from __future__ import annotations
@@ -52,12 +53,13 @@ TOLD_BATCH_S = 0.05  # players told within this much of each other are marked to
 CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for), so that its sweep leaves them alone
 
 HANDOFF_S = 1.0  # a command meant for one worker (``for_worker``) that it has not claimed by then is anyone's
-# The next command whose game has no earlier one pending; one meant for another worker only once it waited HANDOFF_S.
+# The next commands whose games have no earlier one pending (so at most one of each game); one meant for another worker
+# only once it waited HANDOFF_S.
 CLAIM = (
     "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL"
     " AND (for_worker IS NULL OR for_worker = ? OR enqueued_at < ?) AND NOT EXISTS ("
     "SELECT 1 FROM command_queue p WHERE p.game_id = q.game_id AND p.done_at IS NULL AND p.id < q.id)"
-    " ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED"
+    " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED"
 )
 
 
@@ -164,10 +166,10 @@ def raise_outcome(outcome: dict[str, Any]) -> None:
 
 @dataclass(frozen=True)
 class Claimed:
-    """A command a worker claimed and applied."""
+    """The commands one claim took and applied (one of each game at most)."""
 
-    queue_id: int
-    game_waits: bool  # a later command of its game waits: it could not be claimed while this one was applied
+    queue_ids: tuple[int, ...]
+    game_waits: bool  # a later command of one of their games waits: it could not be claimed while they were applied
 
 
 class CommandQueue:
@@ -247,33 +249,57 @@ class CommandQueue:
         )
         return json.loads(row[0]) if row is not None else None
 
-    async def apply_next(self, apply: Callable[[Answer], Awaitable[None]], *, worker: str = "") -> Claimed | None:
-        """Claim the next command whose game has no earlier one pending (meant for ``worker``, for none, or waiting
-        longer than ``HANDOFF_S``), apply it, record its outcome and announce it with the worker's name, all in the
-        claim's transaction; None when none is waiting."""
+    async def apply_next(
+        self,
+        apply: Callable[[Answer], Awaitable[None]],
+        *,
+        worker: str = "",
+        most: int = 1,
+        on_claimed: Callable[[int], None] | None = None,
+    ) -> Claimed | None:
+        """Claim the next commands whose games have no earlier one pending (meant for ``worker``, for none, or waiting
+        longer than ``HANDOFF_S``), at most ``most`` of them and one of each game; apply them side by side, record
+        their outcomes and announce each with the worker's name, all in the claim's transaction; None when none is
+        waiting. A burst's commands thus share one claim's statements (its transaction, its read and its write of
+        the outcomes), where each took its own. ``on_claimed(n)``: called once the claim took its ``n`` commands
+        (n > 0), before they are applied."""
         async with self.db.transaction() as session:
-            row = await session.fetchone(CLAIM, (worker, time.time() - HANDOFF_S))
-            if row is None:
+            rows = await session.fetchall(CLAIM, (worker, time.time() - HANDOFF_S, max(1, most)))
+            if not rows:
                 return None
-            queue_id, payload = int(row[0]), str(row[2])
-            error = await self._applied(apply, command_of(payload), f"command {queue_id} of game {row[1]}")
-            outcome = json.dumps(outcome_of(error))
-            # Recorded and announced in one statement, which also says whether a later command of the game waits (it
-            # could not be claimed before this one was done). The schema names whose command it is: one database
+            queue_ids = [int(row[0]) for row in rows]
+            if on_claimed is not None:
+                on_claimed(len(rows))
+
+            async def outcome(row: Any) -> str:
+                error = await self._applied(apply, command_of(str(row[2])), f"command {row[0]} of game {row[1]}")
+                return json.dumps(outcome_of(error))
+
+            # Each is applied to the end, whatever happens to the others. One that could not be (its connection kept
+            # dropping) rolls the claim back once the rest are recorded, and the next claim applies them all again:
+            # their keys find those recorded, which are told as recorded.
+            results = await asyncio.gather(*(outcome(row) for row in rows), return_exceptions=True)
+            raised = [result for result in results if isinstance(result, BaseException)]
+            if raised:
+                raise raised[0]
+            outcomes = [str(result) for result in results]
+            # Recorded and announced in one statement, which also says whether a later command of their games waits
+            # (it could not be claimed before they were done). The schema names whose command it is: one database
             # may hold several deployments' schemas (the tests' do), and a channel is the database's, so a gateway
             # must not take another schema's outcome for its own.
-            recorded = await session.fetchone(
-                "WITH done AS (UPDATE command_queue SET done_at = ?, outcome = ? WHERE id = ? RETURNING id, game_id)"
-                " SELECT "
+            recorded = await session.fetchall(
+                "WITH done AS (UPDATE command_queue q SET done_at = ?, outcome = o.outcome"
+                " FROM unnest(?::bigint[], ?::text[]) AS o(id, outcome) WHERE q.id = o.id"
+                " RETURNING q.id, q.game_id, q.outcome) SELECT "
                 + notify_sql(
-                    "json_build_object('id', done.id, 'game', done.game_id, 'worker', ?::text, 'outcome', ?::json,"
-                    " 'schema', current_schema())::text"
+                    "json_build_object('id', done.id, 'game', done.game_id, 'worker', ?::text,"
+                    " 'outcome', done.outcome::json, 'schema', current_schema())::text"
                 )
                 + ", EXISTS (SELECT 1 FROM command_queue p WHERE p.game_id = done.game_id AND p.done_at IS NULL"
                 " AND p.id > done.id) FROM done",
-                (time.time(), outcome, queue_id, DONE, worker, outcome),
+                (time.time(), queue_ids, outcomes, DONE, worker),
             )
-        return Claimed(queue_id, game_waits=bool(recorded is not None and recorded[1]))
+        return Claimed(tuple(queue_ids), game_waits=any(bool(row[1]) for row in recorded))
 
     @staticmethod
     async def _applied(apply: Callable[[Answer], Awaitable[None]], command: Answer, name: str) -> BaseException | None:
@@ -608,13 +634,13 @@ class Outcomes:
 
 
 class Workers:
-    """A worker's side: ``slots`` loops applying commands, woken by ``NOTIFY`` (those meant for this worker or for
-    any); one of them also looks every ``POLL_S`` in case a notification was missed, or a command meant for another
-    worker waited past ``HANDOFF_S`` (an idle worker asks the database twice a second, not once per slot).
-
-    A wake-up is one claim: a slot claims again after applying a command only when a later command of its game
-    waits (no claim could take it before) or more wake-ups came than slots could hold. So a burst's answer costs one
-    claim, not one plus a claim that finds nothing after it."""
+    """A worker's side: one loop claims commands, woken by ``NOTIFY`` (those meant for this worker or for any), and
+    applies up to ``slots`` side by side. A claim takes every command waiting, up to the slots free, in one
+    transaction (``CommandQueue.apply_next``); the notifications that came meanwhile are one wake-up, since the next
+    claim takes all their commands at once. The loop claims again at once when its claim filled the free slots (more
+    may wait), when a later command of a game it applied waits (no claim could take it before), or when a wake-up
+    came during the claim; and every ``POLL_S`` in case a notification was missed, or a command meant for another
+    worker waited past ``HANDOFF_S``. So a burst's answers cost a claim for several, not one or more each."""
 
     def __init__(
         self,
@@ -628,58 +654,71 @@ class Workers:
         self.apply = apply
         self.slots = slots
         self.name = name or process_holder()  # the gateway meant a game's next command for the worker that applied it
-        # One wake-up per command enqueued, taken by one idle slot (waking them all would make every slot ask).
-        self.wakes: asyncio.Queue[None] = asyncio.Queue(maxsize=slots)
+        self.wake = asyncio.Event()  # a command was enqueued for this worker or any
+        self.freed = asyncio.Event()  # a claim's commands were applied: their slots are free
+        self.free = slots  # slots not applying a claim's command
         self.listener = Listener(queue.db.url, QUEUED, self._notified)
         self.tasks: list[asyncio.Task[None]] = []
+        self.claiming: set[asyncio.Task[None]] = set()  # claims under way, each applying its commands
         self.applied = 0
         self.claims = 0  # claims made, those that found nothing included (the benchmark and tests)
-        self.owed = 0  # wake-ups that found every slot's wake-up taken: claims owed once a slot is free
         self.pruned_at = time.monotonic()
 
     def start(self) -> None:
         self.listener.start()
-        loop = asyncio.get_running_loop()
-        self.tasks = [loop.create_task(self._run(polling=slot == 0)) for slot in range(self.slots)]
+        self.tasks = [asyncio.get_running_loop().create_task(self._run())]
 
     def _notified(self, payload: str) -> None:
         if payload in ("", self.name):  # another worker's command is its own, until it waited HANDOFF_S
-            self._wake_one()
+            self.wake.set()
 
-    def _wake_one(self) -> None:
-        try:
-            self.wakes.put_nowait(None)
-        except asyncio.QueueFull:  # every slot has a wake-up waiting already: the next to finish claims again
-            self.owed += 1
-
-    async def _claim_again(self) -> bool:
-        """One claim; whether this slot should claim again at once."""
-        self.claims += 1
-        claimed = await self.queue.apply_next(self.apply, worker=self.name)
-        if claimed is None:
-            return False
-        self.applied += 1
-        if claimed.game_waits:
-            return True
-        if self.owed:
-            self.owed -= 1
-            return True
-        return False
-
-    async def _run(self, *, polling: bool) -> None:
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            try:
-                while await self._claim_again():
-                    pass
-            except Exception:
-                log.exception("the command queue failed; trying again")
-                await asyncio.sleep(POLL_S)
-            if polling:
-                await self._prune_now_and_then()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.wakes.get(), timeout=POLL_S)
-            else:
-                await self.wakes.get()
+            if self.free == 0:  # every slot applies a command: the next claim waits for one to end
+                self.freed.clear()
+                await self.freed.wait()
+                continue
+            self.wake.clear()  # before the claim: a notification from now on is looked at by the next one
+            most = self.free
+            taken: asyncio.Future[int] = loop.create_future()
+            task = loop.create_task(self._claim(most, taken))
+            self.claiming.add(task)
+            task.add_done_callback(self.claiming.discard)
+            if await taken == most:  # it filled the free slots: more may wait, claimed as soon as a slot is free
+                continue
+            await self._prune_now_and_then()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+
+    async def _claim(self, most: int, taken: asyncio.Future[int]) -> None:
+        """One claim of at most ``most`` commands, applied in as many slots; ``taken`` is how many it took, once its
+        read is done (0: none, or the claim failed)."""
+        self.claims += 1
+        held = 0
+
+        def claimed_now(count: int) -> None:
+            nonlocal held
+            held = count
+            self.free -= count
+            taken.set_result(count)
+
+        claimed: Claimed | None = None
+        try:
+            claimed = await self.queue.apply_next(self.apply, worker=self.name, most=most, on_claimed=claimed_now)
+        except Exception:
+            log.exception("the command queue failed; trying again")
+            await asyncio.sleep(POLL_S)
+        finally:
+            self.free += held
+            if not taken.done():
+                taken.set_result(0)
+        if held:
+            self.freed.set()
+        if claimed is not None:
+            self.applied += len(claimed.queue_ids)
+            if claimed.game_waits:  # a later command of one of its games waits: no claim could take it before
+                self.wake.set()
 
     async def _prune_now_and_then(self) -> None:
         if time.monotonic() - self.pruned_at < PRUNE_EVERY_S:
@@ -691,9 +730,9 @@ class Workers:
             log.exception("could not prune the command queue")
 
     async def stop(self) -> None:
-        for task in self.tasks:
+        for task in [*self.tasks, *self.claiming]:
             task.cancel()
-        for task in self.tasks:
+        for task in [*self.tasks, *self.claiming]:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.listener.stop()

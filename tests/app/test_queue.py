@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from pathlib import Path
 from typing import Any
 
@@ -400,3 +401,117 @@ def schema_hash(schema: str) -> str:
     import hashlib
 
     return hashlib.md5(schema.encode()).hexdigest()[:8]
+
+
+async def test_one_claim_takes_the_waiting_commands_of_several_games_and_records_each_outcome_once(
+    database: Path | str,
+) -> None:
+    """Scale-out that pays (issue X): the first commands of three games, waiting together, are taken by one claim and
+    applied side by side; each outcome is its own (one is a refusal), announced once. A command that cannot be applied
+    (its connection keeps dropping) rolls the whole claim back: nobody is told anything, and the next claim applies
+    them again, the answers recorded the first time found by their keys and told as recorded."""
+    import psycopg
+
+    from app.database import Listener
+    from app.queue import DONE
+
+    store = await Store.open(database, shared=True)
+    announced: list[str] = []
+    assert isinstance(store.db, PostgresDatabase)
+    listener = Listener(store.db.url, DONE, announced.append)
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = []
+        for n, channel_id in enumerate((20, 21, 22)):
+            game_id = await started_in(service, channel_id)
+            prompt = (await service.load(game_id)).prompts()[0]
+            seats = await store.seats(game_id)
+            answer = prompt.default if n != 1 else {"orders": {}}  # the second game's: refused by the rules
+            commands.append(Answer(game_id=game_id, house=prompt.house, answer=answer, by=seats[prompt.house],
+                                   key=f"batch-{n}"))  # fmt: skip
+        queued = [await queue.enqueue(command) for command in commands]
+        listener.start()
+        await asyncio.sleep(0.5)  # listening
+
+        applied: list[str] = []
+        taken: list[int] = []
+
+        async def third_drops(command: Answer) -> None:
+            applied.append(str(command.key))
+            if command.key == "batch-2":
+                raise psycopg.OperationalError("the server is gone")
+            await service.answer(command)
+
+        with pytest.raises(psycopg.OperationalError):
+            await queue.apply_next(third_drops, most=8, on_claimed=taken.append)
+        assert taken == [3]  # one claim took the three
+        assert [await queue.outcome(queue_id) for queue_id in queued] == [None] * 3  # rolled back: nobody told
+        first = await store.answers(commands[0].game_id)
+        assert [a.house for a in first] == [commands[0].house]  # its commit stood: the key finds it below
+
+        applied.clear()
+        claimed = await queue.apply_next(service.answer, most=8)
+        assert claimed is not None and claimed.queue_ids == tuple(queued)
+        outcomes = [await queue.outcome(queue_id) for queue_id in queued]
+        assert outcomes[0] == {"ok": True} and outcomes[2] == {"ok": True}
+        assert outcomes[1] is not None and outcomes[1].get("refused") == "rule"
+        assert [a.house for a in await store.answers(commands[0].game_id)] == [commands[0].house]  # once
+        assert not await store.answers(commands[1].game_id)
+        assert [a.house for a in await store.answers(commands[2].game_id)] == [commands[2].house]
+        await asyncio.sleep(0.3)
+        told = sorted(json.loads(payload)["id"] for payload in announced)
+        assert told == sorted(queued)  # each announced once, by the claim that recorded it
+        assert await queue.apply_next(service.answer, most=8) is None
+    finally:
+        await listener.stop()
+        await store.close()
+
+
+async def test_a_worker_claims_a_bursts_commands_several_at_a_time_within_its_slots(database: Path | str) -> None:
+    """Scale-out that pays (issue X): six games' commands waiting for a worker of four slots are taken by two claims
+    (four, then the two left once slots are free), not one claim each; each is applied once, and no more than four
+    at a time."""
+    from app.queue import Workers
+
+    store = await Store.open(database, shared=True)
+    workers: Workers | None = None
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = []
+        for channel_id in range(30, 36):
+            game_id = await started_in(service, channel_id)
+            prompt = (await service.load(game_id)).prompts()[0]
+            seats = await store.seats(game_id)
+            commands.append(Answer(game_id=game_id, house=prompt.house, answer=prompt.default,
+                                   by=seats[prompt.house], key=f"slots-{channel_id}"))  # fmt: skip
+        queued = [await queue.enqueue(command) for command in commands]
+        at_once, most_at_once = 0, 0
+
+        async def apply(command: Answer) -> None:
+            nonlocal at_once, most_at_once
+            at_once += 1
+            most_at_once = max(most_at_once, at_once)
+            try:
+                await asyncio.sleep(0.2)  # the four applied side by side
+                await service.answer(command)
+            finally:
+                at_once -= 1
+
+        workers = Workers(queue, apply, slots=4, name="w")
+        workers.start()
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 30
+        while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
+            await asyncio.sleep(0.05)
+        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * 6
+        assert workers.applied == 6 and most_at_once == 4
+        for command in commands:
+            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+        # Two claims took them; a third may have looked after the second was applied (or the poll's look).
+        assert workers.claims <= 4, workers.claims
+    finally:
+        if workers is not None:
+            await workers.stop()
+        await store.close()
