@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 import json
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -632,33 +632,29 @@ class GameQueries:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
         pending = await self.store.unpublished()
-        # A game's versions that follow the one held, rolled forward one by one from entries read at once when the
-        # first of them is rebuilt (a busy game's publisher is several versions behind: one read of the log, not one
-        # per version). Each version is still asked ``skip`` just before it is rebuilt, as the rest go under way.
-        versions: dict[int, list[int]] = {}
-        for row in pending:
-            versions.setdefault(row[0], []).append(row[1])
-        ahead: dict[int, dict[int, Entry]] = {}
+        # The log's entries of every version to rebuild, read at once (a publisher behind several games, or one busy
+        # game, made a read per game or per version). Each version is still asked ``skip`` just before it is rebuilt,
+        # as the rest go under way meanwhile.
+        wanted = [
+            (g, v)
+            for g, v, kind, _, written_at in pending
+            if kind != Source.RESET and not skip((g, v, kind, written_at))
+        ]
+        looked_up = set(wanted)
+        entries: dict[int, dict[int, Entry]] = {game_id: {} for game_id, _ in wanted}
+        for (game_id, version), entry in (await self.store.entries_at(wanted) if wanted else {}).items():
+            entries[game_id][version] = entry
         for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
             if skip(key):
                 continue
-            if game_id not in ahead:
-                ahead[game_id] = await self._entries_ahead(game_id, held(game_id), versions[game_id])
-            applied = await self.rebuilt(game_id, version, kind, held, ahead[game_id].get(version))
+            # A version not read ahead (it was under way then) reads its own entry.
+            read = entries.get(game_id) if (game_id, version) in looked_up else None
+            applied = await self.rebuilt(game_id, version, kind, held, read)
             if applied is not None:
                 out.append((key, replace(applied, written_at=written_at), sent))
                 latest[game_id] = applied.game
         return out
-
-    async def _entries_ahead(self, game_id: int, start: Game | None, versions: list[int]) -> dict[int, Entry]:
-        """The log's entries of ``versions`` that follow ``start`` one after another, read at once: several, from the
-        one after ``start``; else none (each version takes its own way)."""
-        wanted = [v for v in versions if start is not None and v > start.version]
-        if start is None or len(wanted) < 2 or wanted[0] != start.version + 1:
-            return {}
-        entries = await self.store.entries_with_events(game_id, after_version=start.version, up_to=max(wanted))
-        return {entry.version: (entry, events) for entry, events in entries}
 
     async def rebuilt(
         self,
@@ -666,12 +662,13 @@ class GameQueries:
         version: int,
         kind: str,
         known: Callable[[int], Game | None] | None = None,
-        entry: Entry | None = None,
+        entries: Mapping[int, Entry] | None = None,
     ) -> Applied | None:
         """A committed version of the outbox as it was applied (None: it cannot be rebuilt, and leaves the outbox).
         ``known(game)``: the game as the caller last held it (read-only): at ``version`` it spares a replay of the log,
-        before it the replay starts from it rather than from the last snapshot. ``entry``: the log's entry that made
-        ``version``, with its events, when the caller read it already."""
+        before it the replay starts from it rather than from the last snapshot. ``entries``: the log's entries of the
+        game the caller read already, by version, ``version``'s among them if an entry made it (absent: none did, as
+        a start)."""
 
         async def at(wanted: int) -> Game:
             held = known(game_id) if known is not None else None
@@ -684,11 +681,13 @@ class GameQueries:
 
         try:
             held = known(game_id) if known is not None else None
+            entry = entries.get(version) if entries is not None else None
             if held is not None and held.version == version - 1 and kind != Source.RESET:
-                rolled = await self._rolled_one(game_id, held, entry)
+                rolled = await self._rolled_one(game_id, held, entry, read=entries is not None)
                 if rolled is not None:
                     return rolled
-            entry = await self.store.answer_at(game_id, version)
+            if entries is None:
+                entry = await self.store.answer_at(game_id, version)
             game = SharedGame((await at(version)).state)
             if kind == Source.RESET:
                 return Applied(game_id, "", Source.RESET, game, [])
@@ -706,12 +705,17 @@ class GameQueries:
             await self.store.published(game_id, version, kind)
             return None
 
-    async def _rolled_one(self, game_id: int, held: Game, entry: Entry | None = None) -> Applied | None:
+    async def _rolled_one(
+        self, game_id: int, held: Game, entry: Entry | None = None, *, read: bool = False
+    ) -> Applied | None:
         """The version after ``held`` as applied, from ``held`` and the one entry that made it, read once with its
         events (a version another process committed, published by the one that holds the version before: where the
-        entry and the game were read apart), unless the caller read it (``entry``). None: that entry is a repair (its
-        version comes from no answer), or it does not replay to its version: the caller takes the long way."""
+        entry and the game were read apart), unless the caller read it (``entry``; ``read``: the caller looked, and
+        None means no entry made it). None: no entry made it, that entry is a repair (its version comes from no
+        answer), or it does not replay to its version: the caller takes the long way."""
         version = held.version + 1
+        if read and entry is None:
+            return None
         if entry is not None and entry[0].version == version:
             entries = [entry]
         else:

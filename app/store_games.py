@@ -39,6 +39,7 @@ class GameStatus(StrEnum):
     ENDED = "ended"
 
 
+ENTRIES_PER_READ = 400  # (game, version) pairs one read of the log asks for: SQLite takes at most 32,766 parameters
 ACTIVE = (GameStatus.RUNNING, GameStatus.PAUSED)  # a started game that has not ended
 
 
@@ -430,6 +431,25 @@ class GameStore(OutboxStore):
             )
             for r in rows
         ]
+
+    async def entries_at(
+        self, versions: list[tuple[int, int]]
+    ) -> dict[tuple[int, int], tuple[AnswerRow, list[dict[str, Any]]]]:
+        """The log's entries that made these (game, version) pairs, each with the public events it caused, read at once
+        (a publisher draining several games' versions); a version no entry made (a start) is absent."""
+        found: dict[tuple[int, int], tuple[AnswerRow, list[dict[str, Any]]]] = {}
+        for start in range(0, len(versions), ENTRIES_PER_READ):
+            chunk = versions[start : start + ENTRIES_PER_READ]
+            pairs = ", ".join(["(?, ?)"] * len(chunk))
+            rows = await self.db.fetchall(
+                "SELECT game_id, version, house, user_id, prompt_id, answer, source, at, events FROM answers"
+                f" WHERE (game_id, version) IN (VALUES {pairs})",
+                tuple(number for pair in chunk for number in pair),
+            )
+            for r in rows:
+                row = AnswerRow(int(r[1]), str(r[2]), r[3], str(r[4]), json.loads(r[5]), Source(r[6]), float(r[7]))
+                found[(int(r[0]), int(r[1]))] = (row, json.loads(r[8]))
+        return found
 
     async def answer_at(self, game_id: int, version: int) -> tuple[AnswerRow, list[dict[str, Any]]] | None:
         """The entry that made ``version`` and the public events it caused (None: no entry made it, as a start)."""
