@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from app.database import IntegrityError, Session
+from app.database import IntegrityError, PostgresDatabase, Session
 from app.store_base import StoreBase, Write, committed
 
 
@@ -177,18 +177,24 @@ class OutboxStore(StoreBase):
         retry of it, or the next publication after a crash, plans from what the channel really shows. The mark goes
         on the publication's own row only (``written_at``, as ``published_part``); the layout is the channel's
         whichever publication left it."""
+        mark = (
+            "UPDATE outbox SET sent = sent || ',channel' WHERE game_id = ? AND version = ? AND kind = ?"
+            + ROW_WRITTEN_AT
+        )
+        marked = (game_id, version, kind, written_at, written_at)
+        if layout is None:
+            await self.write(mark, marked)
+            return
+        keep = (
+            "INSERT INTO publisher_state (game_id, channel) SELECT id, ? FROM games WHERE id = ?"
+            " ON CONFLICT (game_id) DO UPDATE SET channel = excluded.channel"
+        )
+        if isinstance(self.db, PostgresDatabase):  # one statement: its two parts commit together
+            await self.write(f"WITH marked AS ({mark} RETURNING 1) {keep}", (*marked, layout, game_id))
+            return
         async with self.transaction() as db:
-            await db.execute(
-                "UPDATE outbox SET sent = sent || ',channel' WHERE game_id = ? AND version = ? AND kind = ?"
-                + ROW_WRITTEN_AT,
-                (game_id, version, kind, written_at, written_at),
-            )
-            if layout is not None:
-                await db.execute(
-                    "INSERT INTO publisher_state (game_id, channel) SELECT id, ? FROM games WHERE id = ?"
-                    " ON CONFLICT (game_id) DO UPDATE SET channel = excluded.channel",
-                    (layout, game_id),
-                )
+            await db.execute(mark, marked)
+            await db.execute(keep, (layout, game_id))
 
     async def channel_layout(self, game_id: int) -> str | None:
         """The channel's layout as the last publication's channel part left it (None: nothing told yet)."""
@@ -237,18 +243,30 @@ class OutboxStore(StoreBase):
         publication went out wrote its reset row, and the version committed again its own, after it; those are still
         to publish. (Other rows of earlier versions go whenever they were written: the times of two processes' clocks
         need not agree, and only an undo writes an earlier version after a later one.)"""
+        due = (  # a game deleted meanwhile (/mod delete) has no row to hold it
+            "INSERT INTO publisher_state (game_id, status_due) SELECT id, ? FROM games WHERE id = ?"
+            " ON CONFLICT (game_id) DO UPDATE SET status_due = excluded.status_due"
+        )
+        gone = (
+            "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?" + ROW_WRITTEN_AT + ")"
+            " OR (version < ? AND sent NOT LIKE '%retry%'"
+            " AND (kind != 'reset' OR CAST(? AS DOUBLE PRECISION) IS NULL OR created_at <= ?)))"
+        )
+        params = (version, game_id, game_id, version, kind, written_at, written_at, version, written_at, written_at)
+        if isinstance(self.db, PostgresDatabase):
+            # One statement, where a transaction of three took five round trips: its parts share one snapshot, so the
+            # marks that go are those of the rows it deletes, besides those whose rows were gone already.
+            await self.write(
+                f"WITH due AS ({due} RETURNING 1), gone AS ({gone} RETURNING version, kind)"
+                " DELETE FROM outbox_sends s WHERE s.game_id = ? AND (EXISTS (SELECT 1 FROM gone"
+                " WHERE gone.version = s.version AND gone.kind = s.kind) OR NOT EXISTS (SELECT 1 FROM outbox o"
+                " WHERE o.game_id = s.game_id AND o.version = s.version AND o.kind = s.kind))",
+                (*params, game_id),
+            )
+            return
         async with self.transaction() as db:
-            await db.execute(  # a game deleted meanwhile (/mod delete) has no row to hold it
-                "INSERT INTO publisher_state (game_id, status_due) SELECT id, ? FROM games WHERE id = ?"
-                " ON CONFLICT (game_id) DO UPDATE SET status_due = excluded.status_due",
-                (version, game_id),
-            )
-            await db.execute(
-                "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?" + ROW_WRITTEN_AT + ")"
-                " OR (version < ? AND sent NOT LIKE '%retry%'"
-                " AND (kind != 'reset' OR CAST(? AS DOUBLE PRECISION) IS NULL OR created_at <= ?)))",
-                (game_id, version, kind, written_at, written_at, version, written_at, written_at),
-            )
+            await db.execute(due, params[:2])
+            await db.execute(gone, params[2:])
             await db.execute(
                 "DELETE FROM outbox_sends WHERE game_id = ? AND NOT EXISTS (SELECT 1 FROM outbox o"
                 " WHERE o.game_id = outbox_sends.game_id AND o.version = outbox_sends.version"

@@ -241,3 +241,55 @@ async def test_a_version_published_on_its_retry_leaves_the_outbox(env) -> None: 
     assert [int(r[0]) for r in left] == [started]  # the earlier one waits for its own retry
     await store.published(game_id, started)
     assert await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ?", (game_id,)) == []
+
+
+async def test_a_publication_ends_as_one_commit_of_its_rows_its_marks_and_the_status_due(env) -> None:  # type: ignore[no-untyped-def]
+    """What ``published`` and ``channel_done`` leave, the same on both stores (PostgreSQL says it in one statement
+    each, where a transaction took five and four round trips): the publication's own row goes with the earlier ones
+    but one waiting for its retry, the marks of the rows that went go with them and no others, the status is due for
+    its version; the channel part is marked on its own row, with the layout it leaves, or alone when it left none."""
+    store, _ = env
+    service = GameService(store)
+    game_id = await new_running_game(service)
+    started = (await store.game(game_id)).version  # type: ignore[union-attr]
+    for n in range(2):
+        game = await service.load(game_id)
+        prompt = next(p for p in game.prompts() if not p.answered)
+        seats = await store.seats(game_id)
+        await service.execute(
+            Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=f"p{n}")
+        )
+    rows = await store.db.fetchall(
+        "SELECT version, created_at FROM outbox WHERE game_id = ? ORDER BY version", (game_id,)
+    )
+    written = {int(r[0]): float(r[1]) for r in rows}
+    assert sorted(written) == [started, started + 1, started + 2]
+    for version in written:
+        await store.sent_message(game_id, version, "step", "dm:Stark", 100 + version, written_at=written[version])
+    await store.published_part(game_id, started, "retry")  # the start's publication failed: it waits for its retry
+
+    await store.channel_done(game_id, started + 1, "step", None, written_at=written[started + 1])
+    await store.channel_done(game_id, started + 2, "step", '{"layout": 2}', written_at=written[started + 2])
+    await store.channel_done(game_id, started + 2, "step", '{"layout": 3}', written_at=written[started + 2] + 1)
+    assert await store.channel_layout(game_id) == '{"layout": 3}'  # the channel's, whichever publication left it
+    sent = await store.db.fetchall("SELECT version, sent FROM outbox WHERE game_id = ? ORDER BY version", (game_id,))
+    assert [(int(r[0]), str(r[1]).split(",").count("channel")) for r in sent] == [
+        (started, 0), (started + 1, 1), (started + 2, 1),  # another row's time marks nothing
+    ]  # fmt: skip
+
+    await store.published(game_id, started + 1, written_at=written[started + 1])
+    left = await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ? ORDER BY version", (game_id,))
+    assert [int(r[0]) for r in left] == [started, started + 2]
+    marks = await store.db.fetchall(
+        "SELECT version, message_id FROM outbox_sends WHERE game_id = ? ORDER BY version", (game_id,)
+    )
+    assert [(int(r[0]), int(r[1])) for r in marks] == [(started, 100 + started), (started + 2, 102 + started)]
+    assert await store.status_shown(game_id) == (None, started + 1)
+
+    await store.published(game_id, started + 2, written_at=written[started + 2])
+    assert [int(r[0]) for r in await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ?", (game_id,))] == [
+        started
+    ]
+    marks = await store.db.fetchall("SELECT version FROM outbox_sends WHERE game_id = ?", (game_id,))
+    assert [int(r[0]) for r in marks] == [started]
+    assert await store.status_shown(game_id) == (None, started + 2)
