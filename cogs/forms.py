@@ -194,6 +194,23 @@ class FormController:
                 void |= self.drafts.pop(key).messages
         for house in handed_over(applied):
             self.drafts.pop((game_id, house), None)
+        if applied.source == Source.PLAYER and self._answered_by(applied):
+            # The player answered: the form he answered from is his receipt now (edited by the process that took the
+            # answer, which dropped its own draft), not a form to draw again when its decision changes. A publishing
+            # worker that sent it kept a draft of it, and worked out that house's prompt at every version after.
+            del self.drafts[(game_id, applied.house)]
+
+    def _answered_by(self, applied: Applied) -> bool:
+        """Whether the version answered the decision of the form its house has open here (not a gift or another
+        command of that player's: his decision is still open, unanswered)."""
+        draft = self.drafts.get((applied.game_id, applied.house))
+        if draft is None or applied.before is None:
+            return False
+        asked = applied.before.prompt_for(applied.house)
+        if asked is None or asked.id != draft.prompt_id or asked.answered:
+            return False
+        now = applied.game.prompt_for(applied.house)
+        return now is None or now.id != asked.id or now.answered
 
     def forget_game(self, game_id: int) -> None:
         for key in [k for k in self.drafts if k[0] == game_id]:
