@@ -10,7 +10,6 @@ The schema is not made here: ``app.migrate`` brings either database to the curre
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import os
@@ -19,7 +18,7 @@ import sys
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -441,63 +440,6 @@ async def schema_of(connection: psycopg.AsyncConnection[Any]) -> str:
     if row is None or row[0] is None:
         raise RuntimeError("the connection's search_path names no schema that exists")
     return str(row[0])
-
-
-class Listener:
-    """One PostgreSQL connection LISTENing on a channel of its deployment (``channel_in`` the connection's schema),
-    calling ``on_notify(payload)`` for each notification, and ``on_connect()`` each time it (re)connects: what was
-    announced while it was away is lost. A lost connection is opened again, after a delay that grows while it fails."""
-
-    def __init__(
-        self,
-        url: str,
-        channel: str,
-        on_notify: Callable[[str], None],
-        on_connect: Callable[[], None] | None = None,
-        *,
-        on_own_notify: Callable[[str], None] | None = None,
-        is_own: Callable[[int], bool] | None = None,
-    ) -> None:
-        self.url = url
-        self.channel = channel
-        self.on_notify = on_notify
-        self.on_connect = on_connect
-        # A notification sent by a server process ``is_own`` names (this process's own) goes to ``on_own_notify``.
-        self.on_own_notify = on_own_notify
-        self.is_own = is_own
-        self.task: asyncio.Task[None] | None = None
-
-    def start(self) -> None:
-        self.task = asyncio.get_running_loop().create_task(self._listen())
-
-    async def _listen(self) -> None:
-        import psycopg
-
-        delay = LISTEN_BACKOFF_S[0]
-        while True:
-            try:
-                async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
-                    channel = channel_in(self.channel, await schema_of(connection))
-                    await connection.execute(f'LISTEN "{channel}"')
-                    delay = LISTEN_BACKOFF_S[0]
-                    if self.on_connect is not None:
-                        self.on_connect()
-                    async for notice in connection.notifies():
-                        if self.on_own_notify is not None and self.is_own is not None and self.is_own(notice.pid):
-                            self.on_own_notify(notice.payload)
-                        else:
-                            self.on_notify(notice.payload)
-            except (psycopg.Error, OSError):
-                log.warning("lost the LISTEN connection on %s; connecting again in %.1f s", self.channel, delay)
-            # Also when the server ended the connection without an error: whatever was announced meanwhile is lost.
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, LISTEN_BACKOFF_S[1])
-
-    async def stop(self) -> None:
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self.task
 
 
 async def connect(target: str | Path, *, connections: int = POOL_SIZE[1]) -> Database:

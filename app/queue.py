@@ -22,8 +22,9 @@ from dataclasses import asdict, dataclass, fields
 from typing import Any, TypeVar
 
 from app.commands import Answer
-from app.database import Listener, PostgresDatabase, notify_sql
+from app.database import PostgresDatabase, notify_sql
 from app.leases import process_holder
+from app.listen import Listener
 from app.lru import Bounded
 from app.queries import ServiceError
 from app.service import GameService

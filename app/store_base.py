@@ -9,7 +9,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from app.database import Database, Listener, PostgresDatabase
+from app.database import Database, PostgresDatabase
+from app.listen import Listener
 from app.lru import Bounded
 
 if TYPE_CHECKING:

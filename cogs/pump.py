@@ -43,8 +43,9 @@ import logging
 import time
 from typing import Any
 
-from app.database import Listener, Session, lock_key, schema_of, session_on
+from app.database import Session, lock_key, schema_of, session_on
 from app.leases import LEASE_S, PUBLISHER, Lease, process_holder, process_info, renew, still_holds, take
+from app.listen import Listener
 from app.queue import OUTBOX
 from cogs.publisher import Publisher
 

@@ -13,7 +13,8 @@ import psycopg
 import pytest
 
 from app import leases
-from app.database import Listener, PostgresDatabase
+from app.database import PostgresDatabase
+from app.listen import Listener
 from app.queue import OUTBOX
 from app.store import Store
 from cogs import pump

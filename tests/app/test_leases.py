@@ -11,8 +11,9 @@ import psycopg
 import pytest
 
 from app import leases
-from app.database import Listener, PostgresDatabase, lock_key, notify_sql
+from app.database import PostgresDatabase, lock_key, notify_sql
 from app.leases import LeaseHeld, LeaseKeeper, LostLease
+from app.listen import Listener
 from app.migrate import upgrade
 from cogs.publisher import Publisher
 from cogs.pump import PUBLISH_LOCK, OutboxPump

@@ -7,7 +7,8 @@ import asyncio
 
 import psycopg
 
-from app.database import CHECK_AFTER_IDLE_S, Listener, PostgresDatabase, notify_sql
+from app.database import CHECK_AFTER_IDLE_S, PostgresDatabase, notify_sql
+from app.listen import Listener
 from testing import postgres
 from tests.conftest import require_postgres
 
