@@ -254,6 +254,7 @@ class PostgresDatabase(Database):
         async def configure(connection: psycopg.AsyncConnection[Any]) -> None:
             await connection.set_autocommit(True)
             backends[connection] = connection.info.backend_pid
+            await checks.returned(connection)  # just opened: as good as one handed back now
 
         # A connection is checked before it is handed out when it has been idle (``PoolChecks``), so one dropped
         # meanwhile (a restart, a failover, an idle timeout, pg_terminate_backend) is replaced, not given to a
@@ -348,8 +349,9 @@ class PoolChecks:
     between is no likelier than in the instant between a check and the statement, which no check covers either
     (a read cut there runs again, ``READ_TRIES``). So a connection is checked when it has been idle for
     ``CHECK_AFTER_IDLE_S`` or more (the drops that happen while nobody looks: an idle timeout, a restart at
-    night), never seen handed back, or while a drop was seen in the last ``CAREFUL_FOR_S`` seconds (a storm
-    of them: every hand-out is checked until it passes)."""
+    night), or while a drop was seen in the last ``CAREFUL_FOR_S`` seconds (a storm of them: every hand-out is
+    checked until it passes). A connection just opened counts as handed back then: it was checked by its opening
+    (checking it again made a round trip for each connection a burst added to the pool)."""
 
     def __init__(self) -> None:
         self.handed_back: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()

@@ -155,11 +155,18 @@ async def test_a_read_cut_during_its_statement_reads_again_and_a_write_is_left_t
 
 async def test_a_connection_handed_back_a_moment_ago_is_not_checked_an_idle_one_is_and_after_a_drop_every_one() -> None:
     """The pool's check is a round trip: made for a connection idle ``CHECK_AFTER_IDLE_S`` or more, not for one handed
-    back a moment ago (a burst's statements), and for every hand-out for ``CAREFUL_FOR_S`` after a drop was seen."""
+    back a moment ago (a burst's statements) nor for one just opened, and for every hand-out for ``CAREFUL_FOR_S``
+    after a drop was seen."""
     require_postgres()
     with postgres.fresh_schema("heal") as url:
-        db = await PostgresDatabase.open(url, pool_size=(1, 1))
+        db = await PostgresDatabase.open(url, pool_size=(1, 2))
         try:
+            await asyncio.gather(*(db.fetchone("SELECT pg_sleep(0.05)") for _ in range(2)))  # the pool opens another
+            # The one opened for the second statement was handed out as soon as it was open: not checked. (The first,
+            # opened with the pool, is checked if the machine took longer than CHECK_AFTER_IDLE_S to reach it.)
+            assert db.checks.made <= 1
+            await db.close()
+            db = await PostgresDatabase.open(url, pool_size=(1, 1))
             await db.fetchone("SELECT 1")
             before = db.checks.made
             for _ in range(20):  # one connection, handed back and out again at once
