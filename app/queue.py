@@ -53,6 +53,7 @@ UNTOLD_SWEEP_S = 30.0  # how often a running gateway looks for outcomes recorded
 TOLD_BATCH_S = 0.05  # players told within this much of each other are marked told in one statement
 CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for), so that its sweep leaves them alone
 
+GATHER_S = 0.01  # a busy worker's wait after a wake-up, so that a burst's commands arriving meanwhile share its claim
 HANDOFF_S = 1.0  # a command meant for one worker (``for_worker``) that it has not claimed by then is anyone's
 # The next commands whose games have no earlier one pending (so at most one of each game); one meant for another worker
 # only once it waited HANDOFF_S.
@@ -691,6 +692,11 @@ class Workers:
             await self._prune_now_and_then()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+            if self.wake.is_set() and self.free < self.slots:
+                # Busy (a claim's commands are being applied): a burst is under way, and its next commands arrive a
+                # few milliseconds apart; claimed together a moment later, they share one claim. An idle worker
+                # claims at once: a lone answer does not wait.
+                await asyncio.sleep(GATHER_S)
 
     async def _claim(self, most: int, taken: asyncio.Future[int]) -> None:
         """One claim of at most ``most`` commands, applied in as many slots; ``taken`` is how many it took, once its

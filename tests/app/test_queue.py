@@ -515,3 +515,55 @@ async def test_a_worker_claims_a_bursts_commands_several_at_a_time_within_its_sl
         if workers is not None:
             await workers.stop()
         await store.close()
+
+
+async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: Path | str) -> None:
+    """Scale-out that pays (issue X): while a worker applies a command, the next commands of a burst arrive a few
+    milliseconds apart, each with its wake-up; the worker waits ``GATHER_S`` after the first and claims them together,
+    where it made a claim per wake-up. (An idle worker claims at once: the first command below is claimed alone.)"""
+    from app.queue import Workers
+
+    store = await Store.open(database, shared=True)
+    workers: Workers | None = None
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = []
+        for channel_id in range(50, 54):
+            game_id = await started_in(service, channel_id)
+            prompt = (await service.load(game_id)).prompts()[0]
+            seats = await store.seats(game_id)
+            commands.append(Answer(game_id=game_id, house=prompt.house, answer=prompt.default,
+                                   by=seats[prompt.house], key=f"gather-{channel_id}"))  # fmt: skip
+        first_applying, release = asyncio.Event(), asyncio.Event()
+
+        async def apply(command: Answer) -> None:
+            if command.key == commands[0].key:
+                first_applying.set()
+                await release.wait()  # the worker stays busy with it
+            await service.answer(command)
+
+        workers = Workers(queue, apply, slots=4, name="w")
+        workers.start()
+        await asyncio.sleep(0.6)  # its first looks (and a poll's) found nothing
+        queued = [await queue.enqueue(commands[0])]
+        await asyncio.wait_for(first_applying.wait(), timeout=10)
+        claims_before = workers.claims
+        for command in commands[1:]:  # a burst: three wake-ups, a moment apart
+            queued.append(await queue.enqueue(command))
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 10
+        while any([await queue.outcome(q) is None for q in queued[1:]]) and loop.time() < until:
+            await asyncio.sleep(0.01)
+        assert [await queue.outcome(q) for q in queued[1:]] == [{"ok": True}] * 3
+        assert workers.claims - claims_before <= 2, workers.claims - claims_before  # one, or two if the host stalled
+        release.set()
+        while await queue.outcome(queued[0]) is None and loop.time() < until:
+            await asyncio.sleep(0.01)
+        assert await queue.outcome(queued[0]) == {"ok": True}
+        for command in commands:
+            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+    finally:
+        if workers is not None:
+            await workers.stop()
+        await store.close()
