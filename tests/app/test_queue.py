@@ -44,6 +44,19 @@ async def started_in(service: GameService, channel_id: int) -> int:
     return game_id
 
 
+async def first_answers(service: GameService, channels: range, key: str) -> list[Answer]:
+    """A 3-player game started in each channel, and its first decision answered with its default (key
+    ``<key>-<channel>``)."""
+    commands = []
+    for channel_id in channels:
+        game_id = await started_in(service, channel_id)
+        prompt = (await service.load(game_id)).prompts()[0]
+        seats = await service.store.seats(game_id)
+        commands.append(Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house],
+                               key=f"{key}-{channel_id}"))  # fmt: skip
+    return commands
+
+
 async def queue_of(store: Store) -> CommandQueue:
     assert isinstance(store.db, PostgresDatabase)
     return CommandQueue(store.db)
@@ -479,13 +492,7 @@ async def test_a_worker_claims_a_bursts_commands_several_at_a_time_within_its_sl
     try:
         service = GameService(store)
         queue = await queue_of(store)
-        commands = []
-        for channel_id in range(30, 36):
-            game_id = await started_in(service, channel_id)
-            prompt = (await service.load(game_id)).prompts()[0]
-            seats = await store.seats(game_id)
-            commands.append(Answer(game_id=game_id, house=prompt.house, answer=prompt.default,
-                                   by=seats[prompt.house], key=f"slots-{channel_id}"))  # fmt: skip
+        commands = await first_answers(service, range(30, 36), "slots")
         queued = [await queue.enqueue(command) for command in commands]
         at_once, most_at_once = 0, 0
 
@@ -528,13 +535,7 @@ async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: 
     try:
         service = GameService(store)
         queue = await queue_of(store)
-        commands = []
-        for channel_id in range(50, 54):
-            game_id = await started_in(service, channel_id)
-            prompt = (await service.load(game_id)).prompts()[0]
-            seats = await store.seats(game_id)
-            commands.append(Answer(game_id=game_id, house=prompt.house, answer=prompt.default,
-                                   by=seats[prompt.house], key=f"gather-{channel_id}"))  # fmt: skip
+        commands = await first_answers(service, range(50, 54), "gather")
         first_applying, release = asyncio.Event(), asyncio.Event()
 
         async def apply(command: Answer) -> None:
