@@ -23,6 +23,8 @@ async def start_own_game(table: Table, players: int = 3) -> int:
         await (await fake.click(player, lobby, f"lobby:{game_id}:join")).wait_response()
     started = await (await fake.click(creator, lobby, f"lobby:{game_id}:start")).wait_reply(timeout=10)
     assert any("started" in m.content for m in started)
+    # The start's posts and decision DMs are out: the fake may be idle while the board is drawn, before they go.
+    await table.bot.play.publisher.settled()
     await fake.wait_idle()
     return game_id
 
