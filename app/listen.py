@@ -89,7 +89,8 @@ class _Hub:
         self.listeners: list[Listener] = []
         self.task: asyncio.Task[None] | None = None
         self.listening: set[str] = set()  # the channels the connection listens on
-        self.told: set[Listener] = set()  # the subscribers told of the connection (``on_connect``)
+        # The subscribers told of the connection (``on_connect``), with their channels' names in its schema.
+        self.told: dict[Listener, str] = {}
 
     def add(self, listener: Listener) -> None:
         self.listeners.append(listener)
@@ -99,7 +100,7 @@ class _Hub:
     async def remove(self, listener: Listener) -> None:
         with contextlib.suppress(ValueError):
             self.listeners.remove(listener)
-        self.told.discard(listener)
+        self.told.pop(listener, None)
         if self.listeners or self.task is None:
             return
         task, self.task = self.task, None
@@ -115,7 +116,7 @@ class _Hub:
 
         delay = LISTEN_BACKOFF_S[0]
         while True:
-            self.listening, self.told = set(), set()
+            self.listening, self.told = set(), {}
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
                     schema = await schema_of(connection)
@@ -123,8 +124,8 @@ class _Hub:
                     while True:
                         await self._listen_to_new(connection, schema)
                         async for notice in connection.notifies(timeout=TURN_S):
-                            for listener in list(self.listeners):
-                                if channel_in(listener.channel, schema) == notice.channel:
+                            for listener, channel in list(self.told.items()):
+                                if channel == notice.channel:
                                     listener.deliver(notice.payload, notice.pid)
             except (psycopg.Error, OSError):
                 log.warning("lost the LISTEN connection; connecting again in %.1f s", delay)
@@ -134,14 +135,16 @@ class _Hub:
 
     async def _listen_to_new(self, connection: Any, schema: str) -> None:
         """Listen on the channels of subscribers that arrived since the last turn, then tell them it listens."""
-        new = [listener for listener in self.listeners if listener not in self.told]
+        new = {
+            listener: channel_in(listener.channel, schema) for listener in self.listeners if listener not in self.told
+        }
         if not new:
             return
-        channels = sorted({channel_in(listener.channel, schema) for listener in new} - self.listening)
+        channels = sorted(set(new.values()) - self.listening)
         if channels:
             await connection.execute("; ".join(f'LISTEN "{channel}"' for channel in channels))
             self.listening.update(channels)
-        for listener in new:
-            self.told.add(listener)
+        for listener, channel in new.items():
+            self.told[listener] = channel
             if listener.on_connect is not None:
                 listener.on_connect()

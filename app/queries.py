@@ -686,11 +686,11 @@ class GameQueries:
                 rolled = await self._rolled_one(game_id, held, entry, read=entries is not None)
                 if rolled is not None:
                     return rolled
-            if entries is None:
-                entry = await self.store.answer_at(game_id, version)
             game = SharedGame((await at(version)).state)
             if kind == Source.RESET:
                 return Applied(game_id, "", Source.RESET, game, [])
+            if entries is None:
+                entry = await self.store.answer_at(game_id, version)
             if entry is None:  # the start: everything is new
                 return Applied(game_id, "", Source.START, game, [])
             last, events = entry
