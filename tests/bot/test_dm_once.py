@@ -16,12 +16,11 @@ from typing import Any
 
 import pytest
 
-from app.store import Store
 from testing import postgres
 from testing.fake_discord import FakeDiscord
 from testing.fake_discord.faults import FaultRule
 from testing.peek import peek
-from tests.bot.test_publish_crash import started_publisher
+from tests.bot.test_publish_crash import crash_table
 from tests.conftest import require_postgres
 
 pytestmark = pytest.mark.slow
@@ -74,57 +73,44 @@ async def crashed_at_starks_dm(
     outbox sees it, after Discord's nonce window shrank to ``nonce_window``, the step's deadline moved by
     ``deadline_moved`` seconds meanwhile (a notice says it). Returns the fake, the players, the DM marks as the crash
     left them, and the history reads (GET messages) before the crash."""
-    db: Path | str = url or tmp_path / "games.sqlite3"
-    async with FakeDiscord.start(point_discord_py=False) as fake:
-        guild = fake.add_guild("Westeros", locale="en-US")
-        channel = fake.add_text_channel(guild, "game")
-        moderator = fake.add_member(guild, "mod", manage_guild=True)
-        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-        bot, processes = await started_publisher(fake, db, tmp_path, url)
-        store = await Store.open(db, shared=url is not None)
-        try:
-            # The start's channel part posts before its DMs: Stark's ping is the channel's next message after them.
-            to = channel if dms_closed else fake.dm_channel(players[2])
-            skip = START_POSTS if dms_closed else 0
-            route = f"POST /channels/{to.id}/messages"
-            rule: FaultRule = (
-                fake.faults.lost_answer(route, hold=HOLD, skip=skip)
-                if fault == "lost_answer"
-                else fake.faults.held(route, hold=HOLD, skip=skip)
-            )
-            if dms_closed:
-                fake.close_dms(players[2])
-            game_id = await started_with_houses(fake, channel, moderator, players)
-            assert (await store.seats(game_id)) == {h: p.id for h, p in zip(HOUSES, players, strict=True)}
-            await fake.world.wait_until(lambda: bool(rule.hits), 60, "Stark's DM held", poll=0.1)
-            took = 1 if fault == "lost_answer" else 0
-            if dms_closed:
-                assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 0]
-                assert len(pings(fake, channel)) == took, [m.content for m in fake.messages_in(channel)]
-            else:
-                assert [len(fake.dm_messages(p)) for p in players] == [1, 1, took]
-            reads = fake.requests.count(HISTORY)
-            await bot.kill()
-            marks = peek(db, "SELECT part, message_id FROM outbox_sends WHERE part LIKE 'dm:%' ORDER BY at")
-            fake.faults.clear()
-            if nonce_window is not None:
-                fake.world.nonce_window = nonce_window
-            if deadline_moved:
-                await store.write(
-                    "UPDATE deadlines SET due_at = due_at + ? WHERE game_id = ?", (deadline_moved, game_id)
-                )
-            if aged:  # every row of the game alike, so that their order stays
-                await store.write("UPDATE outbox SET created_at = created_at - ? WHERE game_id = ?", (aged, game_id))
+    async with crash_table(tmp_path, url) as table:
+        fake, channel, moderator, players = table.fake, table.channel, table.moderator, table.players
+        bot, store, db = table.bot, table.store, table.db
+        # The start's channel part posts before its DMs: Stark's ping is the channel's next message after them.
+        to = channel if dms_closed else fake.dm_channel(players[2])
+        skip = START_POSTS if dms_closed else 0
+        route = f"POST /channels/{to.id}/messages"
+        rule: FaultRule = (
+            fake.faults.lost_answer(route, hold=HOLD, skip=skip)
+            if fault == "lost_answer"
+            else fake.faults.held(route, hold=HOLD, skip=skip)
+        )
+        if dms_closed:
+            fake.close_dms(players[2])
+        game_id = await started_with_houses(fake, channel, moderator, players)
+        assert (await store.seats(game_id)) == {h: p.id for h, p in zip(HOUSES, players, strict=True)}
+        await fake.world.wait_until(lambda: bool(rule.hits), 60, "Stark's DM held", poll=0.1)
+        took = 1 if fault == "lost_answer" else 0
+        if dms_closed:
+            assert [len(fake.dm_messages(p)) for p in players] == [1, 1, 0]
+            assert len(pings(fake, channel)) == took, [m.content for m in fake.messages_in(channel)]
+        else:
+            assert [len(fake.dm_messages(p)) for p in players] == [1, 1, took]
+        reads = fake.requests.count(HISTORY)
+        await bot.kill()
+        marks = peek(db, "SELECT part, message_id FROM outbox_sends WHERE part LIKE 'dm:%' ORDER BY at")
+        fake.faults.clear()
+        if nonce_window is not None:
+            fake.world.nonce_window = nonce_window
+        if deadline_moved:
+            await store.write("UPDATE deadlines SET due_at = due_at + ? WHERE game_id = ?", (deadline_moved, game_id))
+        if aged:  # every row of the game alike, so that their order stays
+            await store.write("UPDATE outbox SET created_at = created_at - ? WHERE game_id = ?", (aged, game_id))
 
-            await bot.start()
-            await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
-            await fake.wait_idle(quiet=1.5, timeout=60)
-            assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
-        finally:
-            await store.close()
-            for process in processes:
-                await process.stop()
-        assert fake.failed_interactions == [], processes[0].output()[-3000:]
+        await bot.start()
+        await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+        await fake.wait_idle(quiet=1.5, timeout=60)
+        assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
         return fake, players, marks, reads
 
 

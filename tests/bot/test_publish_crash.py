@@ -9,7 +9,9 @@ gateway on PostgreSQL.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,49 +49,38 @@ async def killed_at_the_reveal(
     process (the one-process bot on SQLite; with ``url``, a worker beside a gateway on PostgreSQL) killed once the
     held request arrived, with the reveal in the channel; then started again: the reveal is told once in the channel
     and once in the log thread, and the outbox is empty."""
-    db: Path | str = url or tmp_path / "games.sqlite3"
-    async with FakeDiscord.start(point_discord_py=False) as fake:
-        guild = fake.add_guild("Westeros", locale="en-US")
-        channel = fake.add_text_channel(guild, "game")
-        moderator = fake.add_member(guild, "mod", manage_guild=True)
-        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-        bot, processes = await started_publisher(fake, db, tmp_path, url)
-        store = await Store.open(db, shared=url is not None)
-        try:
-            game_id = await new_game(fake, channel, moderator, players)
-            seats = await store.seats(game_id)
-            house_of = {user: house for house, user in seats.items()}
-            dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
-            await fake.wait_idle(quiet=1.0, timeout=60)
-            assert not any(c.is_thread for c in fake.world.channels.values()), "the start narrates nothing"
-            # The pinned status is posted a moment after the start (it gathers answers for a while): the channel's
-            # next new message, which the rule holds, must be the reveal (a loaded machine posted the status late).
-            await fake.world.wait_until(
-                lambda: any("Waiting for" in m.content for m in fake.messages_in(channel)), 60, "the pinned status"
-            )
-            for number, player in enumerate(players, 1):
-                if number == len(players):
-                    rule = hold(fake, channel)
-                form = dms[player.id]
-                submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
-                await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
-            await fake.world.wait_until(lambda: bool(rule.hits), 60, "the held request")
-            assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
-            await bot.kill()
-            fake.faults.clear()
+    async with crash_table(tmp_path, url) as table:
+        fake, channel, moderator, players = table.fake, table.channel, table.moderator, table.players
+        bot, store, db = table.bot, table.store, table.db
+        game_id = await new_game(fake, channel, moderator, players)
+        seats = await store.seats(game_id)
+        house_of = {user: house for house, user in seats.items()}
+        dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
+        await fake.wait_idle(quiet=1.0, timeout=60)
+        assert not any(c.is_thread for c in fake.world.channels.values()), "the start narrates nothing"
+        # The pinned status is posted a moment after the start (it gathers answers for a while): the channel's
+        # next new message, which the rule holds, must be the reveal (a loaded machine posted the status late).
+        await fake.world.wait_until(
+            lambda: any("Waiting for" in m.content for m in fake.messages_in(channel)), 60, "the pinned status"
+        )
+        for number, player in enumerate(players, 1):
+            if number == len(players):
+                rule = hold(fake, channel)
+            form = dms[player.id]
+            submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
+            await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
+        await fake.world.wait_until(lambda: bool(rule.hits), 60, "the held request")
+        assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
+        await bot.kill()
+        fake.faults.clear()
 
-            await bot.start()
-            await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
-            await fake.wait_idle(quiet=1.5, timeout=60)
-            thread = next(c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id)
-            assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
-            assert revealed(fake, thread) == 1, [m.content for m in fake.messages_in(thread)]
-            assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
-        finally:
-            await store.close()
-            for process in processes:
-                await process.stop()
-        assert fake.failed_interactions == [], processes[0].output()[-3000:]
+        await bot.start()
+        await fake.world.wait_until(lambda: not peek(db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+        await fake.wait_idle(quiet=1.5, timeout=60)
+        thread = next(c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id)
+        assert revealed(fake, channel) == 1, [m.content for m in fake.messages_in(channel)]
+        assert revealed(fake, thread) == 1, [m.content for m in fake.messages_in(thread)]
+        assert not peek(db, "SELECT 1 FROM outbox_sends"), "the marks go with their outbox row"
 
 
 async def test_X_02_the_publisher_killed_before_the_log_lines_posts_the_reveal_once(tmp_path: Path) -> None:
@@ -181,6 +172,43 @@ async def test_X_02_a_log_thread_discord_opened_without_answering_is_not_opened_
     fake, channel = channels[0]
     threads = [c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id]
     assert len(threads) == 1, [c.name for c in threads]
+
+
+@dataclass
+class CrashTable:
+    """A game channel with its moderator and three players on the fake Discord, the process that publishes (``bot``)
+    and what runs beside it (``processes``), and a store of the test's own on their database."""
+
+    fake: FakeDiscord
+    channel: Any
+    moderator: Any
+    players: list[Any]
+    bot: BotProcess
+    processes: list[BotProcess]
+    store: Store
+    db: Path | str
+
+
+@asynccontextmanager
+async def crash_table(tmp_path: Path, url: str | None) -> AsyncIterator[CrashTable]:
+    """The set-up of a test that kills the publishing process (``started_publisher``: the one-process bot on SQLite;
+    with ``url``, a worker beside a gateway on PostgreSQL); afterwards every process is stopped, and no interaction
+    may have failed."""
+    db: Path | str = url or tmp_path / "games.sqlite3"
+    async with FakeDiscord.start(point_discord_py=False) as fake:
+        guild = fake.add_guild("Westeros", locale="en-US")
+        channel = fake.add_text_channel(guild, "game")
+        moderator = fake.add_member(guild, "mod", manage_guild=True)
+        players = [fake.add_member(guild, f"p{i}") for i in range(3)]
+        bot, processes = await started_publisher(fake, db, tmp_path, url)
+        store = await Store.open(db, shared=url is not None)
+        try:
+            yield CrashTable(fake, channel, moderator, players, bot, processes, store, db)
+        finally:
+            await store.close()
+            for process in processes:
+                await process.stop()
+        assert fake.failed_interactions == [], processes[0].output()[-3000:]
 
 
 async def started_publisher(
