@@ -46,6 +46,9 @@ def decide_buttons(message: Any) -> list[str]:
 async def answer_once(table: Table, player: Any, rnd: random.Random, *, use_defaults: bool) -> str:
     """Open the player's decision with /decide and submit it. Returns 'none', 'ok' or 'refused'."""
     fake = table.fake
+    # What earlier answers imply is out first (the next decisions' DMs draw their forms, which a /decide racing them
+    # would see made void): the game's course then does not depend on how fast the machine publishes.
+    await table.bot.play.publisher.settled()
     opened = await fake.slash(player, table.channel, "decide")
     form = await opened.wait_response(timeout=10)
     if "owe no decision" in form.text():
