@@ -65,6 +65,15 @@ CLAIM = (
 )
 
 
+def _settle(future: asyncio.Future[int], queue_id: int = 0, *, error: BaseException | None = None) -> None:
+    if future.done():  # its caller was cancelled
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(queue_id)
+
+
 class CommandFailed(Exception):
     """A worker could not apply the command (its database failed, or a bug): nothing was recorded."""
 
@@ -174,9 +183,41 @@ class Claimed:
     game_waits: bool  # a later command of one of their games waits: it could not be claimed while they were applied
 
 
+ENQUEUE_MOST = 100  # commands one enqueueing statement carries at most
+
+# Several commands queued in one statement, each woken for as its single enqueue was (see ``CommandQueue.enqueue``).
+# The rows are inserted in the order given, so a game's commands keep the order they came in; each comes back with its
+# payload, which names it (its key), to find whose id it is.
+ENQUEUE_ROWS = (
+    "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply, for_worker)"
+    " SELECT game_id, payload, enqueued_at, gateway, reply, for_worker FROM unnest(?::bigint[], ?::text[],"
+    " ?::double precision[], ?::text[], ?::text[], ?::text[]) WITH ORDINALITY"
+    " AS given(game_id, payload, enqueued_at, gateway, reply, for_worker, n) ORDER BY n"
+    " RETURNING id, game_id, payload, for_worker) SELECT id, payload, CASE WHEN EXISTS (SELECT 1 FROM"
+    " command_queue p WHERE p.game_id = queued.game_id AND p.done_at IS NULL AND p.id < queued.id)"
+    f" THEN NULL ELSE {notify_sql('coalesce(queued.for_worker, ?)')}::text END FROM queued"
+)
+
+
+@dataclass
+class _ToEnqueue:
+    """A command waiting for the next enqueueing statement, and the future its caller awaits its id on."""
+
+    game_id: int
+    payload: str
+    enqueued_at: float
+    gateway: str | None
+    reply: str | None
+    for_worker: str | None
+    queued: asyncio.Future[int]
+
+
 class CommandQueue:
     def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
+        self.gathered: list[_ToEnqueue] = []  # commands given while an enqueueing statement was under way
+        self.enqueuing: asyncio.Task[None] | None = None
+        self.statements = 0  # enqueueing statements made (the tests)
 
     async def enqueue(
         self,
@@ -189,28 +230,81 @@ class CommandQueue:
         """Queue the command; ``gateway`` (who enqueued it) and ``reply`` (how to reach its player) let a gateway that
         restarts find the players it left waiting. ``for_worker``: the worker that applied the game's last command,
         which holds its game cached; the notification wakes that worker only, and any other takes the command once it
-        waited ``HANDOFF_S`` (that worker is busy or gone)."""
+        waited ``HANDOFF_S`` (that worker is busy or gone).
+
+        A command given while another enqueueing statement is under way waits for it, and every command gathered
+        meanwhile goes in the next statement (its own commit): a burst's answers share a few statements and commits
+        where each took its own, and a lone answer waits for nobody. Should that statement fail, each is raised the
+        failure (a lost connection: each caller looks for its own by its key, as after its own enqueue's), or, for any
+        other failure, enqueued on its own, so that one bad command refuses no other."""
+        entry = _ToEnqueue(
+            command.game_id,
+            payload_of(command),
+            time.time(),
+            gateway,
+            reply.to_json() if reply is not None else None,
+            for_worker,
+            asyncio.get_running_loop().create_future(),
+        )
+        self.gathered.append(entry)
+        if self.enqueuing is None:
+            self.enqueuing = asyncio.create_task(self._enqueue_gathered())
+        return await entry.queued
+
+    async def _enqueue_gathered(self) -> None:
+        try:
+            while self.gathered:
+                batch, self.gathered = self.gathered[:ENQUEUE_MOST], self.gathered[ENQUEUE_MOST:]
+                batch = [entry for entry in batch if not entry.queued.done()]  # its caller was cancelled meanwhile
+                if not batch:
+                    continue
+                try:
+                    ids = await self._insert(batch)
+                except Exception as err:
+                    if is_connection_lost(err) or len(batch) == 1:
+                        for entry in batch:
+                            _settle(entry.queued, error=err)
+                        continue
+                    log.warning("enqueueing %d commands together failed (%s): each on its own", len(batch), err)
+                    for entry in batch:
+                        try:
+                            (queue_id,) = await self._insert([entry])
+                        except Exception as own:
+                            _settle(entry.queued, error=own)
+                        else:
+                            _settle(entry.queued, queue_id)
+                    continue
+                for entry, queue_id in zip(batch, ids, strict=True):
+                    _settle(entry.queued, queue_id)
+        finally:
+            self.enqueuing = None
+            for entry in self.gathered:  # only if this task itself was cancelled: nobody waits for nothing
+                _settle(entry.queued, error=CommandFailed("the gateway stopped before enqueueing the command"))
+            self.gathered = []
+
+    async def _insert(self, batch: list[_ToEnqueue]) -> list[int]:
+        """Queue the batch's commands in one statement, their ids in its order."""
         # No worker is woken for a command behind an earlier one of its game: none could claim it before that one is
         # done, and the worker that finishes that one claims again (``Claimed.game_waits``). Should the two statements
         # cross (each seeing the other uncommitted), the workers' poll takes it within ``POLL_S``.
-        row = await self.db.fetchone(
-            "WITH queued AS (INSERT INTO command_queue (game_id, payload, enqueued_at, gateway, reply, for_worker)"
-            " VALUES (?, ?, ?, ?, ?, ?) RETURNING id, game_id) SELECT id, CASE WHEN EXISTS (SELECT 1 FROM"
-            " command_queue p WHERE p.game_id = queued.game_id AND p.done_at IS NULL AND p.id < queued.id)"
-            f" THEN NULL ELSE {notify_sql('?')}::text END FROM queued",
+        self.statements += 1
+        rows = await self.db.fetchall(
+            ENQUEUE_ROWS,
             (
-                command.game_id,
-                payload_of(command),
-                time.time(),
-                gateway,
-                reply.to_json() if reply is not None else None,
-                for_worker,
+                [entry.game_id for entry in batch],
+                [entry.payload for entry in batch],
+                [entry.enqueued_at for entry in batch],
+                [entry.gateway for entry in batch],
+                [entry.reply for entry in batch],
+                [entry.for_worker for entry in batch],
                 QUEUED,
-                for_worker or "",
+                "",
             ),
         )
-        assert row is not None
-        return int(row[0])
+        ids: dict[str, list[int]] = {}
+        for queue_id, payload in sorted((int(row[0]), str(row[1])) for row in rows):
+            ids.setdefault(payload, []).append(queue_id)  # the same command given twice: in the order given
+        return [ids[entry.payload].pop(0) for entry in batch]
 
     async def find(self, command: Answer) -> int | None:
         """The command already queued with this one's key (an enqueue whose connection dropped may have committed).

@@ -568,3 +568,53 @@ async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: 
         if workers is not None:
             await workers.stop()
         await store.close()
+
+
+async def test_answers_given_while_an_enqueue_is_under_way_share_the_next_statement_each_with_its_own_id(
+    database: Path | str,
+) -> None:
+    """Scale-out that pays (issue X): the gateway's answers of a burst, given while an enqueueing statement is under
+    way, go together in the next one (one commit) where each took its own; each caller gets its own command's id, two
+    answers of one game keep the order they were given, and a lone answer goes at once. A command that cannot be
+    queued (its game is gone) refuses no other: the batch is then queued one by one."""
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = await first_answers(service, range(40, 45), "together")
+        game = await service.load(commands[0].game_id)
+        other = next(p for p in game.prompts() if p.house != commands[0].house)
+        seats = await store.seats(commands[0].game_id)
+        same_game = Answer(game_id=commands[0].game_id, house=other.house, answer=other.default,
+                           by=seats[other.house], key="together-second")  # fmt: skip
+        given = [*commands, same_game]
+        queued = await asyncio.gather(*(queue.enqueue(command) for command in given))
+        assert queue.statements == 2  # the first alone, the five given meanwhile in one
+        assert len(set(queued)) == len(given)
+        for command, queue_id in zip(given, queued, strict=True):
+            row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (queue_id,))
+            assert row is not None and json.loads(str(row[0]))["key"] == command.key
+        assert queued[0] < queued[-1]  # the game's first answer is applied first
+        for _ in given:
+            assert await queue.apply_next(service.answer)
+        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * len(given)
+        assert sorted(a.house for a in await store.answers(commands[0].game_id)) == sorted(
+            [commands[0].house, other.house]
+        )
+
+        # A game deleted meanwhile: its command cannot be queued, and the others given with it are.
+        gone = Answer(game_id=10**9, house=commands[1].house, answer=commands[1].answer, by=1, key="together-gone")
+        late = [Answer(game_id=c.game_id, house=c.house, answer=c.answer, by=c.by, key=f"{c.key}-late")
+                for c in commands[1:4]]  # fmt: skip
+        before = queue.statements
+        results = await asyncio.gather(
+            *(queue.enqueue(command) for command in [late[0], gone, late[1], late[2]]), return_exceptions=True
+        )
+        assert isinstance(results[1], Exception) and "command_queue" in str(results[1])
+        assert all(isinstance(result, int) for i, result in enumerate(results) if i != 1)
+        assert queue.statements == before + 2 + 3  # alone, the three together (failed), then each of them alone
+        for command, queue_id in zip(late, [results[0], results[2], results[3]], strict=True):
+            row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (queue_id,))
+            assert row is not None and json.loads(str(row[0]))["key"] == command.key
+    finally:
+        await store.close()
