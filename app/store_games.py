@@ -345,7 +345,9 @@ class GameStore(OutboxStore):
         and stores nothing. ``notices``: channel lines to post after this version (a moderator's audit line).
         ``writes``: what else the commit implies (the new step's deadline, a missed deadline), in its transaction.
         """
-        ends_a_run = source == Source.PLAYER and (player or house) in await self.missed_houses(game_id)
+        # A player's own answer ends his run of missed deadlines, if he has one: the trigger deletes it, which costs
+        # less than asking first (a read at each answer wherever the cache was dropped, as after another process's).
+        answerer = (player or house) if source == Source.PLAYER else None
         try:
             # One statement, so one atomic transaction: the trigger of answer_commits (migration 7) checks the
             # version, stores the state, appends the answer, and writes the snapshot, ends the run of missed
@@ -369,7 +371,7 @@ class GameStore(OutboxStore):
                 at if at is not None else time.time(),
                 json.dumps([e for e in events or [] if "private_to" not in e]),
                 snapshot,
-                (player or house) if ends_a_run else None,
+                answerer,
                 key,
             )
             if seats is None and not notices and not writes:
@@ -396,9 +398,8 @@ class GameStore(OutboxStore):
         if status == GameStatus.ENDED:
             self.forget(game_id)
             return
-        if ends_a_run:
-            self.wrote(game_id)
-            self._missed.get(game_id, set()).discard(player or house)
+        if answerer is not None and (missed := self._missed.get(game_id)) is not None:
+            missed.discard(answerer)  # wrote() below keeps a read of them under way from being cached
         changed: dict[str, Any] = {"state": new_state, "version": new_version}
         if status is not None:
             changed["status"] = status

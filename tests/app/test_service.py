@@ -450,6 +450,53 @@ async def test_a_shared_store_drops_what_another_process_changed(database: Path 
         await second.close()
 
 
+@pytest.mark.several_processes
+async def test_a_players_answer_ends_his_run_of_missed_deadlines_whichever_process_applies_it(
+    database: Path | str,
+) -> None:
+    """The run of missed deadlines ends with the player's own answer in the answer's commit, whether the process
+    applying it held the game's runs (it updates them) or not (it never reads them for this: the commit's trigger
+    ends the run if there is one), and another process that held them hears the change."""
+    from app.store_deadlines import DeadlineStore
+
+    first, second = await Store.open(database, shared=True), await Store.open(database, shared=True)
+    try:
+        services = [GameService(first), GameService(second)]
+        game_id = await started(services[0])
+        game = await services[0].load(game_id)
+        seats = await first.seats(game_id)
+        houses = [p.house for p in game.prompts()][:2]
+        for house in houses:
+            await DeadlineStore(first).record_missed(game_id, house)
+        assert await first.missed_houses(game_id) == set(houses)
+        second.forget(game_id)  # the applying process holds none of the game's runs of missed deadlines
+        prompt = game.prompt_for(houses[0])
+        assert prompt is not None
+        await services[1].execute(Answer(game_id=game_id, house=houses[0], answer=prompt.default, by=seats[houses[0]]))
+
+        async def first_caught_up() -> bool:
+            return await first.missed_houses(game_id) == {houses[1]}
+
+        for _ in range(100):
+            if await first_caught_up():
+                break
+            await asyncio.sleep(0.02)
+        assert await first_caught_up()
+        assert await second.missed_in_a_row(game_id, houses[0]) == 0
+        assert await second.missed_in_a_row(game_id, houses[1]) == 1
+        # The process holding the runs applies the other's answer: its own copy follows at once.
+        game = await services[0].load(game_id)
+        prompt = game.prompt_for(houses[1])
+        assert prompt is not None
+        await services[0].execute(Answer(game_id=game_id, house=houses[1], answer=prompt.default, by=seats[houses[1]]))
+        assert await first.missed_houses(game_id) == set()
+        first.forget(game_id)
+        assert await first.missed_houses(game_id) == set()
+    finally:
+        await first.close()
+        await second.close()
+
+
 def test_the_head_the_bot_knows_is_alembics() -> None:
     assert head() == HEAD
 
