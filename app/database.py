@@ -54,6 +54,13 @@ def channel_in(base: str, schema: str) -> str:
     return f"{base}_{schema_hash(schema)}"
 
 
+def is_connection_lost(error: BaseException) -> bool:
+    """A dropped or unobtainable connection (a restart, ``pg_terminate_backend``, a pool that timed out): the statement
+    it carried may or may not have committed, so the outcome is read again, never guessed."""
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(error, psycopg.OperationalError | psycopg.InterfaceError)
+
+
 def notify_sql(payload_sql: str = "''") -> str:
     """``pg_notify`` on the channel whose base name is the statement's next ``?``, in the connection's own schema:
     the SQL twin of ``channel_in``."""

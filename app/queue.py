@@ -15,14 +15,14 @@ import asyncio
 import contextlib
 import json
 import logging
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, fields
 from typing import Any, TypeVar
 
+from app.batched import Batched
 from app.commands import Answer
-from app.database import PostgresDatabase, notify_sql
+from app.database import PostgresDatabase, is_connection_lost, notify_sql
 from app.leases import process_holder
 from app.listen import Listener
 from app.lru import Bounded
@@ -65,15 +65,6 @@ CLAIM = (
 )
 
 
-def _settle(future: asyncio.Future[int], queue_id: int = 0, *, error: BaseException | None = None) -> None:
-    if future.done():  # its caller was cancelled
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(queue_id)
-
-
 class CommandFailed(Exception):
     """A worker could not apply the command (its database failed, or a bug): nothing was recorded."""
 
@@ -84,13 +75,6 @@ class OutcomeUnknown(Exception):
 
 
 T = TypeVar("T")
-
-
-def is_connection_lost(error: BaseException) -> bool:
-    """A dropped or unobtainable connection (a restart, ``pg_terminate_backend``, a pool that timed out): the statement
-    it carried may or may not have committed, so the outcome is read again, never guessed."""
-    psycopg = sys.modules.get("psycopg")
-    return psycopg is not None and isinstance(error, psycopg.OperationalError | psycopg.InterfaceError)
 
 
 async def persist(what: str, attempt: Callable[[], Awaitable[T]], *, until: float) -> T:
@@ -199,9 +183,9 @@ ENQUEUE_ROWS = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class _ToEnqueue:
-    """A command waiting for the next enqueueing statement, and the future its caller awaits its id on."""
+    """A command's row, waiting for the next enqueueing statement."""
 
     game_id: int
     payload: str
@@ -209,15 +193,12 @@ class _ToEnqueue:
     gateway: str | None
     reply: str | None
     for_worker: str | None
-    queued: asyncio.Future[int]
 
 
 class CommandQueue:
     def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
-        self.gathered: list[_ToEnqueue] = []  # commands given while an enqueueing statement was under way
-        self.enqueuing: asyncio.Task[None] | None = None
-        self.statements = 0  # enqueueing statements made (the tests)
+        self.enqueued = Batched(self._insert, most=ENQUEUE_MOST, shared=is_connection_lost, what="enqueueing commands")
 
     async def enqueue(
         self,
@@ -237,57 +218,22 @@ class CommandQueue:
         where each took its own, and a lone answer waits for nobody. Should that statement fail, each is raised the
         failure (a lost connection: each caller looks for its own by its key, as after its own enqueue's), or, for any
         other failure, enqueued on its own, so that one bad command refuses no other."""
-        entry = _ToEnqueue(
-            command.game_id,
-            payload_of(command),
-            time.time(),
-            gateway,
-            reply.to_json() if reply is not None else None,
-            for_worker,
-            asyncio.get_running_loop().create_future(),
+        return await self.enqueued(
+            _ToEnqueue(
+                command.game_id,
+                payload_of(command),
+                time.time(),
+                gateway,
+                reply.to_json() if reply is not None else None,
+                for_worker,
+            )
         )
-        self.gathered.append(entry)
-        if self.enqueuing is None:
-            self.enqueuing = asyncio.create_task(self._enqueue_gathered())
-        return await entry.queued
-
-    async def _enqueue_gathered(self) -> None:
-        try:
-            while self.gathered:
-                batch, self.gathered = self.gathered[:ENQUEUE_MOST], self.gathered[ENQUEUE_MOST:]
-                batch = [entry for entry in batch if not entry.queued.done()]  # its caller was cancelled meanwhile
-                if not batch:
-                    continue
-                try:
-                    ids = await self._insert(batch)
-                except Exception as err:
-                    if is_connection_lost(err) or len(batch) == 1:
-                        for entry in batch:
-                            _settle(entry.queued, error=err)
-                        continue
-                    log.warning("enqueueing %d commands together failed (%s): each on its own", len(batch), err)
-                    for entry in batch:
-                        try:
-                            (queue_id,) = await self._insert([entry])
-                        except Exception as own:
-                            _settle(entry.queued, error=own)
-                        else:
-                            _settle(entry.queued, queue_id)
-                    continue
-                for entry, queue_id in zip(batch, ids, strict=True):
-                    _settle(entry.queued, queue_id)
-        finally:
-            self.enqueuing = None
-            for entry in self.gathered:  # only if this task itself was cancelled: nobody waits for nothing
-                _settle(entry.queued, error=CommandFailed("the gateway stopped before enqueueing the command"))
-            self.gathered = []
 
     async def _insert(self, batch: list[_ToEnqueue]) -> list[int]:
         """Queue the batch's commands in one statement, their ids in its order."""
         # No worker is woken for a command behind an earlier one of its game: none could claim it before that one is
         # done, and the worker that finishes that one claims again (``Claimed.game_waits``). Should the two statements
         # cross (each seeing the other uncommitted), the workers' poll takes it within ``POLL_S``.
-        self.statements += 1
         rows = await self.db.fetchall(
             ENQUEUE_ROWS,
             (

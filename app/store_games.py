@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from app.database import IntegrityError
+from app.batched import Batched
+from app.database import Database, IntegrityError, PostgresDatabase, is_connection_lost
 from app.store_base import Write, committed
 from app.store_outbox import OUTBOX_STEP, DuplicateCommand, OutboxStore
 
@@ -87,7 +88,30 @@ class AnswerRow:
     at: float
 
 
+COMMIT_ANSWER = (
+    "INSERT INTO answer_commits (game_id, expected_version, new_version, state, status, house, user_id, prompt_id,"
+    " answer, source, at, events, snapshot, ends_run_of, command_key) VALUES "
+)
+COMMIT_VALUES = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+COMMITS_MOST = 32  # answers one committing statement carries at most
+
+
 class GameStore(OutboxStore):
+    def __init__(self, db: Database, *, shared: bool = False) -> None:
+        super().__init__(db, shared=shared)
+        # On PostgreSQL, the answers a worker applies side by side that reach their commit while another's is under
+        # way go together in the next statement: one commit (one WAL flush) where each took its own. The trigger
+        # checks each row as it checked each statement; should one row fail, each is committed on its own, so that
+        # each is told its own outcome (a version that moved on, a command already recorded).
+        self.answer_commits = Batched(
+            self._commit_answers, most=COMMITS_MOST, shared=is_connection_lost, what="committing answers"
+        )
+
+    async def _commit_answers(self, rows: list[tuple[Any, ...]]) -> list[None]:
+        sql = COMMIT_ANSWER + ", ".join([COMMIT_VALUES] * len(rows))
+        await self.db.execute(sql, tuple(value for row in rows for value in row))
+        return [None] * len(rows)
+
     """Games, seats, state, answers and snapshots; their writes go through ``apply`` when a command records them."""
 
     # ----- games -----
@@ -352,11 +376,7 @@ class GameStore(OutboxStore):
             # One statement, so one atomic transaction: the trigger of answer_commits (migration 7) checks the
             # version, stores the state, appends the answer, and writes the snapshot, ends the run of missed
             # deadlines and prunes an ended game's snapshots when asked; any failure leaves none of it.
-            commit = (
-                "INSERT INTO answer_commits (game_id, expected_version, new_version, state, status, house, user_id,"
-                " prompt_id, answer, source, at, events, snapshot, ends_run_of, command_key) VALUES (?, ?, ?, ?, ?,"
-                " ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            )
+            commit = COMMIT_ANSWER + COMMIT_VALUES
             values = (
                 game_id,
                 expected_version,
@@ -375,7 +395,10 @@ class GameStore(OutboxStore):
                 key,
             )
             if seats is None and not notices and not writes:
-                await self.write(commit, values)
+                if isinstance(self.db, PostgresDatabase):
+                    await self.answer_commits(values)
+                else:
+                    await self.write(commit, values)
             else:
                 async with self.transaction() as db:
                     await db.execute(commit, values)

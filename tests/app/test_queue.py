@@ -570,13 +570,13 @@ async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: 
         await store.close()
 
 
-async def test_answers_given_while_an_enqueue_is_under_way_share_the_next_statement_each_with_its_own_id(
+async def test_answers_given_at_once_share_one_enqueueing_statement_each_with_its_own_id(
     database: Path | str,
 ) -> None:
-    """Scale-out that pays (issue X): the gateway's answers of a burst, given while an enqueueing statement is under
-    way, go together in the next one (one commit) where each took its own; each caller gets its own command's id, two
-    answers of one game keep the order they were given, and a lone answer goes at once. A command that cannot be
-    queued (its game is gone) refuses no other: the batch is then queued one by one."""
+    """Scale-out that pays (issue X): the gateway's answers of a burst, given at once (or while an enqueueing
+    statement is under way), go together in the next statement (one commit) where each took its own; each caller gets
+    its own command's id, two answers of one game keep the order they were given, and a lone answer goes at once. A
+    command that cannot be queued (its game is gone) refuses no other: the batch is then queued one by one."""
     store = await Store.open(database, shared=True)
     try:
         service = GameService(store)
@@ -588,8 +588,10 @@ async def test_answers_given_while_an_enqueue_is_under_way_share_the_next_statem
         same_game = Answer(game_id=commands[0].game_id, house=other.house, answer=other.default,
                            by=seats[other.house], key="together-second")  # fmt: skip
         given = [*commands, same_game]
-        queued = await asyncio.gather(*(queue.enqueue(command) for command in given))
-        assert queue.statements == 2  # the first alone, the five given meanwhile in one
+        queued = [await queue.enqueue(commands[0])]  # alone: at once
+        assert queue.enqueued.batches == 1
+        queued += await asyncio.gather(*(queue.enqueue(command) for command in given[1:]))
+        assert queue.enqueued.batches == 2  # the five given at once in one
         assert len(set(queued)) == len(given)
         for command, queue_id in zip(given, queued, strict=True):
             row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (queue_id,))
@@ -606,15 +608,15 @@ async def test_answers_given_while_an_enqueue_is_under_way_share_the_next_statem
         gone = Answer(game_id=10**9, house=commands[1].house, answer=commands[1].answer, by=1, key="together-gone")
         late = [Answer(game_id=c.game_id, house=c.house, answer=c.answer, by=c.by, key=f"{c.key}-late")
                 for c in commands[1:4]]  # fmt: skip
-        before = queue.statements
+        before = queue.enqueued.batches
         results = await asyncio.gather(
             *(queue.enqueue(command) for command in [late[0], gone, late[1], late[2]]), return_exceptions=True
         )
         assert isinstance(results[1], Exception) and "command_queue" in str(results[1])
         assert all(isinstance(result, int) for i, result in enumerate(results) if i != 1)
-        assert queue.statements == before + 2 + 3  # alone, the three together (failed), then each of them alone
-        for command, queue_id in zip(late, [results[0], results[2], results[3]], strict=True):
-            row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (queue_id,))
+        assert queue.enqueued.batches == before + 1 + 4  # the four together (failed), then each alone
+        for command, late_id in zip(late, [results[0], results[2], results[3]], strict=True):
+            row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (late_id,))
             assert row is not None and json.loads(str(row[0]))["key"] == command.key
     finally:
         await store.close()

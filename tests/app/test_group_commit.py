@@ -1,0 +1,128 @@
+"""Group commit (issue X, scale-out that pays): writes that arrive while one is under way share the next statement,
+each caller with its own outcome (``app/batched.py``; the gateway's enqueues and a worker's answer commits)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from app.batched import Batched
+from app.service import GameService
+from app.store import Source, Store, VersionConflict
+from tests.app.test_queue import first_answers
+
+
+class Lost(Exception):
+    """Stands for a dropped connection: the batch's failure, each caller's to handle."""
+
+
+async def test_calls_at_once_share_a_batch_a_lone_one_waits_for_nobody_and_each_gets_its_own_result() -> None:
+    runs: list[list[int]] = []
+
+    async def double(items: list[int]) -> list[int]:
+        runs.append(items)
+        await asyncio.sleep(0.01)  # under way while more calls come
+        return [item * 2 for item in items]
+
+    batched = Batched(double, most=3, shared=lambda error: isinstance(error, Lost), what="doubling")
+    assert await batched(1) == 2
+    first = asyncio.ensure_future(batched(2))
+    await asyncio.sleep(0.005)  # the first is under way: the next four wait for it, three then one
+    rest = await asyncio.gather(*(batched(n) for n in range(3, 7)))
+    assert await first == 4 and rest == [6, 8, 10, 12]
+    assert runs == [[1], [2], [3, 4, 5], [6]]
+
+
+async def test_a_failed_batch_runs_each_alone_unless_its_failure_is_every_callers() -> None:
+    runs: list[list[int]] = []
+
+    async def refuse_odd(items: list[int]) -> list[int]:
+        runs.append(items)
+        if any(item % 2 for item in items):
+            raise ValueError(f"odd among {items}")
+        return items
+
+    batched = Batched(refuse_odd, most=10, shared=lambda error: isinstance(error, Lost), what="evens")
+    results = await asyncio.gather(*(batched(n) for n in (2, 3, 4)), return_exceptions=True)
+    assert results[0] == 2 and results[2] == 4
+    assert isinstance(results[1], ValueError) and str(results[1]) == "odd among [3]"
+    assert runs == [[2, 3, 4], [2], [3], [4]]
+
+    async def lose(items: list[int]) -> list[int]:
+        runs.append(items)
+        raise Lost()
+
+    runs.clear()
+    batched = Batched(lose, most=10, shared=lambda error: isinstance(error, Lost), what="lost")
+    results = await asyncio.gather(*(batched(n) for n in (1, 2)), return_exceptions=True)
+    assert all(isinstance(result, Lost) for result in results)
+    assert runs == [[1, 2]]  # not tried again here: each caller looks his own up
+
+
+async def test_a_cancelled_caller_is_left_out_of_the_next_batch() -> None:
+    runs: list[list[int]] = []
+
+    async def slow(items: list[int]) -> list[int]:
+        runs.append(items)
+        await asyncio.sleep(0.02)
+        return items
+
+    batched = Batched(slow, most=10, shared=lambda error: False, what="slow")
+    under_way = asyncio.ensure_future(batched(1))
+    await asyncio.sleep(0.005)
+    given_up = asyncio.ensure_future(batched(2))
+    kept = asyncio.ensure_future(batched(3))
+    await asyncio.sleep(0)
+    given_up.cancel()
+    assert await under_way == 1 and await kept == 3
+    assert runs == [[1], [3]]
+
+
+@pytest.mark.several_processes
+async def test_answers_applied_side_by_side_commit_together_and_a_stale_one_alone_is_refused(
+    database: Path | str,
+) -> None:
+    """A worker's answers of several games, applied side by side, reach their commits together: they share
+    statements, each is recorded once. One of them checked against a version that moved on is refused as a lone
+    commit would be (``VersionConflict``, then applied again to the game as it stands), and the others land."""
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        commands = await first_answers(service, range(60, 66), "side-by-side")
+        before = store.answer_commits.batches
+        await asyncio.gather(*(service.answer(command) for command in commands))
+        assert store.answer_commits.batches - before < len(commands)
+        for command in commands:
+            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+
+        # Straight at the store: three commits given together, one of them at a version its game left.
+        games = [await service.load(command.game_id) for command in commands[:3]]
+        expected = [games[0].version, games[1].version - 1, games[2].version]
+        before = store.answer_commits.batches
+        results = await asyncio.gather(
+            *(
+                store.commit_answer(
+                    command.game_id,
+                    expected_version=version,
+                    new_version=version + 1,
+                    new_state=game.to_json(),
+                    house=house,
+                    user_id=None,
+                    prompt_id="test",
+                    answer=None,
+                    source=Source.PLAYER,
+                )
+                for command, game, version, house in zip(commands, games, expected, "xyz", strict=False)
+            ),
+            return_exceptions=True,
+        )
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], VersionConflict)
+        assert store.answer_commits.batches - before == 4  # together (refused), then each alone
+        assert [a.house for a in await store.answers(commands[0].game_id)][-1] == "x"
+        assert [a.house for a in await store.answers(commands[1].game_id)] == [commands[1].house]
+        assert [a.house for a in await store.answers(commands[2].game_id)][-1] == "z"
+    finally:
+        await store.close()
