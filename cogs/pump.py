@@ -57,11 +57,13 @@ TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
 FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
 # A new holder's wait after its take, before its first send: the previous holder's last yes has run out by then.
 TAKE_OVER_PAUSE_S = FENCE_WINDOW_S + 0.25
+RENEWALS_PER_LEASE = 6  # the holder renews its lease every sixth of its life (5 s of LEASE_S's 30) while it drains
 
 
 class OutboxPump:
     """Holds the publish lock and lease (or waits for them), and while it holds them drains the outbox whenever a
-    commit announces itself (the outbox's trigger, revision 0019) or every ``POLL_S``, renewing the lease each time."""
+    commit announces itself (the outbox's trigger, revision 0019) or every ``POLL_S``, renewing the lease at each idle
+    look and every ``RENEWALS_PER_LEASE``-th of its life."""
 
     def __init__(self, publisher: Publisher, url: str, *, ttl: float = LEASE_S, holder: str | None = None) -> None:
         self.wake = asyncio.Event()
@@ -80,6 +82,7 @@ class OutboxPump:
         self.confirmed_until = 0.0  # ``time.monotonic()`` until which the turn's last yes lets sends go
         self.asking: tuple[int, asyncio.Task[bool]] | None = None  # the fence's read under way, and its turn
         self.fence_reads = 0  # reads the fence sent (tests: the window spares most)
+        self.lock_lost = False  # the fence found the lock's connection gone during this turn
         publisher.may_send = self.may_send
 
     def start(self) -> None:
@@ -122,6 +125,9 @@ class OutboxPump:
             held = await still_holds(session, lease.name, lease.holder, lease.epoch)
         except (psycopg.Error, OSError):  # the lock's connection is gone, and the lock with it
             held = False
+            if turn == self.turn:  # the turn ends: the holder's loop takes the lock again, or waits for it
+                self.lock_lost = True
+                self.wake.set()
         if turn == self.turn:  # a read of an ended turn sets nothing for the next
             self.confirmed_until = max(self.confirmed_until, asked_at + FENCE_WINDOW_S) if held else 0.0
         return held
@@ -146,15 +152,28 @@ class OutboxPump:
                     # The previous holder's last yes may still let it send for ``FENCE_WINDOW_S``: this turn's sends
                     # wait until it has run out (``may_send``); its drain's reads need not.
                     self.turn += 1
+                    self.lock_lost = False
                     self.sends_from, self.confirmed_until = time.monotonic() + TAKE_OVER_PAUSE_S, 0.0
                     self.lease, self.lock_session, self.holding = lease, session, True
                     log.info("this worker publishes the outbox (epoch %s)", lease.epoch)
+                    renewed_at = time.monotonic()
                     while True:
                         self.wake.clear()
                         await self.publisher.drain(at_start=False)
-                        with contextlib.suppress(TimeoutError):
+                        idle = False
+                        try:
                             await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
-                        # Also keeps the lock's connection in use: the lock lives as long as it does.
+                        except TimeoutError:
+                            idle = True
+                        if self.lock_lost:  # the fence's read found the lock's connection gone: the lock with it
+                            log.warning("lost the publish lock's connection; trying again")
+                            break
+                        # Renewed at each idle look, and a few times a lease's life while commits keep waking it (a
+                        # burst woke it at each commit of the outbox, and each renewal was a commit of its own).
+                        # Every send asks the fence first, on this connection, which tells a cut one too.
+                        if not idle and time.monotonic() - renewed_at < self.ttl / RENEWALS_PER_LEASE:
+                            continue
+                        renewed_at = time.monotonic()
                         renewed = await renew(session, lease, ttl=self.ttl)
                         if renewed is None:
                             log.error("the publisher lease changed hands (epoch %s): this worker stops", lease.epoch)
