@@ -108,8 +108,11 @@ class GameStore(OutboxStore):
         )
 
     async def _commit_answers(self, rows: list[tuple[Any, ...]]) -> list[None]:
-        sql = COMMIT_ANSWER + ", ".join([COMMIT_VALUES] * len(rows))
-        await self.db.execute(sql, tuple(value for row in rows for value in row))
+        # In the order of their games, as every batch: two processes' batches lock the games' rows in one order, and
+        # never wait for each other in a circle. (A row's first value is its game.)
+        ordered = sorted(rows, key=lambda row: int(row[0]))
+        sql = COMMIT_ANSWER + ", ".join([COMMIT_VALUES] * len(ordered))
+        await self.db.execute(sql, tuple(value for row in ordered for value in row))
         return [None] * len(rows)
 
     """Games, seats, state, answers and snapshots; their writes go through ``apply`` when a command records them."""
