@@ -291,6 +291,21 @@ class PostgresDatabase(Database):
         async with self.transaction() as session:
             await session.executemany(sql, rows)
 
+    async def execute_together(self, statements: Sequence[tuple[str, Params]]) -> None:
+        """Several statements in one round trip, all or nothing: one query of the simple protocol, which PostgreSQL
+        runs as one transaction, its values bound by psycopg on the client (``AsyncClientCursor``: psycopg's documented
+        way to send several statements in one ``execute``). A transaction of its own took a round trip each for its
+        ``BEGIN``, each statement and its ``COMMIT``."""
+        import psycopg
+
+        sql = "; ".join(psycopg_sql(statement) for statement, _ in statements)
+        params = tuple(value for _, values in statements for value in values)
+        async with self._connection() as connection:
+            try:
+                await psycopg.AsyncClientCursor(connection).execute(sql, params)
+            except psycopg.errors.IntegrityError as err:
+                raise IntegrityError.of_postgres(err) from err
+
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         for attempt in range(READ_TRIES):
             try:

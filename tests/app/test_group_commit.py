@@ -126,3 +126,72 @@ async def test_answers_applied_side_by_side_commit_together_and_a_stale_one_alon
         assert [a.house for a in await store.answers(commands[2].game_id)][-1] == "z"
     finally:
         await store.close()
+
+
+@pytest.mark.several_processes
+async def test_statements_sent_together_commit_together_or_not_at_all_with_their_values_as_given(
+    database: Path | str,
+) -> None:
+    """``execute_together``: one round trip, all or nothing, and values (quotes, percent signs, question marks,
+    None) reach the database as they were given, never read as SQL."""
+    from app.database import IntegrityError, PostgresDatabase
+
+    db = await PostgresDatabase.open(str(database), pool_size=(1, 2))
+    try:
+        await db.execute("CREATE TABLE together (a INT PRIMARY KEY, b TEXT)")
+        tricky = "it's 50% done; DROP TABLE together; -- ?"
+        await db.execute_together(
+            [("INSERT INTO together VALUES (?, ?)", (1, tricky)), ("INSERT INTO together VALUES (?, ?)", (2, None))]
+        )
+        with pytest.raises(IntegrityError):
+            await db.execute_together(
+                [("INSERT INTO together VALUES (?, ?)", (3, "x")), ("INSERT INTO together VALUES (?, ?)", (1, "y"))]
+            )
+        assert await db.fetchall("SELECT a, b FROM together ORDER BY a") == [(1, tricky), (2, None)]
+    finally:
+        await db.close()
+
+
+@pytest.mark.several_processes
+async def test_a_steps_last_answer_and_its_deadline_commit_together_or_neither_does(database: Path | str) -> None:
+    """The commit of an answer with what it implies (the next step's deadline) is one statement on PostgreSQL: a
+    version that moved on stores neither the answer nor the deadline."""
+    from app.store_deadlines import DeadlineRow, DeadlineStore
+
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        (command,) = await first_answers(service, range(70, 71), "step")
+        game = await service.load(command.game_id)
+        deadlines = DeadlineStore(store)
+        await deadlines.clear(command.game_id)
+
+        def deadline(due: float) -> DeadlineRow:
+            return DeadlineRow(command.game_id, "next-step", "orders", 1.0, due, None)
+
+        async def commit(expected: int, due: float) -> None:
+            await store.commit_answer(
+                command.game_id,
+                expected_version=expected,
+                new_version=expected + 1,
+                new_state=game.to_json(),
+                house=command.house,
+                user_id=None,
+                prompt_id="test",
+                answer=None,
+                source=Source.PLAYER,
+                writes=[deadlines.put_write(deadline(due))],
+            )
+
+        with pytest.raises(VersionConflict):
+            await commit(game.version - 1, 111.0)
+        store.forget(command.game_id)
+        assert await deadlines.get(command.game_id) is None
+        assert await store.answers(command.game_id) == []
+        await commit(game.version, 222.0)
+        store.forget(command.game_id)
+        row = await deadlines.get(command.game_id)
+        assert row is not None and row.due_at == 222.0
+        assert [a.version for a in await store.answers(command.game_id)] == [game.version + 1]
+    finally:
+        await store.close()
