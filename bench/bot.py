@@ -387,6 +387,11 @@ async def run(
                 )
                 for name, pid in zip(["bot", *(f"worker{i}" for i in range(workers))], pids, strict=True)
             }
+            # Each process alone, without its image workers (what drawing costs is theirs).
+            main_by_process = {
+                name: round(cpu_after.get(pid, 0.0) - cpu_before.get(pid, 0.0), 2)
+                for name, pid in zip(["bot", *(f"worker{i}" for i in range(workers))], pids, strict=True)
+            }
             loop_cpu = cpu_after[bot.proc.pid] - cpu_before[bot.proc.pid]
             ack_cpu = (acked_cpu[0] - cpu_before[bot.proc.pid]) if acked_cpu else 0.0
             routes: dict[str, int] = {}
@@ -439,6 +444,7 @@ async def run(
         "cpu_ms_per_answer": round((bot_cpu + db_cpu) * 1000 / max(1, acknowledged), 2),
         "db_cpu_s": round(db_cpu, 2),
         "cpu_s_by_process": by_process,  # each process with its image workers
+        "main_cpu_s_by_process": main_by_process,  # each process alone
         "processes": 1 + workers,
         "harness_cpu_s": round(harness_cpu, 2),
         "lost": lost,

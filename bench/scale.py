@@ -10,10 +10,12 @@ on the form of his decision DM at the same instant) against three set-ups, measu
 Per set-up: ``answers_per_s`` (answers recorded over the burst, from the first click to the last receipt),
 ``cpu_ms_per_answer`` (the CPU of every process of the bot, their image workers and the PostgreSQL server's
 processes, over the burst and the posts it implies, per answer), ``receipt_p99_ms``, ``lost`` and ``duplicated``
-(summed over the runs); the other figures are ``bench/bot.py``'s. With ``--runs N`` each figure is the median of N runs,
-the set-ups taking turns so that the machine's drift touches each alike. PostgreSQL is ``WESTEROS_TEST_POSTGRES``
-(default ``postgresql://postgres@127.0.0.1:5432/test``), each run in a schema of its own, committing as the bot does in
-production (every commit waits for the disk). The fake Discord runs in this process, on the same two cores.
+(summed over the runs); ``<process>_cpu_ms_per_answer`` each process's with its image workers, and
+``<process>_main_cpu_ms_per_answer`` its own alone; the other figures are ``bench/bot.py``'s. With ``--runs N``
+each figure is the median of N runs, the set-ups taking turns so that the machine's drift touches each alike.
+PostgreSQL is ``WESTEROS_TEST_POSTGRES`` (default ``postgresql://postgres@127.0.0.1:5432/test``), each run in a schema
+of its own, committing as the bot does in production (every commit waits for the disk). The fake Discord runs in
+this process, on the same two cores.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ SHOWN = (
     "cpu_ms_per_answer",
     "bot_cpu_ms_per_answer",
     "worker0_cpu_ms_per_answer",
+    "worker0_main_cpu_ms_per_answer",
     "worker1_cpu_ms_per_answer",
     "db_cpu_ms_per_answer",
     "receipt_p99_ms",
@@ -64,6 +67,8 @@ def per_process(shown: dict[str, Any]) -> None:
     answers = max(1, int(shown["answers"]))
     for name, seconds in shown["cpu_s_by_process"].items():
         shown[f"{name}_cpu_ms_per_answer"] = round(seconds * 1000 / answers, 2)
+    for name, seconds in shown.get("main_cpu_s_by_process", {}).items():  # without the image workers
+        shown[f"{name}_main_cpu_ms_per_answer"] = round(seconds * 1000 / answers, 2)
     shown["db_cpu_ms_per_answer"] = round(shown["db_cpu_s"] * 1000 / answers, 2)
 
 
