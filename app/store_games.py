@@ -97,6 +97,8 @@ COMMITS_MOST = 32  # answers one committing statement carries at most
 
 
 class GameStore(OutboxStore):
+    """Games, seats, state, answers and snapshots; their writes go through ``apply`` when a command records them."""
+
     def __init__(self, db: Database, *, shared: bool = False) -> None:
         super().__init__(db, shared=shared)
         # On PostgreSQL, the answers a worker applies side by side that reach their commit while another's is under
@@ -114,8 +116,6 @@ class GameStore(OutboxStore):
         sql = COMMIT_ANSWER + ", ".join([COMMIT_VALUES] * len(ordered))
         await self.db.execute(sql, tuple(value for row in ordered for value in row))
         return [None] * len(rows)
-
-    """Games, seats, state, answers and snapshots; their writes go through ``apply`` when a command records them."""
 
     # ----- games -----
 
@@ -403,8 +403,8 @@ class GameStore(OutboxStore):
                 else:
                     await self.write(commit, values)
             elif seats is None and not notices and isinstance(self.db, PostgresDatabase):
-                # The step's last answer with the next step's deadline: one round trip, where its transaction took
-                # four (BEGIN, the two statements, COMMIT).
+                # An answer with what it implies (the next step's deadline, a missed deadline): one round trip,
+                # where its transaction took one for BEGIN, one per statement and one for COMMIT.
                 assert writes is not None
                 await self.db.execute_together([(commit, values), *((write.sql, write.params) for write in writes)])
             else:
