@@ -1,7 +1,8 @@
 """Group commit: calls that arrive while a statement is under way go together in the next one.
 
 A burst's writes (the gateway's enqueues, a worker's commits of answers applied side by side) each took a statement and
-a commit of their own; the database's work for a commit (its WAL flush above all) is most of what such a write costs.
+a commit of their own: a round trip, a flush to the disk and a round of notifications to every listening process each,
+which one statement of many rows pays once.
 A lone call waits for nobody: its statement goes at once, and only the calls that come while it is under way wait,
 for the next one.
 """
@@ -67,7 +68,7 @@ class Batched(Generic[T, R]):
         finally:
             self.task = None
             for waiting in self.gathered:  # only if this task itself was cancelled: nobody waits for nothing
-                _fail(waiting.done, asyncio.CancelledError())
+                waiting.done.cancel()
             self.gathered = []
 
     async def _one(self, batch: list[_Waiting[T, R]]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 from app.batched import Batched
 from app.database import Database, IntegrityError, PostgresDatabase, is_connection_lost
 from app.store_base import Write, committed
-from app.store_outbox import OUTBOX_STEP, DuplicateCommand, OutboxStore
+from app.store_outbox import ADD_NOTICE, OUTBOX_STEP, DuplicateCommand, OutboxStore, notice_rows
 
 GAME_COLUMNS = (
     "id, guild_id, channel_id, name, created_by, status, settings, state, version, status_message_id, log_thread_id,"
@@ -102,7 +102,7 @@ class GameStore(OutboxStore):
     def __init__(self, db: Database, *, shared: bool = False) -> None:
         super().__init__(db, shared=shared)
         # On PostgreSQL, the answers a worker applies side by side that reach their commit while another's is under
-        # way go together in the next statement: one commit (one WAL flush) where each took its own. The trigger
+        # way go together in the next statement: one commit where each took its own. The trigger
         # checks each row as it checked each statement; should one row fail, each is committed on its own, so that
         # each is told its own outcome (a version that moved on, a command already recorded).
         self.answer_commits = Batched(
@@ -397,26 +397,28 @@ class GameStore(OutboxStore):
                 answerer,
                 key,
             )
-            if seats is None and not notices and not writes:
-                if isinstance(self.db, PostgresDatabase):
-                    await self.answer_commits(values)
+            implied = [
+                *((SET_SEAT, (game_id, h, u)) for h, u in (seats or {}).items()),
+                *((ADD_NOTICE, row) for row in notice_rows(game_id, notices or [])),
+                *((write.sql, write.params) for write in writes or []),
+            ]
+            if isinstance(self.db, PostgresDatabase):
+                # One round trip either way: alone, with the answers committed beside it (``answer_commits``); with
+                # what it implies (the next step's deadline, a change of seat, a moderator's line), its statements
+                # sent together, where a transaction took one for BEGIN, one per statement and one for COMMIT.
+                if implied:
+                    await self.db.execute_together([(commit, values), *implied])
                 else:
-                    await self.write(commit, values)
-            elif seats is None and not notices and isinstance(self.db, PostgresDatabase):
-                # An answer with what it implies (the next step's deadline, a missed deadline): one round trip,
-                # where its transaction took one for BEGIN, one per statement and one for COMMIT.
-                assert writes is not None
-                await self.db.execute_together([(commit, values), *((write.sql, write.params) for write in writes)])
-            else:
+                    await self.answer_commits(values)
+            elif implied:
                 async with self.transaction() as db:
-                    await db.execute(commit, values)
-                    await db.executemany(SET_SEAT, [(game_id, h, u) for h, u in (seats or {}).items()])
-                    await self._add_notices(db, game_id, notices or [])
-                    for write in writes or []:
-                        await db.execute(write.sql, write.params)
-                if seats is not None:
-                    self.wrote(game_id)
-                    self._seats.pop(game_id, None)
+                    for sql, params in [(commit, values), *implied]:
+                        await db.execute(sql, params)
+            else:
+                await self.write(commit, values)
+            if seats is not None:
+                self.wrote(game_id)
+                self._seats.pop(game_id, None)
         except BaseException as err:
             self._seats.pop(game_id, None)
             self.forget(game_id)  # after a conflict or a failure, the cached row may not be the stored one

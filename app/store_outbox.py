@@ -35,6 +35,18 @@ class DuplicateCommand(Exception):
     """A command with this idempotency key is already applied (a confirmation pressed twice)."""
 
 
+# A notice to post after the game's version as it stands (in a commit: the version that commit stores).
+ADD_NOTICE = (
+    "INSERT INTO notices (game_id, after_version, payload, created_at) SELECT ?, version, ?, ? FROM games WHERE id = ?"
+)
+
+
+def notice_rows(game_id: int, notices: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+    """``ADD_NOTICE``'s values for each of ``notices``."""
+    now = time.time()
+    return [(game_id, json.dumps(notice), now, game_id) for notice in notices]
+
+
 class OutboxStore(StoreBase):
     """Commands, notices and the outbox."""
 
@@ -90,12 +102,7 @@ class OutboxStore(StoreBase):
 
     @staticmethod
     async def _add_notices(db: Session, game_id: int, notices: list[dict[str, Any]]) -> None:
-        now = time.time()
-        await db.executemany(
-            "INSERT INTO notices (game_id, after_version, payload, created_at)"
-            " SELECT ?, version, ?, ? FROM games WHERE id = ?",
-            [(game_id, json.dumps(n), now, game_id) for n in notices],
-        )
+        await db.executemany(ADD_NOTICE, notice_rows(game_id, notices))
 
     async def add_notices(self, game_id: int, notices: list[dict[str, Any]]) -> None:
         """Notices no change of the game goes with (a deadline's news)."""
