@@ -127,6 +127,11 @@ async def test_a_gateway_that_loses_its_connections_or_dies_tells_every_player_o
             lambda: recorded_versions(dms[players[2].id]) > 0, 30, "the receipt after the drop", poll=0.1
         )
         assert not any("NOT recorded" in m.text() for m in waiting.followups), gateway.output()[-3000:]
+        # His receipt goes before the mark that he was told (written within TOLD_BATCH_S, retried while the pool
+        # heals): the gateway killed below must not find him still to tell.
+        await fake.world.wait_until(
+            lambda: not peek(url, "SELECT 1 FROM command_queue WHERE told_at IS NULL"), 30, "marked told", poll=0.1
+        )
         await rig.workers[1].kill()
 
         # Fault 4: two answers queued, the gateway killed before any outcome.
