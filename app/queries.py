@@ -619,12 +619,13 @@ class GameQueries:
     async def unpublished(
         self,
         *,
-        skip: Callable[[OutboxKey], bool] = lambda _: False,
+        skip: Callable[[OutboxKey, frozenset[str]], bool] = lambda _key, _sent: False,
         known: Callable[[int], Game | None] | None = None,
     ) -> list[tuple[OutboxKey, Applied, frozenset[str]]]:
         """Every committed version whose consequences were not all published (a crash came between, or another
         process committed it), rebuilt as it was applied, with the parts already sent: what the publisher drains.
-        ``skip(key)``: versions the caller has under way, not rebuilt; ``known``: as for ``rebuilt``."""
+        ``skip(key, sent)``: versions the caller has under way or done (given the row's marks: a row marked since is
+        not done), not rebuilt; ``known``: as for ``rebuilt``."""
         out: list[tuple[OutboxKey, Applied, frozenset[str]]] = []
         latest: dict[int, Game] = {}  # each game at the version rebuilt last: the next is rebuilt from it
 
@@ -637,8 +638,8 @@ class GameQueries:
         # as the rest go under way meanwhile.
         wanted = [
             (g, v)
-            for g, v, kind, _, written_at in pending
-            if kind != Source.RESET and not skip((g, v, kind, written_at))
+            for g, v, kind, sent, written_at in pending
+            if kind != Source.RESET and not skip((g, v, kind, written_at), sent)
         ]
         looked_up = set(wanted)
         entries: dict[int, dict[int, Entry]] = {game_id: {} for game_id, _ in wanted}
@@ -646,7 +647,7 @@ class GameQueries:
             entries[game_id][version] = entry
         for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
-            if skip(key):
+            if skip(key, sent):
                 continue
             # A version not read ahead (it was under way then) reads its own entry.
             read = entries.get(game_id) if (game_id, version) in looked_up else None

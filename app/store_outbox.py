@@ -240,8 +240,9 @@ class OutboxStore(StoreBase):
         self, game_id: int, version: int, kind: str = "step", *, written_at: float | None = None
     ) -> None:
         """Everything a version implies is out, and so is everything of the game's earlier versions (published in
-        order) but what failed and waits for a retry. The version's own row goes even when it was marked for a retry
-        (this was the retry: left, it would stay forever). The marks of single messages go with their rows (and so do
+        order) but what failed and waits for a retry (``retry``), or met a lost database and waits to go again
+        (``again``). The version's own row goes even when it was marked for a retry (this was the retry: left, it
+        would stay forever). The marks of single messages go with their rows (and so do
         those of rows an undo took out). The game's pinned status is due for this version from the same commit: it is
         edited a moment later, and a crash meanwhile leaves it for the next start.
 
@@ -256,7 +257,7 @@ class OutboxStore(StoreBase):
         )
         gone = (
             "DELETE FROM outbox WHERE game_id = ? AND ((version = ? AND kind = ?" + ROW_WRITTEN_AT + ")"
-            " OR (version < ? AND sent NOT LIKE '%retry%'"
+            " OR (version < ? AND sent NOT LIKE '%retry%' AND sent NOT LIKE '%again%'"
             " AND (kind != 'reset' OR CAST(? AS DOUBLE PRECISION) IS NULL OR created_at <= ?)))"
         )
         params = (version, game_id, game_id, version, kind, written_at, written_at, version, written_at, written_at)

@@ -247,6 +247,7 @@ class WesterosBot(commands.Bot):
         if play is not None:  # the posts of answers already committed go out first, if they can in time
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(play.publisher.settled(), timeout=5)
+            await play.publisher.close()
         self.background.close()
         if self.ai is not None:
             self.ai.close()

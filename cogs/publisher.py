@@ -22,6 +22,7 @@ import discord
 from app import metrics
 from app.background import Background, ImagePool, PoolBusy
 from app.channel_posts import SECRET_ANSWERS, Entry, Layout, Post, Table, battle_outcomes, plan_step
+from app.database import is_connection_lost
 from app.labels import awaited_text, house_mark, house_name
 from app.leases import LostLease
 from app.lru import Bounded
@@ -44,6 +45,9 @@ log = logging.getLogger("westeros.play")
 
 FILES_PER_MESSAGE = 10  # Discord's limit
 RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
+# An outbox part: this version's publication met a lost database, which is no try of it; it goes again, and no later
+# version's publication takes its row out meanwhile (it would drop what is still to send).
+AGAIN = "again"
 
 
 class Sends:
@@ -178,7 +182,7 @@ class Publisher:
         self.status_tasks: set[asyncio.Task[None]] = set()
         # What ``drain`` has under way or done, so that draining again starts nothing twice.
         self.under_way: set[OutboxKey] = set()
-        self.done_quietly: Bounded[OutboxKey, bool] = Bounded(MEMORY_GAMES * 4)
+        self.done_quietly: Bounded[OutboxKey, frozenset[str]] = Bounded(MEMORY_GAMES * 4)  # with the row's marks
         self.noticing: set[int] = set()  # games whose notices are being posted
         self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
         # Asked before every send (the publishing worker's lease, cogs/pump.py); None: this process alone publishes.
@@ -224,6 +228,13 @@ class Publisher:
 
         task.add_done_callback(finished)
 
+    async def close(self) -> None:
+        """Shutting down: the status edits still waiting for their answers to gather are dropped (their marks,
+        ``status_due``, hold them for the next start), rather than run against a closed database."""
+        for task in list(self.status_tasks):
+            task.cancel()
+        await asyncio.gather(*self.status_tasks, return_exceptions=True)
+
     async def settled(self) -> None:
         """Wait until every post that answers have started is done (tests, shutdown)."""
         while self.posting:
@@ -234,9 +245,7 @@ class Publisher:
         At start-up, what versions committed before a crash implied and never sent, one try each (their deadlines
         are re-armed by the caller). In the worker holding the publish lock (``cogs/pump.py``), again and again,
         whoever committed it: a publication that failed is tried once more (its row notes a retry)."""
-        pending = await self.service.unpublished(
-            skip=lambda key: key in self.under_way or key in self.done_quietly, known=self._known
-        )
+        pending = await self.service.unpublished(skip=self._skipped, known=self._known)
         # A game's notices written before a publication's commit are posted before it, as they were when nothing
         # crashed (each after the publication of its own commit: a notice is written after its commit's row).
         noticed_before: dict[int, float] = {}
@@ -268,6 +277,12 @@ class Publisher:
             self.after_answer(game_id, functools.partial(self._noticed, game_id))
         return sorted({applied.game_id for _, applied, _ in pending})
 
+    def _skipped(self, key: OutboxKey, sent: frozenset[str]) -> bool:
+        """Under way here, or published quietly here with the marks its row still has. A row marked since (``retry``,
+        ``again``) was tried by another: a process whose turn as the publisher ended, a failure on its way out. No
+        later version's publication takes such a row out, so skipped as done it would stay in the outbox forever."""
+        return key in self.under_way or self.done_quietly.get(key) == sent
+
     def _known(self, game_id: int) -> Game | None:
         """The game as this publisher's latest drained version of it left it: a version after it is rebuilt from it
         and the entries since, not from the last snapshot and the whole log."""
@@ -277,9 +292,18 @@ class Publisher:
         try:
             if await self.publish(applied, sent, last_try=last_try):
                 # Done, though a quiet version (nothing to tell) stays in the outbox until its game's next goes.
-                self.done_quietly[key] = True
+                self.done_quietly[key] = sent
+                log.debug("version %s of game %s is published (drained)", key[1], key[0])
         finally:
             self.under_way.discard(key)
+
+    def new_turn(self) -> None:
+        """This worker took the publish lock again: whatever another holder did meanwhile is unknown here. A version
+        this worker published quietly may have been tried by the other since and marked for a retry (which no later
+        version's publication takes out): skipped as done, it would stay in the outbox forever. So the drain looks
+        at every row again, and at the statuses a holder left unedited."""
+        self.done_quietly.clear()
+        self.statuses_checked = False
 
     async def _noticed(self, game_id: int) -> None:
         try:
@@ -325,6 +349,15 @@ class Publisher:
             if isinstance(err, ServiceError) and err.code == "no-game":  # deleted meanwhile (/mod delete)
                 log.info("game %s was deleted before version %s was published", game_id, version)
                 return True
+            if is_connection_lost(err):
+                # The database was out of reach, which says nothing of this publication: no try of its own (two such
+                # in a storm dropped the rest of its sends, the second being its last try). It goes again, at the
+                # publishing worker's next drain or a single process's next start-up.
+                log.warning("lost the database while publishing version %s of game %s; it goes again", version,
+                            game_id)  # fmt: skip
+                if AGAIN not in sent:
+                    await self.service.published_part(applied, AGAIN, written_at=await sends.written_at())
+                return False
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
@@ -703,7 +736,7 @@ class Publisher:
             try:
                 async with self.order.publishing():
                     await self.update_status(game_id, await self.service.load(game_id))
-            except (discord.HTTPException, ServiceError):
+            except Exception:  # its mark (``status_due``) stays: the next publication or start edits it
                 log.exception("could not update the status message of game %s", game_id)
 
         task = asyncio.get_running_loop().create_task(flush())

@@ -155,6 +155,7 @@ class OutboxPump:
                     self.lock_lost = False
                     self.sends_from, self.confirmed_until = time.monotonic() + TAKE_OVER_PAUSE_S, 0.0
                     self.lease, self.lock_session, self.holding = lease, session, True
+                    self.publisher.new_turn()  # another holder may have published, or failed, since this one's last
                     log.info("this worker publishes the outbox (epoch %s)", lease.epoch)
                     renewed_at = time.monotonic()
                     while True:
@@ -181,6 +182,10 @@ class OutboxPump:
                         lease = self.lease = renewed
             except psycopg.Error:
                 log.warning("lost the publish lock's connection; trying again")
+            except Exception:
+                # Whatever else failed, this worker must not stop publishing for good (the only worker of a
+                # deployment would leave every game silent): the lock goes with its connection, and is tried again.
+                log.exception("the outbox's drain failed; this worker lets the publish lock go and tries again")
             finally:
                 self.holding = False
                 self.lease = self.lock_session = None

@@ -243,6 +243,27 @@ async def test_a_version_published_on_its_retry_leaves_the_outbox(env) -> None: 
     assert await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ?", (game_id,)) == []
 
 
+async def test_a_version_that_met_a_lost_database_is_not_taken_out_by_a_later_ones_publication(env) -> None:  # type: ignore[no-untyped-def]
+    """Fault 6: a publication that lost its database connection is no try of its own (``again``, not ``retry``): the
+    next version of its game, published meanwhile, leaves its row, which goes with its own publication."""
+    store, _ = env
+    service = GameService(store)
+    game_id = await new_running_game(service)
+    started = (await store.game(game_id)).version  # type: ignore[union-attr]
+    game = await service.load(game_id)
+    prompt = game.prompts()[0]
+    seats = await store.seats(game_id)
+    await service.execute(
+        Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="a1")
+    )
+    await store.published_part(game_id, started, "again")
+    await store.published(game_id, started + 1)
+    left = await store.db.fetchall("SELECT version, sent FROM outbox WHERE game_id = ?", (game_id,))
+    assert [(int(r[0]), str(r[1]).split(",")[-1]) for r in left] == [(started, "again")]
+    await store.published(game_id, started)
+    assert await store.db.fetchall("SELECT version FROM outbox WHERE game_id = ?", (game_id,)) == []
+
+
 async def test_a_publication_ends_as_one_commit_of_its_rows_its_marks_and_the_status_due(env) -> None:  # type: ignore[no-untyped-def]
     """What ``published`` and ``channel_done`` leave, the same on both stores (PostgreSQL says it in one statement
     each, where a transaction took five and four round trips): the publication's own row goes with the earlier ones

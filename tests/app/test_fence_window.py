@@ -45,6 +45,9 @@ class Sender:
             self.loops = [asyncio.get_running_loop().create_task(self._send()) for _ in range(self.count)]
         return []
 
+    def new_turn(self) -> None:
+        pass
+
     async def _send(self) -> None:
         while True:
             if await self.may_send():

@@ -36,13 +36,20 @@ def migrated(url: str) -> str:
 class Drains:
     """Stands in for the Discord side of a Publisher (not under test here): counts the pump's drains."""
 
-    def __init__(self) -> None:
+    def __init__(self, failures: int = 0) -> None:
         self.drains = 0
+        self.turns = 0
+        self.failures = failures  # the first drains fail with an error nobody expected
         self.may_send: Any = None
 
     async def drain(self, *, at_start: bool = True) -> list[int]:
         self.drains += 1
+        if self.drains <= self.failures:
+            raise RuntimeError("a drain that failed unexpectedly")
         return []
+
+    def new_turn(self) -> None:
+        self.turns += 1
 
 
 async def test_a_lease_changes_hands_only_when_free_and_its_epoch_grows_each_time() -> None:
@@ -112,9 +119,27 @@ async def test_a_publisher_whose_lock_connection_is_cut_stops_sending_while_anot
             drained = second.drains
             await wait_until(lambda: second.drains > drained)
             assert not pumps[0].holding and not await first.may_send()
+            # Each take begins a new turn of the publisher: what it remembers of its last one is not trusted.
+            assert (first.turns, second.turns) == (1, 1)
         finally:
             for pump in pumps:
                 await pump.stop()
+
+
+async def test_a_drain_that_fails_unexpectedly_lets_the_lock_go_and_publishing_goes_on() -> None:
+    """The only worker of a deployment whose drain raised an error nobody expected (not the database's) once stopped
+    publishing for good: every game silent. It lets the lock go with its connection, takes it again, and drains."""
+    require_postgres()
+    with postgres.fresh_schema("failing") as url:
+        migrated(url)
+        drains = Drains(failures=2)
+        worker = OutboxPump(drains, url, holder="only")  # type: ignore[arg-type]
+        worker.start()
+        try:
+            await wait_until(lambda: drains.drains > 3, timeout=15)
+            assert worker.holding and drains.turns == 3  # a turn per failed drain, and the one that drains on
+        finally:
+            await worker.stop()
 
 
 async def test_two_deployments_in_two_schemas_both_publish_and_hear_only_their_own_notifications() -> None:

@@ -17,6 +17,7 @@ from app.store import Store
 from testing import postgres
 from testing.bot_process import BotProcess
 from testing.fake_discord import FakeDiscord
+from testing.fake_discord.errors import FakeTimeoutError
 from testing.forms import form_control
 from testing.peek import peek
 from testing.phone import every_text
@@ -111,7 +112,14 @@ async def test_X_06_every_connection_cut_mid_burst_costs_nothing(tmp_path: Path)
                     assert set(by_house.values()) == {1} and len(by_house) == PLAYERS, by_house
 
                 # What the answers implied goes out once, and the outbox empties.
-                await fake.world.wait_until(lambda: not peek(url, "SELECT 1 FROM outbox"), 120, "the outbox", poll=0.2)
+                try:
+                    await fake.world.wait_until(
+                        lambda: not peek(url, "SELECT 1 FROM outbox"), 120, "the outbox", poll=0.2
+                    )
+                except FakeTimeoutError:  # what is left, and what the workers said of it, for whoever looks next
+                    left = peek(url, "SELECT game_id, version, kind, sent FROM outbox ORDER BY game_id, version")
+                    said = "\n".join(w.output()[-4000:] for w in workers)
+                    raise AssertionError(f"the outbox kept {left}; the workers said:\n{said}") from None
                 await fake.wait_idle(quiet=2.0, timeout=60)
                 for channel, _ in tables:
                     reveals = [m for m in fake.messages_in(channel) if "Orders are revealed" in (m.content or "")]
