@@ -216,7 +216,12 @@ class Publisher:
         async def in_turn() -> None:
             if previous is not None:
                 await asyncio.wait([previous])
-            await work()
+            try:
+                await work()
+            except LostLease:  # the lease's next holder publishes it: nothing failed here
+                log.info("game %s: this worker no longer publishes; the lease's holder takes it up", game_id)
+            except Exception:  # its row stays in the outbox; said here, not by a task nobody awaits
+                log.exception("publishing game %s failed", game_id)
 
         # A fresh context: the work takes its own slot (cogs/acks.py) instead of the answering click's.
         task = asyncio.get_running_loop().create_task(in_turn(), context=contextvars.Context())

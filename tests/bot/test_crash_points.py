@@ -201,20 +201,29 @@ def hold_second_default(url: str, lock: int) -> None:
         )
 
 
-async def test_X_10_a_deadline_firer_killed_after_its_first_default_leaves_nothing_out(tmp_path: Path) -> None:
+@pytest.mark.parametrize("held_commit", ["aborted", "landed"])
+async def test_X_10_a_deadline_firer_killed_after_its_first_default_leaves_nothing_out(
+    tmp_path: Path, held_commit: str
+) -> None:
     """Fault 10 with a real kill: the one-process bot on PostgreSQL fires the planning step's deadline, commits the
     first house's default and is killed with SIGKILL inside the second's commit. Started again, it takes the deadline
     up once its claim has lapsed: every house is answered for once, each has its missed deadline, and the channel's
-    news names all three."""
+    news names all three.
+
+    The commit under way when its process died either never happens (the server drops the dead client's session
+    first: ``aborted``) or happens all the same (``landed``): a commit sent in one round trip with the statements it
+    ends (``PostgresDatabase.execute_together``) needs no more word from its client, so the server completes it once
+    the lock it waited for is free, as after a crash just past sending a commit."""
     require_postgres()
     lock = random.randrange(1 << 40, 1 << 41)
+    prefix = f"crash10_{random.randrange(1 << 30)}"
     with postgres.fresh_schema("crash10") as url:
         async with FakeDiscord.start(point_discord_py=False) as fake:
             guild = fake.add_guild("Westeros", locale="en-US")
             channel = fake.add_text_channel(guild, "game")
             moderator = fake.add_member(guild, "mod", manage_guild=True)
             players = [fake.add_member(guild, f"p{i}") for i in range(3)]
-            bot = BotProcess(fake, url, log_path=tmp_path / "bot.log", env=TIMING)
+            bot = BotProcess(fake, url, log_path=tmp_path / "bot.log", env={**TIMING, "PGAPPNAME": prefix})
             holder = await psycopg.AsyncConnection.connect(url, autocommit=True)
             try:
                 await bot.sync_commands()
@@ -235,10 +244,28 @@ async def test_X_10_a_deadline_firer_killed_after_its_first_default_leaves_nothi
                 )
                 await asyncio.sleep(0.5)  # the second now waits in its commit
                 await bot.kill()
+                if held_commit == "aborted":  # the dead bot's sessions ended before the lock is free
+                    with psycopg.connect(url, autocommit=True) as connection:
+                        connection.execute(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s",
+                            (prefix,),
+                        )
+                        await fake.world.wait_until(
+                            lambda: (
+                                not peek(url, "SELECT 1 FROM pg_stat_activity WHERE application_name = ?", (prefix,))
+                            ),
+                            30,
+                            "the dead bot's sessions to end",
+                            poll=0.05,
+                        )
                 await holder.execute("SELECT pg_advisory_unlock(%s)", (lock,))
+                if held_commit == "landed":
+                    await fake.world.wait_until(
+                        lambda: len(peek(url, defaults, (game_id,))) == 2, 30, "the held commit", poll=0.05
+                    )
                 with psycopg.connect(url, autocommit=True) as connection:
                     connection.execute("DROP TRIGGER hold_default ON answers")
-                assert len(peek(url, defaults, (game_id,))) == 1
+                assert len(peek(url, defaults, (game_id,))) == (1 if held_commit == "aborted" else 2)
 
                 await bot.start()
                 await fake.world.wait_until(
