@@ -17,6 +17,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import discord
 
 from app import metrics
@@ -44,10 +45,26 @@ from i18n import t
 log = logging.getLogger("westeros.play")
 
 FILES_PER_MESSAGE = 10  # Discord's limit
-RETRY = "retry"  # an outbox part: this version's publication failed; the next start-up tries it again
-# An outbox part: this version's publication met a lost database, which is no try of it; it goes again, and no later
-# version's publication takes its row out meanwhile (it would drop what is still to send).
+RETRY = "retry"  # an outbox part: this version's publication failed; its next try is its last
+# An outbox part: this version's publication met a lost database or an unreachable Discord, which is no try of it; it
+# goes again, and no later version's publication takes its row out meanwhile (it would drop what is still to send).
 AGAIN = "again"
+# One process: what failed to publish goes again this long after (it waited for the next start-up); the publishing
+# worker of several drains the outbox every second anyway (cogs/pump.py).
+RETRY_AFTER_S = 30.0
+
+
+def failed(sent: frozenset[str]) -> bool:
+    """Whether a version's publication failed (its outbox row is marked for another try)."""
+    return RETRY in sent or AGAIN in sent
+
+
+def out_of_reach(error: BaseException) -> bool:
+    """The database or Discord could not be reached (a dropped connection, Discord's 5xx after discord.py's own
+    tries): nothing about the publication itself, which must go again however long that lasts."""
+    return is_connection_lost(error) or isinstance(
+        error, discord.DiscordServerError | aiohttp.ClientConnectionError | ConnectionError
+    )
 
 
 class Sends:
@@ -191,6 +208,10 @@ class Publisher:
         self.followers: list[Callable[[Applied], Awaitable[None]]] = []
         # The story of a game that ended (cogs/story.py): a part of its last version's publication.
         self.story = StoryTeller(service, channels, self.background, pictures=renderer is not None)
+        # One process: how long after a failure what failed goes again (``retry_later``); None: the outbox is drained
+        # often anyway (the publishing worker's pump sets it).
+        self.retry_after: float | None = RETRY_AFTER_S
+        self.retrying: asyncio.Task[None] | None = None
 
     async def _fence(self) -> None:
         """Stop (``LostLease``) unless this process may still send: another took the publisher's lease."""
@@ -222,6 +243,7 @@ class Publisher:
                 log.info("game %s: this worker no longer publishes; the lease's holder takes it up", game_id)
             except Exception:  # its row stays in the outbox; said here, not by a task nobody awaits
                 log.exception("publishing game %s failed", game_id)
+                self.retry_later()
 
         # A fresh context: the work takes its own slot (cogs/acks.py) instead of the answering click's.
         task = asyncio.get_running_loop().create_task(in_turn(), context=contextvars.Context())
@@ -235,22 +257,25 @@ class Publisher:
 
     async def close(self) -> None:
         """Shutting down: the status edits still waiting for their answers to gather are dropped (their marks,
-        ``status_due``, hold them for the next start), rather than run against a closed database."""
-        for task in list(self.status_tasks):
+        ``status_due``, hold them for the next start), and so is the wait to publish again what failed (its rows
+        hold it), rather than run against a closed database."""
+        waiting = [*self.status_tasks, *([self.retrying] if self.retrying is not None else [])]
+        for task in waiting:
             task.cancel()
-        await asyncio.gather(*self.status_tasks, return_exceptions=True)
+        await asyncio.gather(*waiting, return_exceptions=True)
 
     async def settled(self) -> None:
         """Wait until every post that answers have started is done (tests, shutdown)."""
         while self.posting:
             await asyncio.wait(list(self.posting.values()))
 
-    async def drain(self, *, at_start: bool = True) -> list[int]:
+    async def drain(self, *, at_start: bool = True, failed_only: bool = False) -> list[int]:
         """Publish, each game in order, what the outbox holds and is not under way here; returns the games concerned.
         At start-up, what versions committed before a crash implied and never sent, one try each (their deadlines
         are re-armed by the caller). In the worker holding the publish lock (``cogs/pump.py``), again and again,
         whoever committed it: a publication that failed is tried once more (its row notes a retry)."""
-        pending = await self.service.unpublished(skip=self._skipped, known=self._known)
+        skip = self._skipped if not failed_only else lambda key, sent: self._skipped(key, sent) or not failed(sent)
+        pending = await self.service.unpublished(skip=skip, known=self._known)
         # A game's notices written before a publication's commit are posted before it, as they were when nothing
         # crashed (each after the publication of its own commit: a notice is written after its commit's row).
         noticed_before: dict[int, float] = {}
@@ -301,6 +326,25 @@ class Publisher:
                 log.debug("version %s of game %s is published (drained)", key[1], key[0])
         finally:
             self.under_way.discard(key)
+
+    def retry_later(self) -> None:
+        """One process: drain what failed (its row marked ``retry`` or ``again``) ``retry_after`` from now, once for
+        all that fail meanwhile. Only what failed: the rest is published by the answers that committed it, and a
+        drain of it could start a publication already under way."""
+        if self.retry_after is None or (self.retrying is not None and not self.retrying.done()):
+            return
+        delay = self.retry_after
+
+        async def retry() -> None:
+            await asyncio.sleep(delay)
+            self.retrying = None  # a failure of this drain's publications arms the next
+            try:
+                await self.drain(at_start=False, failed_only=True)
+            except Exception:
+                log.exception("could not look for the publications that failed; trying again later")
+                self.retry_later()
+
+        self.retrying = asyncio.get_running_loop().create_task(retry())
 
     def new_turn(self) -> None:
         """This worker took the publish lock again: whatever another holder did meanwhile is unknown here. A version
@@ -354,18 +398,20 @@ class Publisher:
             if isinstance(err, ServiceError) and err.code == "no-game":  # deleted meanwhile (/mod delete)
                 log.info("game %s was deleted before version %s was published", game_id, version)
                 return True
-            if is_connection_lost(err):
-                # The database was out of reach, which says nothing of this publication: no try of its own (two such
-                # in a storm dropped the rest of its sends, the second being its last try). It goes again, at the
-                # publishing worker's next drain or a single process's next start-up.
-                log.warning("lost the database while publishing version %s of game %s; it goes again", version,
-                            game_id)  # fmt: skip
+            if out_of_reach(err):
+                # The database or Discord was out of reach, which says nothing of this publication: no try of its own
+                # (two such in a storm dropped the rest of its sends, the second being its last try). It goes again,
+                # at the publishing worker's next drain, or ``retry_later`` in one process.
+                log.warning("lost the database or Discord while publishing version %s of game %s (%s); it goes again",
+                            version, game_id, type(err).__name__)  # fmt: skip
+                self.retry_later()
                 if AGAIN not in sent:
                     await self.service.published_part(applied, AGAIN, written_at=await sends.written_at())
                 return False
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
+                self.retry_later()
                 await self.service.published_part(applied, RETRY, written_at=await sends.written_at())
                 return False
         if told or last_try or applied.game.finished:
@@ -830,5 +876,6 @@ class Publisher:
                 await channel.send(text, nonce=notice_nonce(notice))
             except discord.HTTPException:
                 log.exception("could not post a notice of game %s", game_id)
+                self.retry_later()
                 return
             await self.service.notice_posted(notice.id)

@@ -84,6 +84,7 @@ class OutboxPump:
         self.fence_reads = 0  # reads the fence sent (tests: the window spares most)
         self.lock_lost = False  # the fence found the lock's connection gone during this turn
         publisher.may_send = self.may_send
+        publisher.retry_after = None  # what failed goes again at the next drain, a second away
 
     def start(self) -> None:
         self.listener.start()

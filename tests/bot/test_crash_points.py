@@ -242,7 +242,13 @@ async def test_X_10_a_deadline_firer_killed_after_its_first_default_leaves_nothi
                 await fake.world.wait_until(
                     lambda: len(peek(url, defaults, (game_id,))) == 1, 60, "one default", poll=0.05
                 )
-                await asyncio.sleep(0.5)  # the second now waits in its commit
+                # The second's commit has reached the server and waits there for the lock (a fixed pause was not
+                # always enough for a loaded machine to send it).
+                waiting = (
+                    "SELECT 1 FROM pg_stat_activity WHERE application_name = ? AND wait_event_type = 'Lock'"
+                    " AND wait_event = 'advisory'"
+                )
+                await fake.world.wait_until(lambda: peek(url, waiting, (prefix,)), 30, "the held commit", poll=0.05)
                 await bot.kill()
                 if held_commit == "aborted":  # the dead bot's sessions ended before the lock is free
                     with psycopg.connect(url, autocommit=True) as connection:

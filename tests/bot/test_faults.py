@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
 from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
@@ -151,3 +155,64 @@ async def test_a_run_of_server_errors_loses_no_answer_and_applies_none_twice(tab
     assert player_answers(await table.service.store.answers(game_id)) == {house: 1 for _, _, house in forms}
     await fake.wait_until(lambda: any("Orders are revealed" in m.content for m in fake.transcript), timeout=20)
     assert fake.failed_interactions == []
+
+
+async def reveal_through(table: Table, arm: Callable[[], object]) -> None:
+    """A game's planning step completed with ``arm()``'s fault set just before the last answer, the one process's
+    publisher trying again half a second after a failure: the reveal is posted once, the next decisions' DMs go out
+    once each, and the outbox empties, all while the bot runs (what failed waited for its next start-up)."""
+    fake = table.fake
+    table.bot.play.publisher.retry_after = 0.5
+    game_id = await start_game(table, 3)
+    seats = await table.service.store.seats(game_id)
+    players = {house: next(p for p in table.players if p.id == user) for house, user in seats.items()}
+    await fake.wait_idle(quiet=0.5, timeout=10)
+    houses = sorted(players)
+    for house in houses[:-1]:
+        assert any("Recorded" in r for r in await open_and_submit(table, players[house], game_id, house))
+    before = {house: len(fake.dm_messages(player)) for house, player in players.items()}
+    arm()
+    assert any("Recorded" in r for r in await open_and_submit(table, players[houses[-1]], game_id, houses[-1]))
+    for _ in range(300):  # the outbox empties
+        if await table.service.store.db.fetchone("SELECT 1 FROM outbox") is None:
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the outbox kept what failed")
+    await fake.wait_idle(quiet=1.0, timeout=30)
+    channel = [m.content for m in fake.messages_in(table.channel)]
+    assert sum("Orders are revealed" in text for text in channel) == 1, channel
+    game = await table.service.load(game_id)
+    awaited = {p.house for p in game.prompts() if not p.answered}
+    assert awaited
+    for house, player in players.items():
+        assert len(fake.dm_messages(player)) - before[house] == (1 if house in awaited else 0), house
+    assert fake.internal_errors == []
+
+
+async def test_X_a_publication_discord_refused_once_goes_again_while_the_bot_runs(table: Table) -> None:
+    """A reveal Discord refused (a 400): the publication is tried once more half a second later, not at the next
+    start-up, and that try sends it all."""
+    rule: list[Any] = []
+    await reveal_through(
+        table,
+        lambda: rule.append(
+            table.fake.faults.error(
+                "POST /channels/{channel_id}/messages", status=400, code=50035, message="Invalid Form Body"
+            )
+        ),
+    )
+    assert rule[0].remaining == 0
+
+
+async def test_X_a_discord_out_of_reach_is_no_try_of_the_publication(table: Table) -> None:
+    """Discord unavailable (503) at the reveal and again at its next try: neither is a try of the publication (the
+    second would have been its last, and the rest of its sends dropped); the third sends it all."""
+    rule: list[Any] = []
+    await reveal_through(
+        table,
+        lambda: rule.append(
+            table.fake.faults.server_error("POST /channels/{channel_id}/messages", times=2, status=503)
+        ),
+    )
+    assert rule[0].remaining == 0

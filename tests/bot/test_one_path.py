@@ -329,6 +329,7 @@ async def test_a_seated_moderator_hands_over_another_house_only_with_its_players
     player = table.players[1]
     newcomer = fake.add_member(table.guild, "newcomer")
     version = (await table.service.row(game_id)).version
+    await table.bot.play.publisher.settled()  # the start's decision DMs are out (a loaded machine sent one later)
     mark = fake.mark()
 
     asked = await (await fake.slash(creator, table.channel, "mod replace", house=house, member=newcomer)).wait_reply()

@@ -188,7 +188,7 @@ async def test_X_a_publication_whose_database_connection_drops_twice_still_sends
                         [m.content for m in new],
                     )
                 # Both drops were the publication's, and neither counted as a try of it.
-                assert worker.output().count("lost the database while publishing") == 2
+                assert worker.output().count("lost the database or Discord while publishing") == 2
             finally:
                 await store.close()
                 await worker.stop()
