@@ -414,9 +414,10 @@ class Publisher:
                 self.retry_later()
                 await self.service.published_part(applied, RETRY, written_at=await sends.written_at())
                 return False
-        if told or last_try or applied.game.finished:
+        if told or last_try or applied.game.finished or failed(sent):
             # This publication's own row, and the rows written before it: an undo made meanwhile wrote rows after
-            # it that are still to publish. No row left (an undo took it out): nothing of it to take out.
+            # it that are still to publish. No row left (an undo took it out): nothing of it to take out. A quiet
+            # one goes too if an earlier try had marked it: no later version's publication would take it out.
             written_at = await sends.written_at()
             if written_at is not None:
                 await self.service.published(applied, written_at=written_at)

@@ -216,3 +216,25 @@ async def test_X_a_discord_out_of_reach_is_no_try_of_the_publication(table: Tabl
         ),
     )
     assert rule[0].remaining == 0
+
+
+async def test_X_a_quiet_version_that_failed_once_leaves_the_outbox_at_its_next_try(table: Table) -> None:
+    """A secret step (one house's orders) tells nothing, so its row waits for the game's next version, which takes
+    it out. One whose publication met an unreachable database or Discord is marked ``again``, which that next
+    version leaves: its own next try takes it out, quiet as it is, or it would stay in the outbox for good."""
+    fake = table.fake
+    game_id = await start_game(table, 3)
+    seats = await table.service.store.seats(game_id)
+    house, user = sorted(seats.items())[0]
+    player = next(p for p in table.players if p.id == user)
+    assert any("Recorded" in r for r in await open_and_submit(table, player, game_id, house))
+    await table.bot.play.publisher.settled()
+    quiet = (await table.service.row(game_id)).version
+    store = table.service.store
+    assert await store.db.fetchone("SELECT 1 FROM outbox WHERE version = ?", (quiet,)) is not None
+    await store.published_part(game_id, quiet, "again")  # what the failed try left
+    await table.bot.play.publisher.drain(at_start=False, failed_only=True)
+    await table.bot.play.publisher.settled()
+    assert await store.db.fetchone("SELECT 1 FROM outbox WHERE version = ?", (quiet,)) is None
+    await fake.wait_idle(quiet=0.5, timeout=10)
+    assert fake.internal_errors == []
