@@ -14,6 +14,7 @@ import hashlib
 import io
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -52,6 +53,9 @@ AGAIN = "again"
 # One process: what failed to publish goes again this long after (it waited for the next start-up); the publishing
 # worker of several drains the outbox every second anyway (cogs/pump.py).
 RETRY_AFTER_S = 30.0
+# The publishing worker: a version whose publication failed waits this long before its next try (an outage of Discord
+# is not met with a request a second for each game).
+FAILED_PAUSE_S = 5.0
 
 
 def failed(sent: frozenset[str]) -> bool:
@@ -200,6 +204,7 @@ class Publisher:
         # What ``drain`` has under way or done, so that draining again starts nothing twice.
         self.under_way: set[OutboxKey] = set()
         self.done_quietly: Bounded[OutboxKey, frozenset[str]] = Bounded(MEMORY_GAMES * 4)  # with the row's marks
+        self.paused_until: Bounded[OutboxKey, float] = Bounded(MEMORY_GAMES * 4)  # failed: its next try waits
         self.noticing: set[int] = set()  # games whose notices are being posted
         self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
         # Asked before every send (the publishing worker's lease, cogs/pump.py); None: this process alone publishes.
@@ -308,10 +313,13 @@ class Publisher:
         return sorted({applied.game_id for _, applied, _ in pending})
 
     def _skipped(self, key: OutboxKey, sent: frozenset[str]) -> bool:
-        """Under way here, or published quietly here with the marks its row still has. A row marked since (``retry``,
-        ``again``) was tried by another: a process whose turn as the publisher ended, a failure on its way out. No
-        later version's publication takes such a row out, so skipped as done it would stay in the outbox forever."""
-        return key in self.under_way or self.done_quietly.get(key) == sent
+        """Under way here, or published quietly here with the marks its row still has, or failed here a moment ago
+        (``FAILED_PAUSE_S``). A row marked since (``retry``, ``again``) was tried by another: a process whose turn as
+        the publisher ended, a failure on its way out. No later version's publication takes such a row out, so
+        skipped as done it would stay in the outbox forever."""
+        if key in self.under_way or self.done_quietly.get(key) == sent:
+            return True
+        return self.paused_until.get(key, 0.0) > time.monotonic()
 
     def _known(self, game_id: int) -> Game | None:
         """The game as this publisher's latest drained version of it left it: a version after it is rebuilt from it
@@ -319,13 +327,16 @@ class Publisher:
         return self.last_game.get(game_id)
 
     async def _drained(self, key: OutboxKey, applied: Applied, sent: frozenset[str], last_try: bool) -> None:
+        done = False
         try:
-            if await self.publish(applied, sent, last_try=last_try):
+            if done := await self.publish(applied, sent, last_try=last_try):
                 # Done, though a quiet version (nothing to tell) stays in the outbox until its game's next goes.
                 self.done_quietly[key] = sent
                 log.debug("version %s of game %s is published (drained)", key[1], key[0])
         finally:
             self.under_way.discard(key)
+            if not done and self.retry_after is None:  # the publishing worker's next drains leave it for a while
+                self.paused_until[key] = time.monotonic() + FAILED_PAUSE_S
 
     def retry_later(self) -> None:
         """One process: drain what failed (its row marked ``retry`` or ``again``) ``retry_after`` from now, once for

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ import pytest
 
 from app.service import GameService
 from app.store import Store
+from cogs.publisher import FAILED_PAUSE_S
 from testing import postgres
 from testing.bot_process import BotProcess
 from testing.db_proxy import DatabaseProxy
@@ -171,7 +173,10 @@ async def test_X_a_publication_whose_database_connection_drops_twice_still_sends
                     dropped.drop()
 
                 await lose(first, "post:")
+                dropped_at = time.monotonic()
                 await lose(relay.lose_reply_to(b"log:"), "log:")  # the retry's first new mark
+                # The failed publication waited before its next try: Discord out for a while is not asked every second.
+                assert time.monotonic() - dropped_at >= FAILED_PAUSE_S - 0.5
                 await fake.world.wait_until(lambda: not peek(url, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
                 await fake.wait_idle(quiet=1.0, timeout=60)
                 reveals = [m for m in fake.messages_in(channel) if "Orders are revealed" in (m.content or "")]
