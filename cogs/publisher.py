@@ -56,6 +56,7 @@ RETRY_AFTER_S = 30.0
 # The publishing worker: a version whose publication failed waits this long before its next try (an outage of Discord
 # is not met with a request a second for each game).
 FAILED_PAUSE_S = 5.0
+MARK_PAUSE_S = (0.5, 10.0)  # the first wait before marking a failed publication again, doubling up to the second
 
 
 def failed(sent: frozenset[str]) -> bool:
@@ -415,15 +416,15 @@ class Publisher:
                 # at the publishing worker's next drain, or ``retry_later`` in one process.
                 log.warning("lost the database or Discord while publishing version %s of game %s (%s); it goes again",
                             version, game_id, type(err).__name__)  # fmt: skip
-                self.retry_later()
                 if AGAIN not in sent:
-                    await self.service.published_part(applied, AGAIN, written_at=await sends.written_at())
+                    await self._mark_failed(applied, AGAIN, sends)
+                self.retry_later()  # once marked: the retry drains only what is
                 return False
             what = "post" if isinstance(err, discord.HTTPException) else "publish"
             log.exception("could not %s the result of version %s of game %s", what, version, game_id)
             if not last_try:
+                await self._mark_failed(applied, RETRY, sends)
                 self.retry_later()
-                await self.service.published_part(applied, RETRY, written_at=await sends.written_at())
                 return False
         if told or last_try or applied.game.finished or failed(sent):
             # This publication's own row, and the rows written before it: an undo made meanwhile wrote rows after
@@ -433,6 +434,23 @@ class Publisher:
             if written_at is not None:
                 await self.service.published(applied, written_at=written_at)
         return True
+
+    async def _mark_failed(self, applied: Applied, part: str, sends: Sends) -> None:
+        """Mark the publication's row as failed (``again``, ``retry``), however long the database is away: unmarked,
+        the next publication of its game would take the row out with what it still has to send. Its game's later
+        publications wait meanwhile (they run after this one)."""
+        pause = MARK_PAUSE_S[0]
+        while True:
+            try:
+                await self.service.published_part(applied, part, written_at=await sends.written_at())
+                return
+            except Exception as err:
+                if not is_connection_lost(err):
+                    raise
+                log.warning("could not mark version %s of game %s to go again; trying in %s s",
+                            applied.game.version, applied.game_id, pause)  # fmt: skip
+            await asyncio.sleep(pause)
+            pause = min(pause * 2, MARK_PAUSE_S[1])
 
     async def _channel_part(self, applied: Applied, images: list[tuple[str, bytes, str]], sends: Sends) -> bool:
         """The channel's part of a publication (``post_to_channel``), marked out in one commit with the layout it

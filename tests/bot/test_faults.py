@@ -6,6 +6,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
+import pytest
+
 from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
@@ -238,3 +241,27 @@ async def test_X_a_quiet_version_that_failed_once_leaves_the_outbox_at_its_next_
     assert await store.db.fetchone("SELECT 1 FROM outbox WHERE version = ?", (quiet,)) is None
     await fake.wait_idle(quiet=0.5, timeout=10)
     assert fake.internal_errors == []
+
+
+async def test_X_a_failed_publication_is_marked_once_the_database_is_back(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord unavailable at the reveal, and the database away when its row is marked to go again (its first two
+    tries): the mark waits for the database, the game's later publications behind it, rather than leave the row
+    unmarked (the next version's publication would take it out, the one process's retry would not see it)."""
+    service = table.service
+    real = service.published_part
+    refused: list[str] = []
+
+    async def away_twice(applied: Any, part: str, *, written_at: float | None = None) -> None:
+        if len(refused) < 2:  # the database cannot be reached: what psycopg raises for a dropped connection
+            refused.append(part)
+            raise psycopg.OperationalError("the connection is lost")
+        await real(applied, part, written_at=written_at)
+
+    def arm() -> None:
+        table.fake.faults.server_error("POST /channels/{channel_id}/messages", times=1, status=503)
+        monkeypatch.setattr(service, "published_part", away_twice)
+
+    await reveal_through(table, arm)
+    assert refused == ["again", "again"]
