@@ -71,6 +71,8 @@ class Play(commands.Cog):
             renderer=renderer,
             background=getattr(bot, "background", None),
         )
+        if not publishing:  # what failed is no business of this process's: the publishing worker drains it
+            self.publisher.retry_after = None
         if publishing:
             service.subscribe(self.publisher.on_applied)
             service.subscribe_end(self.publisher.forget_game)

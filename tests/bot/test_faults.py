@@ -9,6 +9,7 @@ from typing import Any
 import psycopg
 import pytest
 
+from cogs.play import Play
 from testing.forms import form_control
 from tests.bot.conftest import Table
 from tests.bot.test_lobby_and_orders import start_game
@@ -265,3 +266,13 @@ async def test_X_a_failed_publication_is_marked_once_the_database_is_back(
 
     await reveal_through(table, arm)
     assert refused == ["again", "again"]
+
+
+async def test_X_only_the_publishing_process_tries_again_what_failed(table: Table) -> None:
+    """A gateway's publisher, or a worker's before it holds the publish lock, never drains the outbox on its own
+    (it would send beside the worker holding the lease): what failed is the publishing worker's, at its next drain."""
+    gateway_side = Play(table.bot, table.service, publishing=False).publisher
+    assert gateway_side.retry_after is None
+    gateway_side.retry_later()
+    assert gateway_side.retrying is None
+    assert table.bot.play.publisher.retry_after is not None  # the one process does
