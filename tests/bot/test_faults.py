@@ -170,10 +170,13 @@ async def reveal_through(table: Table, arm: Callable[[], object]) -> None:
     game_id = await start_game(table, 3)
     seats = await table.service.store.seats(game_id)
     players = {house: next(p for p in table.players if p.id == user) for house, user in seats.items()}
-    await fake.wait_idle(quiet=0.5, timeout=10)
+    for player in players.values():  # the start's DMs are out before the fault is set (a loaded machine sent late)
+        await fake.wait_for_dm(player, timeout=30)
     houses = sorted(players)
     for house in houses[:-1]:
         assert any("Recorded" in r for r in await open_and_submit(table, players[house], game_id, house))
+    await table.bot.play.publisher.settled()
+    await fake.wait_idle(quiet=0.5, timeout=30)
     before = {house: len(fake.dm_messages(player)) for house, player in players.items()}
     arm()
     assert any("Recorded" in r for r in await open_and_submit(table, players[houses[-1]], game_id, houses[-1]))
