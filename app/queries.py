@@ -621,11 +621,13 @@ class GameQueries:
         *,
         skip: Callable[[OutboxKey, frozenset[str]], bool] = lambda _key, _sent: False,
         known: Callable[[int], Game | None] | None = None,
+        applied_here: Callable[[OutboxKey], Applied | None] = lambda _key: None,
     ) -> list[tuple[OutboxKey, Applied, frozenset[str]]]:
         """Every committed version whose consequences were not all published (a crash came between, or another
         process committed it), rebuilt as it was applied, with the parts already sent: what the publisher drains.
         ``skip(key, sent)``: versions the caller has under way or done (given the row's marks: a row marked since is
-        not done), not rebuilt; ``known``: as for ``rebuilt``."""
+        not done), not rebuilt; ``known``: as for ``rebuilt``; ``applied_here(key)``: the version as the caller
+        applied it itself (its commit wrote that very row), which needs no rebuilding."""
         out: list[tuple[OutboxKey, Applied, frozenset[str]]] = []
         latest: dict[int, Game] = {}  # each game at the version rebuilt last: the next is rebuilt from it
 
@@ -633,13 +635,21 @@ class GameQueries:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
         pending = await self.store.unpublished()
+        # Asked once per row, before the read ahead: what it gives is not read back.
+        as_applied = {
+            (g, v, kind, written_at): here
+            for g, v, kind, sent, written_at in pending
+            if not skip((g, v, kind, written_at), sent) and (here := applied_here((g, v, kind, written_at))) is not None
+        }
         # The log's entries of every version to rebuild, read at once (a publisher behind several games, or one busy
         # game, made a read per game or per version). Each version is still asked ``skip`` just before it is rebuilt,
         # as the rest go under way meanwhile.
         wanted = [
             (g, v)
             for g, v, kind, sent, written_at in pending
-            if kind != Source.RESET and not skip((g, v, kind, written_at), sent)
+            if kind != Source.RESET
+            and (g, v, kind, written_at) not in as_applied
+            and not skip((g, v, kind, written_at), sent)
         ]
         looked_up = set(wanted)
         entries: dict[int, dict[int, Entry]] = {game_id: {} for game_id, _ in wanted}
@@ -648,6 +658,10 @@ class GameQueries:
         for game_id, version, kind, sent, written_at in pending:
             key = (game_id, version, kind, written_at)
             if skip(key, sent):
+                continue
+            if (here := as_applied.get(key)) is not None:
+                out.append((key, here, sent))
+                latest[game_id] = here.game
                 continue
             # A version not read ahead (it was under way then) reads its own entry.
             read = entries.get(game_id) if (game_id, version) in looked_up else None

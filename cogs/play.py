@@ -73,6 +73,7 @@ class Play(commands.Cog):
         )
         if not publishing:  # what failed is no business of this process's: the publishing worker drains it
             self.publisher.retry_after = None
+            service.subscribe(self.publisher.committed_here)  # kept only while it holds the publish lock
         if publishing:
             service.subscribe(self.publisher.on_applied)
             service.subscribe_end(self.publisher.forget_game)

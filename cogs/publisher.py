@@ -165,6 +165,11 @@ def vassals_line(view: dict[str, Any], lang: str) -> str:
     return "\n" + t("status.vassals", lang, houses=", ".join(items))
 
 
+# The publishing worker's own commits kept for its drain, at most (each holds a game's state, and its drain takes them
+# within milliseconds; one the drain rebuilt first is forgotten with the oldest).
+APPLIED_KEPT = 128
+
+
 class Publisher:
     def __init__(
         self,
@@ -208,6 +213,11 @@ class Publisher:
         self.paused_until: Bounded[OutboxKey, float] = Bounded(MEMORY_GAMES * 4)  # failed: its next try waits
         self.noticing: set[int] = set()  # games whose notices are being posted
         self.last_game: Bounded[int, Game] = Bounded(MEMORY_GAMES)  # each game as its latest drained version left it
+        # The publishing worker's own commits, as it applied them (``keep_applied``: while it holds the publish lock,
+        # cogs/pump.py), by their outbox row: its drain publishes them without reading their entries back and
+        # replaying them. A worker that does not publish keeps none.
+        self.applied_here: Bounded[OutboxKey, Applied] = Bounded(APPLIED_KEPT)
+        self.keep_applied = False
         # Asked before every send (the publishing worker's lease, cogs/pump.py); None: this process alone publishes.
         self.may_send: Callable[[], Awaitable[bool]] | None = None
         # What else follows a published version (the talks' threads, cogs/talk.py); each never raises.
@@ -235,6 +245,12 @@ class Publisher:
         # The answer is committed: its player's receipt must not wait for the channel post, the images or the
         # next decisions' DMs. They run after it, one step after another for each game.
         self.after_answer(applied.game_id, lambda: self.publish(applied))
+
+    async def committed_here(self, applied: Applied) -> None:
+        """A worker committed this version: kept as applied while this worker publishes (``keep_applied``)."""
+        if self.keep_applied and applied.written_at is not None:
+            key = (applied.game_id, applied.game.version, outbox_kind(applied), applied.written_at)
+            self.applied_here[key] = applied
 
     def after_answer(self, game_id: int, work: Callable[[], Awaitable[object]]) -> None:
         """Run ``work()`` once the game's earlier posts are done (posts of one game keep their order)."""
@@ -281,7 +297,7 @@ class Publisher:
         are re-armed by the caller). In the worker holding the publish lock (``cogs/pump.py``), again and again,
         whoever committed it: a publication that failed is tried once more (its row notes a retry)."""
         skip = self._skipped if not failed_only else lambda key, sent: self._skipped(key, sent) or not failed(sent)
-        pending = await self.service.unpublished(skip=skip, known=self._known)
+        pending = await self.service.unpublished(skip=skip, known=self._known, applied_here=self._applied_here)
         # A game's notices written before a publication's commit are posted before it, as they were when nothing
         # crashed (each after the publication of its own commit: a notice is written after its commit's row).
         noticed_before: dict[int, float] = {}
@@ -321,6 +337,10 @@ class Publisher:
         if key in self.under_way or self.done_quietly.get(key) == sent:
             return True
         return self.paused_until.get(key, 0.0) > time.monotonic()
+
+    def _applied_here(self, key: OutboxKey) -> Applied | None:
+        """The version as this worker committed it, taken once (a retry of its publication rebuilds it)."""
+        return self.applied_here.pop(key, None)
 
     def _known(self, game_id: int) -> Game | None:
         """The game as this publisher's latest drained version of it left it: a version after it is rebuilt from it
@@ -365,6 +385,12 @@ class Publisher:
         at every row again, and at the statuses a holder left unedited."""
         self.done_quietly.clear()
         self.statuses_checked = False
+        self.keep_applied = True
+
+    def end_turn(self) -> None:
+        """This worker no longer holds the publish lock: what it commits is another's to publish."""
+        self.keep_applied = False
+        self.applied_here.clear()
 
     async def _noticed(self, game_id: int) -> None:
         try:

@@ -188,6 +188,7 @@ class OutboxPump:
                 # deployment would leave every game silent): the lock goes with its connection, and is tried again.
                 log.exception("the outbox's drain failed; this worker lets the publish lock go and tries again")
             finally:
+                self.publisher.end_turn()
                 self.holding = False
                 self.lease = self.lock_session = None
                 self.turn += 1  # whatever this turn read no longer counts

@@ -14,7 +14,7 @@ import pytest
 from app.commands import Answer, Join, Start
 from app.database import PostgresDatabase
 from app.queries import GameSettings, ServiceError
-from app.queue import CommandFailed, CommandQueue, Outcomes
+from app.queue import CommandFailed, CommandQueue, Outcomes, ReplyTo, command_of, payload_of
 from app.service import GameService
 from app.store import Store
 from cogs.replies import failure_text
@@ -618,5 +618,52 @@ async def test_answers_given_at_once_share_one_enqueueing_statement_each_with_it
         for command, late_id in zip(late, [results[0], results[2], results[3]], strict=True):
             row = await store.db.fetchone("SELECT payload FROM command_queue WHERE id = ?", (late_id,))
             assert row is not None and json.loads(str(row[0]))["key"] == command.key
+    finally:
+        await store.close()
+
+
+async def test_a_batch_of_commands_is_stored_exactly_as_given_whatever_its_text_holds(database: Path | str) -> None:
+    """The enqueueing statement carries its batch as one JSON document (issue X: psycopg's escaping of text arrays was
+    most of a gateway's enqueueing CPU): each command's payload, its reply, its time and its worker come back exactly
+    as given, quotes, backslashes, line breaks and letters beyond ASCII included, in the order given."""
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = await first_answers(service, range(60, 63), "exact")
+        awkward = 'a "quoted" word, a \\ backslash, a \\" pair,\nтри строки\tи ✓ {"json": [1, 2]}'
+        given = [
+            Answer(game_id=c.game_id, house=c.house, answer=c.answer, by=c.by, key=f"{c.key}-{awkward}")
+            for c in commands
+        ]
+        replies = [
+            ReplyTo(
+                application_id=1,
+                token=f'tok"en\\{n}',
+                expires_at=1e9 + 0.123456789 * n,
+                user_id=n,
+                locale="ru",
+                receipt=awkward,
+            )
+            for n in range(len(given))
+        ]
+        queued = await asyncio.gather(
+            *(
+                queue.enqueue(command, gateway=f'gate"way-{n}', reply=reply, for_worker=None if n else "w\\1")
+                for n, (command, reply) in enumerate(zip(given, replies, strict=True))
+            )
+        )
+        assert queue.enqueued.batches == 1  # given at once: one statement, one document
+        for n, (command, reply, queue_id) in enumerate(zip(given, replies, queued, strict=True)):
+            row = await store.db.fetchone(
+                "SELECT payload, reply, gateway, for_worker, enqueued_at, game_id FROM command_queue WHERE id = ?",
+                (queue_id,),
+            )
+            assert row is not None
+            assert str(row[0]) == payload_of(command) and command_of(str(row[0])).key == command.key
+            assert ReplyTo.of_json(str(row[1])) == reply
+            assert row[2] == f'gate"way-{n}' and row[3] == (None if n else "w\\1")
+            assert int(row[5]) == command.game_id
+        assert queued == sorted(queued)  # in the order given
     finally:
         await store.close()

@@ -583,6 +583,66 @@ async def test_a_version_rebuilt_from_an_earlier_one_held_equals_the_one_replaye
     assert (await service.game_at(game_id, 4, start=stale)).to_json() == states[4]
 
 
+async def test_the_publishers_own_commits_are_published_as_applied_and_a_row_written_again_is_rebuilt(
+    service: GameService,
+) -> None:
+    """Scale-out that pays (issue X): the publishing worker publishes the versions it committed itself as it applied
+    them (``applied_here``, keyed by their outbox rows), reading none of their entries back and replaying none; the
+    versions another committed are rebuilt from them. A row written again since (an undo, then the version committed
+    anew) is not the one applied here: it is rebuilt, whatever was kept for its version."""
+    game_id = await started(service, players=4)
+    applied_here: dict[Any, Any] = {}
+    keeping = [False]
+
+    async def keep(applied: Any) -> None:
+        if keeping[0]:
+            applied_here[(applied.game_id, applied.game.version, "step", applied.written_at)] = applied
+
+    service.subscribe(keep)
+    await _answer_once(service, game_id)  # version 1, as if another worker's: not kept
+    keeping[0] = True
+    states = {v: await _answer_once(service, game_id) for v in (2, 3)}
+    assert {key[1] for key in applied_here} == {2, 3}
+    reads: list[list[tuple[int, int]]] = []
+    read_entries = service.store.entries_at
+
+    async def counted(versions: list[tuple[int, int]]) -> Any:
+        reads.append(versions)
+        return await read_entries(versions)
+
+    service.store.entries_at = counted  # type: ignore[method-assign]
+    asked: list[Any] = []
+
+    def here(key: Any) -> Any:
+        asked.append(key)
+        return applied_here.pop(key, None)
+
+    try:
+        kept = dict(applied_here)
+        pending = {
+            applied.game.version: (key, applied) for key, applied, _ in await service.unpublished(applied_here=here)
+        }
+    finally:
+        del service.store.entries_at
+    for version in (2, 3):
+        key, applied = pending[version]
+        assert applied is kept[key]  # the very object applied, its row's key its own
+        assert applied.game.to_json() == states[version]
+    assert all((game_id, v) not in read for read in reads for v in (2, 3))  # none of their entries read back
+    assert any((game_id, 1) in read for read in reads) and pending[1][1].game.version == 1  # another's: rebuilt
+    assert applied_here == {}  # each taken once
+
+    # An undo takes version 3 back and an answer commits version 3 anew: its row is a new one.
+    await service.execute(Undo(game_id=game_id))
+    stale = kept[pending[3][0]]
+    applied_here[pending[3][0]] = stale  # what was kept for the old row
+    keeping[0] = False
+    again = await _answer_once(service, game_id, pick=1)
+    rebuilt = {applied.game.version: (key, applied) for key, applied, _ in await service.unpublished(applied_here=here)}
+    key, applied = rebuilt[3]
+    assert key != pending[3][0] and applied is not stale and applied.game.to_json() == again
+
+
 @pytest.mark.several_processes
 async def test_a_shared_store_keeps_what_it_changed_itself_and_drops_what_another_changed(
     database: Path | str,
