@@ -634,29 +634,23 @@ class GameQueries:
         def held(game_id: int) -> Game | None:
             return latest.get(game_id) or (known(game_id) if known is not None else None)
 
-        pending = await self.store.unpublished()
-        # Asked once per row, before the read ahead: what it gives is not read back.
-        as_applied = {
-            (g, v, kind, written_at): here
-            for g, v, kind, sent, written_at in pending
-            if not skip((g, v, kind, written_at), sent) and (here := applied_here((g, v, kind, written_at))) is not None
-        }
-        # The log's entries of every version to rebuild, read at once (a publisher behind several games, or one busy
-        # game, made a read per game or per version). Each version is still asked ``skip`` just before it is rebuilt,
-        # as the rest go under way meanwhile.
-        wanted = [
-            (g, v)
-            for g, v, kind, sent, written_at in pending
-            if kind != Source.RESET
-            and (g, v, kind, written_at) not in as_applied
-            and not skip((g, v, kind, written_at), sent)
+        # Each row is asked ``skip`` here, and those left again just before each is rebuilt, as the rest go under way
+        # meanwhile (a busy publisher's outbox holds hundreds of rows done quietly: each drain asked them three times).
+        live = [
+            (key, sent)
+            for g, v, kind, sent, written_at in await self.store.unpublished()
+            if not skip(key := (g, v, kind, written_at), sent)
         ]
+        as_applied = {key: here for key, _ in live if (here := applied_here(key)) is not None}
+        # The log's entries of every version to rebuild, read at once (a publisher behind several games, or one busy
+        # game, made a read per game or per version).
+        wanted = [(key[0], key[1]) for key, _ in live if key[2] != Source.RESET and key not in as_applied]
         looked_up = set(wanted)
         entries: dict[int, dict[int, Entry]] = {game_id: {} for game_id, _ in wanted}
         for (game_id, version), entry in (await self.store.entries_at(wanted) if wanted else {}).items():
             entries[game_id][version] = entry
-        for game_id, version, kind, sent, written_at in pending:
-            key = (game_id, version, kind, written_at)
+        for key, sent in live:
+            game_id, version, kind, written_at = key
             if skip(key, sent):
                 continue
             if (here := as_applied.get(key)) is not None:

@@ -48,6 +48,9 @@ class Sender:
     def new_turn(self) -> None:
         pass
 
+    def end_turn(self) -> None:
+        pass
+
     async def _send(self) -> None:
         while True:
             if await self.may_send():

@@ -39,6 +39,7 @@ class Drains:
     def __init__(self, failures: int = 0) -> None:
         self.drains = 0
         self.turns = 0
+        self.ended = 0  # turns ended: what it committed meanwhile is no longer kept as applied
         self.failures = failures  # the first drains fail with an error nobody expected
         self.may_send: Any = None
 
@@ -50,6 +51,9 @@ class Drains:
 
     def new_turn(self) -> None:
         self.turns += 1
+
+    def end_turn(self) -> None:
+        self.ended += 1
 
 
 async def test_a_lease_changes_hands_only_when_free_and_its_epoch_grows_each_time() -> None:
@@ -138,6 +142,7 @@ async def test_a_drain_that_fails_unexpectedly_lets_the_lock_go_and_publishing_g
         try:
             await wait_until(lambda: drains.drains > 3, timeout=15)
             assert worker.holding and drains.turns == 3  # a turn per failed drain, and the one that drains on
+            assert drains.ended == 2  # each failed turn ended: its publisher keeps nothing it committed meanwhile
         finally:
             await worker.stop()
 
