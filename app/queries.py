@@ -23,6 +23,7 @@ from app.store import (
     EndedGame,
     GameRow,
     GameStatus,
+    Notice,
     Source,
     Store,
 )
@@ -628,6 +629,16 @@ class GameQueries:
         ``skip(key, sent)``: versions the caller has under way or done (given the row's marks: a row marked since is
         not done), not rebuilt; ``known``: as for ``rebuilt``; ``applied_here(key)``: the version as the caller
         applied it itself (its commit wrote that very row), which needs no rebuilding."""
+        return (await self.drainable(skip=skip, known=known, applied_here=applied_here))[0]
+
+    async def drainable(
+        self,
+        *,
+        skip: Callable[[OutboxKey, frozenset[str]], bool] = lambda _key, _sent: False,
+        known: Callable[[int], Game | None] | None = None,
+        applied_here: Callable[[OutboxKey], Applied | None] = lambda _key: None,
+    ) -> tuple[list[tuple[OutboxKey, Applied, frozenset[str]]], list[Notice]]:
+        """``unpublished()``, and every notice still to post, of every game, in order: both read in one statement."""
         out: list[tuple[OutboxKey, Applied, frozenset[str]]] = []
         latest: dict[int, Game] = {}  # each game at the version rebuilt last: the next is rebuilt from it
 
@@ -636,10 +647,9 @@ class GameQueries:
 
         # Each row is asked ``skip`` here, and those left again just before each is rebuilt, as the rest go under way
         # meanwhile (a busy publisher's outbox holds hundreds of rows done quietly: each drain asked them three times).
+        versions, notices = await self.store.drainable()
         live = [
-            (key, sent)
-            for g, v, kind, sent, written_at in await self.store.unpublished()
-            if not skip(key := (g, v, kind, written_at), sent)
+            (key, sent) for g, v, kind, sent, written_at in versions if not skip(key := (g, v, kind, written_at), sent)
         ]
         as_applied = {key: here for key, _ in live if (here := applied_here(key)) is not None}
         # The log's entries of every version to rebuild, read at once (a publisher behind several games, or one busy
@@ -663,7 +673,7 @@ class GameQueries:
             if applied is not None:
                 out.append((key, replace(applied, written_at=written_at), sent))
                 latest[game_id] = applied.game
-        return out
+        return out, notices
 
     async def rebuilt(
         self,

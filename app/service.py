@@ -78,6 +78,7 @@ from app.store import (
     MemberData,
     Notice,
     NotInLobby,
+    Sent,
     Source,
     Store,
     VersionConflict,
@@ -860,8 +861,9 @@ class GameService(GameQueries):
             applied.game_id, applied.game.version, part, outbox_kind(applied), written_at=written_at
         )
 
-    async def sends(self, applied: Applied) -> tuple[float | None, dict[str, int | None]]:
-        """The outbox row's time of writing and the messages its publication already sent (``OutboxStore.sends``)."""
+    async def sends(self, applied: Applied) -> Sent:
+        """The outbox row's time of writing, the messages its publication already sent, and the channel's layout
+        (``OutboxStore.sends``)."""
         return await self.store.sends(applied.game_id, applied.game.version, outbox_kind(applied))
 
     async def sent_message(self, applied: Applied, part: str, message_id: int | None, *, written_at: float) -> None:

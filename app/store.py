@@ -36,7 +36,7 @@ from app.store_games import (
 )
 from app.store_guilds import EndedGame, GuildStore, UnfinishedGame
 from app.store_lobby import HouseTaken, LobbyStore, NotInLobby, UserStore
-from app.store_outbox import OUTBOX_STEP, DuplicateCommand, Notice
+from app.store_outbox import OUTBOX_STEP, DuplicateCommand, Notice, Sent
 from app.store_privacy import MemberData, PrivacyStore
 from app.store_talks import Talk, TalkStore
 
@@ -62,6 +62,7 @@ __all__ = [
     "MemberData",
     "NotInLobby",
     "Notice",
+    "Sent",
     "Source",
     "Store",
     "Talk",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from app.database import IntegrityError, PostgresDatabase, Session
 from app.store_base import StoreBase, Write, committed
@@ -29,6 +29,19 @@ OUTBOX_STEP = (
     "INSERT INTO outbox (game_id, version, kind, created_at) VALUES (?, ?, ?, ?)"
     " ON CONFLICT (game_id, version, kind) DO UPDATE SET sent = '', created_at = excluded.created_at"
 )
+
+
+# A version whose consequences are not all published: (game, version, kind, parts already sent, when its row was
+# written).
+Unpublished = tuple[int, int, str, frozenset[str], float]
+
+
+class Sent(NamedTuple):
+    """What a publication finds recorded as it starts (``OutboxStore.sends``)."""
+
+    written_at: float | None  # when its outbox row was written (None: it has none)
+    marks: dict[str, int | None]  # the messages it sent already, by their place in it, each with its id
+    layout: str | None  # the channel's layout as the last channel part stored it (None: nothing told yet)
 
 
 class DuplicateCommand(Exception):
@@ -124,18 +137,29 @@ class OutboxStore(StoreBase):
 
     # ----- the outbox -----
 
-    async def unpublished(self) -> list[tuple[int, int, str, frozenset[str], float]]:
+    async def unpublished(self) -> list[Unpublished]:
         """(game, version, kind, parts already sent, when the row was written) of every version whose consequences
         are not all published, each game's in the order they were committed."""
+        return (await self.drainable())[0]
+
+    async def drainable(self) -> tuple[list[Unpublished], list[Notice]]:
+        """``unpublished()`` and every notice still to post (``notices()``), read in one statement: the publisher's
+        drain reads both each time it looks, and a round trip each was a statement per look more. One snapshot, too:
+        a notice and the publications written before and after it are seen together."""
         rows = await self.db.fetchall(
-            "SELECT game_id, version, kind, sent, created_at FROM outbox"
+            "SELECT 0, game_id, version, kind, sent, created_at, NULL FROM outbox"
             " WHERE game_id NOT IN (SELECT id FROM games WHERE broken_reason IS NOT NULL)"  # parked until repaired
-            " ORDER BY game_id, created_at, version"
+            " UNION ALL SELECT 1, game_id, after_version, NULL, payload, created_at, id FROM notices"
         )
-        return [
-            (int(r[0]), int(r[1]), str(r[2]), frozenset(p for p in str(r[3]).split(",") if p), float(r[4]))
+        versions = [
+            (int(r[1]), int(r[2]), str(r[3]), frozenset(p for p in str(r[4]).split(",") if p), float(r[5]))
             for r in rows
+            if int(r[0]) == 0
         ]
+        versions.sort(key=lambda row: (row[0], row[4], row[1]))  # each game's in the order they were committed
+        notices = [Notice(int(r[6]), int(r[1]), int(r[2]), json.loads(r[4]), float(r[5])) for r in rows if int(r[0])]
+        notices.sort(key=lambda notice: (notice.game_id, notice.id))  # each game's in the order they were written
+        return versions, notices
 
     async def published_part(
         self, game_id: int, version: int, part: str, kind: str = "step", *, written_at: float | None = None
@@ -148,19 +172,22 @@ class OutboxStore(StoreBase):
             (part, game_id, version, kind, written_at, written_at),
         )
 
-    async def sends(self, game_id: int, version: int, kind: str = "step") -> tuple[float | None, dict[str, int | None]]:
+    async def sends(self, game_id: int, version: int, kind: str = "step") -> Sent:
         """The outbox row's time of writing (None: no row) and the messages its publication already sent, by their
-        place in it (``outbox_sends``), each with its message's id."""
+        place in it (``outbox_sends``), each with its message's id; and the channel's layout as the last channel part
+        stored it (``channel_layout``), which the publication plans into: one read where each took its own."""
         rows = await self.db.fetchall(
-            "SELECT o.created_at, s.part, s.message_id FROM outbox o LEFT JOIN outbox_sends s"
-            " ON s.game_id = o.game_id AND s.version = o.version AND s.kind = o.kind"
-            " WHERE o.game_id = ? AND o.version = ? AND o.kind = ?",
+            "SELECT o.created_at, s.part, s.message_id, p.channel FROM (SELECT ? AS game_id) g"
+            " LEFT JOIN outbox o ON o.game_id = g.game_id AND o.version = ? AND o.kind = ?"
+            " LEFT JOIN outbox_sends s ON s.game_id = o.game_id AND s.version = o.version AND s.kind = o.kind"
+            " LEFT JOIN publisher_state p ON p.game_id = g.game_id",
             (game_id, version, kind),
         )
-        if not rows:
-            return None, {}
+        layout = str(rows[0][3]) if rows[0][3] is not None else None  # the one-row table joined: a row at least
+        if rows[0][0] is None:
+            return Sent(None, {}, layout)
         sent = {str(r[1]): (int(r[2]) if r[2] is not None else None) for r in rows if r[1] is not None}
-        return float(rows[0][0]), sent
+        return Sent(float(rows[0][0]), sent, layout)
 
     async def sent_message(
         self, game_id: int, version: int, kind: str, part: str, message_id: int | None, *, written_at: float

@@ -84,16 +84,23 @@ class Sends:
         self.applied = applied
         self._written_at: float | None = None
         self._sent: dict[str, int | None] | None = None
+        self._layout: str | None = None
 
     async def _marks(self) -> dict[str, int | None]:
         if self._sent is None:
-            self._written_at, self._sent = await self.service.sends(self.applied)
+            self._written_at, self._sent, self._layout = await self.service.sends(self.applied)
             own = self.applied.written_at
             if own is not None and self._written_at != own:
                 # The version's row is another publication's: an undo took this one's out and the version was
                 # committed again. This one marks nothing there (its marks and its end match its own row only).
                 self._written_at, self._sent = own, {}
         return self._sent
+
+    async def layout(self) -> str | None:
+        """The channel's layout as the last channel part stored it (read with the marks: the channel part plans into
+        it before its first send)."""
+        await self._marks()
+        return self._layout
 
     async def recorded(self, part: str) -> tuple[bool, int | None]:
         """Whether ``part`` went out already, and its message's id."""
@@ -297,11 +304,11 @@ class Publisher:
         are re-armed by the caller). In the worker holding the publish lock (``cogs/pump.py``), again and again,
         whoever committed it: a publication that failed is tried once more (its row notes a retry)."""
         skip = self._skipped if not failed_only else lambda key, sent: self._skipped(key, sent) or not failed(sent)
-        pending = await self.service.unpublished(skip=skip, known=self._known, applied_here=self._applied_here)
+        # The notices to post are read with the outbox, in one statement: the games with notices are below.
+        pending, notices = await self.service.drainable(skip=skip, known=self._known, applied_here=self._applied_here)
         # A game's notices written before a publication's commit are posted before it, as they were when nothing
         # crashed (each after the publication of its own commit: a notice is written after its commit's row).
         noticed_before: dict[int, float] = {}
-        notices = await self.service.pending_notices()  # read once: the games with notices to post are below
         for key, applied, sent in pending:
             game_id, written_at = applied.game_id, applied.written_at
             if written_at is not None and game_id not in self.noticing:
@@ -504,10 +511,10 @@ class Publisher:
             list(self.log_carry.get(game_id) or []),
         )
 
-    async def _load_layout(self, game_id: int) -> None:
+    async def _load_layout(self, game_id: int, sends: Sends) -> None:
         """The working memory of the channel's layout, as the last publication's channel part stored it: never what
         this process held before (another process may have published since, or a crash cut a publication short)."""
-        stored = await self.service.store.channel_layout(game_id)
+        stored = await sends.layout()
         layout = Layout.from_json(stored) if stored is not None else Layout()
         self.tables[game_id] = layout.table
         if layout.phase_shown is None:
@@ -570,7 +577,7 @@ class Publisher:
         row = await self.service.row(game_id)
         lang = row.settings.get("language", "en")
         channel = await self.channels.channel(row.channel_id)
-        await self._load_layout(game_id)
+        await self._load_layout(game_id, sends)
         return await self._post_step(game_id, game, public, images or [], sends, row, lang, channel)
 
     async def _post_step(

@@ -29,9 +29,9 @@ async def service(database: Path | str):  # type: ignore[no-untyped-def]
     await store.close()
 
 
-async def started(service: GameService, players: int = 3) -> int:
+async def started(service: GameService, players: int = 3, *, channel_id: int = 10) -> int:
     game_id = await service.create(
-        guild_id=1, channel_id=10, creator=100, name="test", settings=GameSettings(players=players, seed=5)
+        guild_id=1, channel_id=channel_id, creator=100, name="test", settings=GameSettings(players=players, seed=5)
     )
     for user in range(100, 100 + players):
         await service.execute(Join(game_id=game_id, by=user))
