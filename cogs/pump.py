@@ -54,6 +54,7 @@ log = logging.getLogger("westeros.pump")
 PUBLISH_LOCK = f"lease:{PUBLISHER}"  # the advisory lock of the one publishing worker (``lock_key`` of its schema)
 POLL_S = 1.0  # how often the holder looks at the outbox unasked (commits announce themselves: revision 0019's trigger)
 TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
+GATHER_S = 0.02  # a wake-up's wait before the drain, so that a burst's commits announced meanwhile share its read
 FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
 # A new holder's wait after its take, before its first send: the previous holder's last yes has run out by then.
 TAKE_OVER_PAUSE_S = FENCE_WINDOW_S + 0.25
@@ -83,6 +84,7 @@ class OutboxPump:
         self.asking: tuple[int, asyncio.Task[bool]] | None = None  # the fence's read under way, and its turn
         self.fence_reads = 0  # reads the fence sent (tests: the window spares most)
         self.lock_lost = False  # the fence found the lock's connection gone during this turn
+        self.gather = GATHER_S  # a wake-up's wait before its drain (tests lengthen it)
         publisher.may_send = self.may_send
         publisher.retry_after = None  # what failed goes again at the next drain, a second away
 
@@ -165,6 +167,9 @@ class OutboxPump:
                         idle = False
                         try:
                             await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+                            # The commits announced in the next moment go with this one: a burst woke a drain, and
+                            # its read of the whole outbox, for nearly every commit.
+                            await asyncio.sleep(self.gather)
                         except TimeoutError:
                             idle = True
                         if self.lock_lost:  # the fence's read found the lock's connection gone: the lock with it

@@ -223,3 +223,31 @@ async def test_a_second_holder_is_refused_naming_the_first_and_a_dead_ones_lease
             await second.close()
             first.held.clear()
             await first.close()
+
+
+async def test_commits_announced_together_share_one_drain_of_the_outbox() -> None:
+    """A burst of commits woke the publishing worker's drain, and its read of the whole outbox, for nearly every
+    commit (61 drains in ``bench/scale.py``'s burst of 300 answers). A wake-up waits a moment (``GATHER_S``) for the
+    commits announced after it: they share one drain. Lengthened here, so that a loaded machine keeps the test's five
+    announcements inside it."""
+    require_postgres()
+    with postgres.fresh_schema("gather") as url:
+        migrated(url)
+        drains = Drains()
+        pump = OutboxPump(drains, url, holder="only")  # type: ignore[arg-type]
+        pump.gather = 0.5
+        pump.start()
+        db = await PostgresDatabase.open(url, pool_size=(1, 1))
+        try:
+            await wait_until(lambda: pump.holding and drains.drains >= 1)
+            await asyncio.sleep(0.6)  # the first drain's own wait is over
+            before = drains.drains
+            for commit in range(5):  # five commits, each announced on its own
+                await db.execute(f"SELECT {notify_sql('?')}", ("westeros_outbox", str(commit)))
+                await asyncio.sleep(0.02)
+            await asyncio.sleep(0.7)  # the wait and its drain are over
+            # One drain for the five (and at most one more: the pump's look of every POLL_S may fall in the window).
+            assert 1 <= drains.drains - before <= 2
+        finally:
+            await db.close()
+            await pump.stop()
