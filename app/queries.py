@@ -210,7 +210,10 @@ class SharedGame(Game):
 
     def prompt_for(self, house: str) -> Prompt | None:
         if house not in self._prompt_for:
-            self._prompt_for[house] = super().prompt_for(house)
+            if self._prompts is not None:  # worked out already: ``prompt_for`` agrees with ``prompts`` (a test says so)
+                self._prompt_for[house] = next((p for p in self._prompts if p.house == house), None)
+            else:
+                self._prompt_for[house] = super().prompt_for(house)
         return self._prompt_for[house]
 
     def awaiting(self) -> list[str]:
