@@ -5,7 +5,11 @@ on the form of his decision DM at the same instant) against three set-ups, measu
 
 - ``sqlite_1``: one process (``bot.py``), SQLite;
 - ``postgres_1``: one process, PostgreSQL;
-- ``postgres_gateway_2_workers``: ``bot.py --role gateway`` and two ``bot.py --role worker``, PostgreSQL.
+- ``postgres_gateway_2_workers``: ``bot.py --role gateway`` and two ``bot.py --role worker``, PostgreSQL;
+- ``postgres_socket_gateway_2_workers`` (only with ``--only``, and a server on this machine): the same, every
+  connection over the server's Unix socket instead of TCP, as a database on the bot's own host may be reached. The
+  kernel's TCP work on both ends of each round trip is CPU of the bot's processes and the server's alike: the two
+  set-ups measured in one run say what it costs.
 
 Per set-up: ``answers_per_s`` (answers recorded over the burst, from the first click to the last receipt),
 ``cpu_ms_per_answer`` (the CPU of every process of the bot, their image workers and the PostgreSQL server's
@@ -26,6 +30,7 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -36,7 +41,11 @@ SETUPS: dict[str, tuple[str, int]] = {  # name: (store, workers)
     "sqlite_1": ("sqlite", 0),
     "postgres_1": ("postgres", 0),
     "postgres_gateway_2_workers": ("postgres", 2),
+    # The same over the server's Unix socket instead of TCP (a database on the bot's own host): not measured unless
+    # asked for (``--only``), and only with a server on this machine.
+    "postgres_socket_gateway_2_workers": ("postgres-socket", 2),
 }
+DEFAULT_SETUPS = ("sqlite_1", "postgres_1", "postgres_gateway_2_workers")
 SHOWN = (
     "cpu_ms_per_answer",
     "bot_cpu_ms_per_answer",
@@ -58,7 +67,34 @@ async def one(
     if store == "sqlite":
         return await run(tables, profile, spy=spy)
     with postgres.fresh_schema("bench", durable=True) as url:
+        if store == "postgres-socket":
+            url = over_socket(url)
         return await run(tables, profile, spy=spy, database=url, workers=workers)
+
+
+def socket_directory() -> str | None:
+    """The directory of the test server's Unix socket, when the server runs on this machine (None: it does not, or
+    listens on no socket)."""
+    import psycopg
+
+    host = psycopg.conninfo.conninfo_to_dict(postgres.server_url()).get("host")
+    if host not in (None, "", "localhost", "127.0.0.1", "::1") and not str(host).startswith("/"):
+        return None
+    with psycopg.connect(postgres.server_url()) as connection:
+        row = connection.execute("SHOW unix_socket_directories").fetchone()
+    directories = [d.strip() for d in str(row[0] if row else "").split(",") if d.strip().startswith("/")]
+    return directories[0] if directories and Path(directories[0]).is_dir() else None
+
+
+def over_socket(url: str) -> str:
+    """``url`` (its user, database, port and options) reached over the server's Unix socket instead of TCP."""
+    directory = socket_directory()
+    if directory is None:
+        raise RuntimeError("the test server is not on this machine or has no Unix socket")
+    parts = urlsplit(url)
+    netloc = f"{parts.username}@" if parts.username else ""
+    query = urlencode({"host": directory, "port": str(parts.port or 5432), **dict(parse_qsl(parts.query))})
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
 
 
 def per_process(shown: dict[str, Any]) -> None:
@@ -89,7 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     if reason is not None:
         print(reason, file=sys.stderr)
         return 2
-    chosen = {name: SETUPS[name] for name in (args.only or SETUPS)}
+    if args.only and "postgres_socket_gateway_2_workers" in args.only and socket_directory() is None:
+        print("postgres_socket_gateway_2_workers: the test server is not on this machine, or has no socket",
+              file=sys.stderr)  # fmt: skip
+        return 2
+    chosen = {name: SETUPS[name] for name in (args.only or DEFAULT_SETUPS)}
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in chosen}
     for _ in range(args.runs):
         for name, (store, workers) in chosen.items():
@@ -115,6 +155,11 @@ def main(argv: list[str] | None = None) -> int:
             "cpu_ms_per_answer": round(scaled["cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2),
             "gateway_cpu_ms_per_answer": round(scaled["bot_cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2),
         }
+        if "postgres_socket_gateway_2_workers" in figures:  # the same, its database over the Unix socket
+            socket = figures["postgres_socket_gateway_2_workers"]
+            figures["ratios"]["socket_cpu_ms_per_answer"] = round(
+                socket["cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2
+            )
     if args.json:
         print(json.dumps(figures))
         return 0
