@@ -1,4 +1,4 @@
-"""The two databases the store runs on, behind one small interface: SQLite (the default: one file, one
+"""The two databases the store runs on, behind one small interface: SQLite (aiosqlite, the default: one file, one
 process) and PostgreSQL (psycopg with its connection pool, for a bot of several processes).
 
 The store writes its SQL once, with ``?`` placeholders and the syntax both accept (``ON CONFLICT``, ``RETURNING``);
@@ -18,11 +18,13 @@ import sys
 import time
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
 
 if TYPE_CHECKING:  # imported when a PostgreSQL database is opened: the SQLite default never loads them
     import psycopg
@@ -32,7 +34,6 @@ log = logging.getLogger("westeros.database")
 
 Row = tuple[Any, ...]
 Params = Sequence[Any]
-T = TypeVar("T")
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 POOL_SIZE = (2, 8)  # PostgreSQL connections of one process: kept open, at most
@@ -142,159 +143,72 @@ class Database(Session):
 
 
 class SQLiteDatabase(Database):
-    """One SQLite connection in WAL mode, run on the event loop's own thread.
-
-    A statement of the store is a few microseconds (pages in memory; a commit appends to the WAL, which
-    ``synchronous=NORMAL`` does not flush), where handing it to a thread and back (aiosqlite) cost ~50 µs of CPU:
-    in a burst a sixth of the one process's Python time went to those hand-overs. What can take long runs elsewhere:
-    the WAL's checkpoints, and the fsync they make, on a connection of their own in a thread (``_Checkpoints``); a
-    statement that finds another connection's write lock (another process on the file) waits by sleeping its
-    coroutine (``BUSY_WAIT_S``), never the loop. Writes are serialised by one lock: a statement issued while another
-    coroutine's transaction is open would silently join that transaction."""
+    """One aiosqlite connection, in WAL mode. Writes are serialised by one lock: on a shared connection, a statement
+    issued while another coroutine's transaction is open would silently join that transaction."""
 
     dialect = "sqlite"
 
-    def __init__(self, connection: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, connection: aiosqlite.Connection) -> None:
         self.connection = connection
         self.write_lock = asyncio.Lock()
-        self.checkpoints = _Checkpoints(path)
 
     @staticmethod
     async def open(path: Path) -> SQLiteDatabase:
-        # ``timeout=0``: no busy handler blocking the loop; ``_outside`` waits instead. ``check_same_thread``: the
-        # connection is used only by the loop's coroutines, whichever thread opened it.
-        connection = sqlite3.connect(str(path), isolation_level=None, timeout=0, check_same_thread=False)
-        db = SQLiteDatabase(connection, path)
-        try:
-            for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "wal_autocheckpoint=0"):
-                await db._outside(partial(connection.execute, f"PRAGMA {pragma}"))
-        except BaseException:
-            connection.close()
-            raise
-        return db
-
-    async def _outside(self, run: Callable[[], T]) -> T:
-        """``run`` (one statement outside a transaction, or a ``BEGIN``), again after a pause while another
-        connection holds the write lock: a statement refused as busy did nothing, so running it again is safe.
-
-        It lets the loop's other tasks run first, as a trip to a thread did: a burst's acknowledgements wait for no
-        more than one statement of the work behind them."""
-        await asyncio.sleep(0)
-        waited = 0.0
-        pause = BUSY_PAUSE_S[0]
-        while True:
-            try:
-                return run()
-            except sqlite3.OperationalError as err:
-                if not _is_busy(err) or waited >= BUSY_WAIT_S:
-                    raise
-            await asyncio.sleep(pause)
-            waited += pause
-            pause = min(pause * 2, BUSY_PAUSE_S[1])
-
-    def _execute(self, sql: str, params: Params) -> int:
-        try:
-            return self.connection.execute(sql, params).rowcount
-        except sqlite3.IntegrityError as err:
-            raise IntegrityError(str(err)) from err
-
-    def _executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        try:
-            self.connection.executemany(sql, rows)
-        except sqlite3.IntegrityError as err:
-            raise IntegrityError(str(err)) from err
-
-    def _fetchall(self, sql: str, params: Params) -> list[Row]:
-        try:
-            return [tuple(row) for row in self.connection.execute(sql, params).fetchall()]
-        except sqlite3.IntegrityError as err:  # a RETURNING statement
-            raise IntegrityError(str(err)) from err
+        connection = await aiosqlite.connect(str(path), isolation_level=None)
+        for pragma in ("journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL", "busy_timeout=5000"):
+            await connection.execute(f"PRAGMA {pragma}")
+        return SQLiteDatabase(connection)
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         async with self.write_lock:
-            count = await self._outside(lambda: self._execute(sql, params))
-        self.checkpoints.wrote()
-        return count
+            return await self._execute(sql, params)
+
+    async def _execute(self, sql: str, params: Params) -> int:
+        try:
+            cursor = await self.connection.execute(sql, params)
+        except sqlite3.IntegrityError as err:
+            raise IntegrityError(str(err)) from err
+        return cursor.rowcount
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        rows = list(rows)  # it may be run again
         async with self.write_lock:
-            await self._outside(lambda: self._executemany(sql, rows))
-        self.checkpoints.wrote()
+            await self._executemany(sql, rows)
 
-    # Every ``fetchone`` of the store asks for one row at most.
+    async def _executemany(self, sql: str, rows: Iterable[Params]) -> None:
+        try:
+            await self.connection.executemany(sql, rows)
+        except sqlite3.IntegrityError as err:
+            raise IntegrityError(str(err)) from err
+
+    # A read is one hand-over to aiosqlite's thread (``execute_fetchall``), where a cursor took three: its statement,
+    # its fetch and its close, each queued to the thread and called back on the loop (a tenth of the one process's
+    # Python time in a burst went to those hand-overs). Every ``fetchone`` of the store's asks for one row at most.
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self._outside(lambda: self._fetchall(sql, params))
-        return rows[0] if rows else None
+        try:
+            rows = list(await self.connection.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as err:  # a RETURNING statement
+            raise IntegrityError(str(err)) from err
+        return tuple(rows[0]) if rows else None
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return await self._outside(lambda: self._fetchall(sql, params))
+        return [tuple(row) for row in await self.connection.execute_fetchall(sql, params)]
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Session]:
         async with self.write_lock:
-            await self._outside(lambda: self.connection.execute("BEGIN IMMEDIATE"))
+            await self.connection.execute("BEGIN IMMEDIATE")
             try:
                 yield _SQLiteSession(self)
-                self._execute("COMMIT", ())
             except BaseException:
-                if self.connection.in_transaction:  # a failed COMMIT leaves it open
-                    self.connection.execute("ROLLBACK")
+                await self.connection.execute("ROLLBACK")
                 raise
-        self.checkpoints.wrote()
+            await self.connection.execute("COMMIT")
 
     async def close(self) -> None:
-        await self.checkpoints.close()
-        self.connection.close()  # the last connection to close checkpoints the WAL and removes it
+        await self.connection.close()
 
     async def set_read_only(self, read_only: bool) -> None:
-        self.connection.execute(f"PRAGMA query_only = {'ON' if read_only else 'OFF'}")
-
-
-BUSY_WAIT_S = 5.0  # a statement waits this long for another connection's write lock before it fails
-BUSY_PAUSE_S = (0.002, 0.1)  # the pauses between its tries: the first, doubling up to the second
-CHECKPOINT_AFTER_WRITES = 200  # a checkpoint of the WAL (SQLite's own automatic one: every ~1,000 pages written)
-
-
-def _is_busy(error: sqlite3.OperationalError) -> bool:
-    return getattr(error, "sqlite_errorcode", 0) & 0xFF in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
-
-
-class _Checkpoints:
-    """The WAL's checkpoints, made off the loop: SQLite's automatic checkpoint runs in the commit that crosses its
-    threshold, copying the WAL into the file and flushing both, which would stop the loop for as long as the disk takes.
-    So the loop's connection has it turned off, and every ``CHECKPOINT_AFTER_WRITES`` writes a passive checkpoint runs
-    on a connection of its own in a thread (it waits for nobody, and nobody waits for it; readers and the writer go
-    on meanwhile)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.writes = 0
-        self.made = 0  # checkpoints made (tests)
-        self.connection: sqlite3.Connection | None = None
-        self.running: asyncio.Task[None] | None = None
-
-    def wrote(self) -> None:
-        self.writes += 1
-        if self.writes >= CHECKPOINT_AFTER_WRITES and (self.running is None or self.running.done()):
-            self.writes = 0
-            self.running = asyncio.get_running_loop().create_task(asyncio.to_thread(self._checkpoint))
-
-    def _checkpoint(self) -> None:
-        try:
-            if self.connection is None:
-                self.connection = sqlite3.connect(str(self.path), isolation_level=None, check_same_thread=False)
-            self.connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            self.made += 1
-        except sqlite3.Error as err:  # the WAL grows until the next one: nothing is lost
-            log.warning("a checkpoint of the SQLite file failed: %s", err)
-
-    async def close(self) -> None:
-        if self.running is not None:
-            await self.running
-        if self.connection is not None:
-            self.connection.close()
-            self.connection = None
+        await self.connection.execute(f"PRAGMA query_only = {'ON' if read_only else 'OFF'}")
 
 
 class _SQLiteSession(Session):
@@ -304,17 +218,16 @@ class _SQLiteSession(Session):
         self.db = db
 
     async def execute(self, sql: str, params: Params = ()) -> int:
-        return self.db._execute(sql, params)
+        return await self.db._execute(sql, params)
 
     async def executemany(self, sql: str, rows: Iterable[Params]) -> None:
-        self.db._executemany(sql, rows)
+        await self.db._executemany(sql, rows)
 
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
-        rows = self.db._fetchall(sql, params)
-        return rows[0] if rows else None
+        return await self.db.fetchone(sql, params)
 
     async def fetchall(self, sql: str, params: Params = ()) -> list[Row]:
-        return self.db._fetchall(sql, params)
+        return await self.db.fetchall(sql, params)
 
 
 @lru_cache(maxsize=512)

@@ -5,9 +5,9 @@
 ``--games`` 6-player games are started, then ``--answers`` answers are committed with ``Store.commit_answer``,
 all at once as in a burst (each game's answers one after another, as its lock makes them). Each answer stores
 a real 6-player state and one log entry, as the bot's answers do. ``cpu_ms_per_commit``: the process's CPU time
-(every thread's: SQLite's statements run on the event loop's, its checkpoints on another) over the commits, divided
-by their number; ``wall_ms_per_commit``: the elapsed time divided likewise; ``commits``: the log entries found
-afterwards (every answer's). With ``--runs N`` the figures are the medians of N fresh databases.
+(both threads: the event loop and aiosqlite's) over the commits, divided by their number; ``wall_ms_per_commit``:
+the elapsed time divided likewise; ``commits``: the log entries found afterwards (every answer's). With
+``--runs N`` the figures are the medians of N fresh databases.
 Figures, never assertions.
 """
 
