@@ -57,6 +57,9 @@ RETRY_AFTER_S = 30.0
 # is not met with a request a second for each game).
 FAILED_PAUSE_S = 5.0
 MARK_PAUSE_S = (0.5, 10.0)  # the first wait before marking a failed publication again, doubling up to the second
+# A publication's mark, made before it asks Discord for the game's log thread: a try that finds it looks for a thread
+# Discord may have opened without the answer reaching the bot.
+THREAD_OPENING = "thread:opening"
 
 
 def failed(sent: frozenset[str]) -> bool:
@@ -687,7 +690,7 @@ class Publisher:
         with, rewritten with this step's houses (one line of "Nothing mustered", not one per house)."""
         if not lines and regrouped is None:
             return
-        thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang, since=await sends.written_at())
+        thread = await self._log_thread(game_id, thread_id, channel_id, game_name, lang, sends=sends)
         if thread is None:
             return
         if regrouped is not None:
@@ -758,11 +761,13 @@ class Publisher:
         game_name: str,
         lang: str,
         *,
-        since: float | None = None,
+        sends: Sends,
     ) -> discord.abc.Messageable | None:
-        """The game's log thread, opened with its first lines. Discord has no nonce for a new thread: a publication
-        tried again after a crash between opening it and recording its id (``since``: when that publication was
-        committed) finds the thread it opened among the server's active threads, and does not open a second."""
+        """The game's log thread, opened with its first lines. Discord has no nonce for a new thread: the publication
+        marks that it is opening one before it asks (``THREAD_OPENING``), and a try of it that finds the mark (a
+        crash came between opening the thread and recording its id, or in the asking) looks for the thread it opened
+        among the server's active threads, and does not open a second. A first try lists no threads: the list is
+        every active thread of the server, all parsed, a request each game's start made for nothing."""
         thread_id = self.threads.get(game_id, thread_id)
         if thread_id is not None:
             return self.channels.thread(thread_id)
@@ -771,9 +776,13 @@ class Publisher:
         try:
             parent = await self.channels.text_channel(channel_id)
             name = t("channel.thread-name", lang, game=shown(game_name, NAME_LIMIT))[:100]
+            tried_before, _ = await sends.recorded(THREAD_OPENING)
+            since = await sends.written_at() if tried_before else None
             thread = await self._opened_before(parent, name, since)
             if thread is None:
                 await self._fence()
+                if not tried_before:
+                    await sends.mark(THREAD_OPENING, None)
                 thread = await parent.create_thread(
                     name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
                 )

@@ -174,6 +174,28 @@ async def test_X_02_a_log_thread_discord_opened_without_answering_is_not_opened_
     assert len(threads) == 1, [c.name for c in threads]
 
 
+async def test_X_02_a_first_try_opens_the_log_thread_without_listing_the_servers_threads(tmp_path: Path) -> None:
+    """Without a crash, the reveal's lines open the log thread with one request: the server's active threads (every
+    one of them, parsed) are listed only by a try that finds the publication asked for the thread before (the tests
+    above: a thread Discord opened without answering is found there, not opened twice)."""
+    async with crash_table(tmp_path, None) as table:
+        fake, channel, players, store = table.fake, table.channel, table.players, table.store
+        game_id = await new_game(fake, channel, table.moderator, players)
+        house_of = {user: house for house, user in (await store.seats(game_id)).items()}
+        dms = {p.id: await fake.wait_for_dm(p, timeout=30) for p in players}
+        for player in players:
+            form = dms[player.id]
+            submitted = await fake.click(player, form, form_control(form, game_id, house_of[player.id]))
+            await fake.world.wait_until(functools.partial(recorded, submitted), 60, "a receipt")
+        await fake.world.wait_until(lambda: not peek(table.db, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+        await fake.wait_idle(quiet=1.0, timeout=60)
+        thread = next(c for c in fake.world.channels.values() if c.is_thread and c.parent_id == channel.id)
+        assert revealed(fake, thread) == 1, [m.content for m in fake.messages_in(thread)]
+        assert fake.requests.count("POST /channels/{channel_id}/threads") == 1
+        assert fake.requests.count("GET /guilds/{guild_id}/threads/active") == 0
+        assert not peek(table.db, "SELECT 1 FROM outbox_sends"), "the opening's mark goes with its outbox row"
+
+
 @dataclass
 class CrashTable:
     """A game channel with its moderator and three players on the fake Discord, the process that publishes (``bot``)
