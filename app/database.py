@@ -181,8 +181,9 @@ class SQLiteDatabase(Database):
             raise IntegrityError(str(err)) from err
 
     # A read is one hand-over to aiosqlite's thread (``execute_fetchall``), where a cursor took three: its statement,
-    # its fetch and its close, each queued to the thread and called back on the loop (a tenth of the one process's
-    # Python time in a burst went to those hand-overs). Every ``fetchone`` of the store's asks for one row at most.
+    # its fetch and its close, each queued to the thread and called back on the loop (py-spy put a tenth of the loop's
+    # GIL time there, though running SQLite on the loop itself saved no measurable CPU: docs/bot.md). Every
+    # ``fetchone`` of the store's asks for one row at most.
     async def fetchone(self, sql: str, params: Params = ()) -> Row | None:
         try:
             rows = list(await self.connection.execute_fetchall(sql, params))
