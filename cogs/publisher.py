@@ -129,6 +129,11 @@ class Sends:
         await self._marks()
         return self._written_at
 
+    def any_out(self) -> bool:
+        """Whether a message of this publication is marked out, by this try or an earlier one, as far as its marks
+        were read: a try that read none asked for no part (no DM, no channel post) of a publication that sent one."""
+        return bool(self._sent)
+
     async def mark(self, part: str, message_id: int | None) -> None:
         written_at = await self.written_at()
         if written_at is not None:  # else an undo took this publication's row out: nothing of it is retried
@@ -462,6 +467,9 @@ class Publisher:
                 await self._mark_failed(applied, RETRY, sends)
                 self.retry_later()
                 return False
+        # A try that finds every message sent by an earlier one (cut off from the lease after its last DM) tells
+        # nothing now, yet its version told: quiet, its row would wait for the game's next told version.
+        told = told or "channel" in sent or sends.any_out()
         if told or last_try or applied.game.finished or failed(sent):
             # This publication's own row, and the rows written before it: an undo made meanwhile wrote rows after
             # it that are still to publish. No row left (an undo took it out): nothing of it to take out. A quiet
@@ -859,6 +867,8 @@ class Publisher:
             try:
                 async with self.order.publishing():
                     await self.update_status(game_id, await self.service.load(game_id))
+            except LostLease:  # the lease's next holder edits it (its mark, ``status_due``, stays)
+                log.info("game %s: this worker no longer publishes; its status is the lease's holder's", game_id)
             except Exception:  # its mark (``status_due``) stays: the next publication or start edits it
                 log.exception("could not update the status message of game %s", game_id)
 

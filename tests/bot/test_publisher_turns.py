@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
+from app.database import lock_key, schema_of
 from app.service import GameService
 from app.store import Store
 from cogs.publisher import FAILED_PAUSE_S
+from cogs.pump import PUBLISH_LOCK
 from testing import postgres
 from testing.bot_process import BotProcess
 from testing.db_proxy import DatabaseProxy
@@ -193,3 +196,64 @@ async def test_X_a_publication_whose_database_connection_drops_twice_still_sends
                 )
             # Both drops were the publication's, and neither counted as a try of it.
             assert worker.output().count("lost the database or Discord while publishing") == 2
+
+
+@asynccontextmanager
+async def publish_lock_taken_away(url: str, prefix: str) -> AsyncIterator[None]:
+    """Terminate the connection on which this test's worker holds the publish lock, and hold the lock here until the
+    block ends: the worker's turn is over, and it takes the lock again only then."""
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as holder:
+        key = lock_key(PUBLISH_LOCK, await schema_of(holder))
+        cut = (
+            "SELECT count(pg_terminate_backend(l.pid)) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+            " WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE %s"
+        )
+        row = await (await holder.execute(cut, (prefix + "%",))).fetchone()
+        assert row is not None and row[0] == 1, "the worker held no publish lock"
+        for _ in range(100):  # the lock is free once the server process is gone
+            row = await (await holder.execute("SELECT pg_try_advisory_lock(%s)", (key,))).fetchone()
+            if row is not None and row[0]:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError("the publish lock stayed held")
+        yield
+
+
+async def test_X_a_publication_whose_lease_ends_after_its_last_dm_still_leaves_the_outbox(tmp_path: Path) -> None:
+    """The reveal's publication sends its channel post and its one decision DM, and loses the publish lock while
+    Discord's answer to the DM is on its way: the fence before the forms stops it (``LostLease``), every message out.
+    The same worker takes the lock again and tries the version once more; it finds everything sent (the DM in its
+    own memory of what it told), so it tells nothing, yet it is no quiet version: its row must go with it, or the
+    outbox keeps it, and the two quiet versions before it, until the game's next answer (the connection storm once
+    left CI's outbox so for two minutes)."""
+    require_postgres()
+    prefix = f"lastdm_{secrets.token_hex(3)}_"
+    with postgres.fresh_schema("lastdm") as url:
+        async with rig(tmp_path, url, PGAPPNAME=prefix + "worker") as table:
+            fake, channel, players, worker = table.fake, table.channel, table.players, table.worker
+            before = {p.id: len(fake.dm_messages(p)) for p in players}
+            for player in players[:2]:
+                await table.answer(player)
+            # Discord takes the reveal's decision DM (whoever is asked) and withholds its answer for a while.
+            rules = [
+                fake.faults.lost_answer(f"POST /channels/{fake.dm_channel(p).id}/messages", hold=2.0) for p in players
+            ]
+            await table.answer(players[2])
+            await fake.world.wait_until(lambda: any(rule.hits for rule in rules), 60, "the decision DM")
+            async with publish_lock_taken_away(url, prefix):
+                await fake.world.wait_until(
+                    lambda: "the lease's holder takes it up" in worker.output(), 30, "the publication stopped", poll=0.1
+                )
+            await fake.world.wait_until(lambda: not peek(url, "SELECT 1 FROM outbox"), 60, "the outbox", poll=0.2)
+            await fake.wait_idle(quiet=1.0, timeout=60)
+            reveals = [m for m in fake.messages_in(channel) if "Orders are revealed" in (m.content or "")]
+            assert len(reveals) == 1, [m.content for m in fake.messages_in(channel)]
+            awaited = {
+                p.house for p in (await GameService(table.store).load(table.game_id)).prompts() if not p.answered
+            }
+            assert len(awaited) == 1, awaited
+            for player in players:
+                new = fake.dm_messages(player)[before[player.id] :]
+                assert len(new) == (1 if table.house_of[player.id] in awaited else 0), [m.content for m in new]
+            assert fake.internal_errors == []
