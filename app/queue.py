@@ -38,6 +38,13 @@ QUEUED = "westeros_queue"  # a command was enqueued
 OUTBOX = "westeros_outbox"  # a process committed something to publish (revision 0019's trigger on the outbox)
 DONE = "westeros_done"  # a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
+# A worker looks every POLL_S only while commands flow, for ACTIVE_S after it last claimed one or heard of one: the
+# case those looks are for belongs to a burst (a command queued behind its game's earlier one while that one's outcome
+# was written: the two statements crossed, and nobody was woken). An idle worker looks every IDLE_POLL_S, the net
+# under a listening connection dead without a word (each reconnection wakes it): two idle workers made 16 round trips
+# a second, forever.
+ACTIVE_S = 2.0
+IDLE_POLL_S = 5.0
 # How often a gateway waiting for an outcome reads it from the table unasked: its listener announces every outcome, and
 # each of its reconnections makes every waiter read its own once (what was announced meanwhile is lost); this is the
 # net under both, for a listening connection that died without a word.
@@ -55,6 +62,7 @@ CLAIMED_KEYS = 16384  # the commands a gateway remembers telling (or waiting for
 
 GATHER_S = 0.01  # a busy worker's wait after a wake-up, so that a burst's commands arriving meanwhile share its claim
 HANDOFF_S = 1.0  # a command meant for one worker (``for_worker``) that it has not claimed by then is anyone's
+HANDOFF_MARGIN_S = 0.05  # a worker that heard of another's command looks this long after HANDOFF_S
 # The next commands whose games have no earlier one pending (so at most one of each game); one meant for another worker
 # only once it waited HANDOFF_S.
 CLAIM = (
@@ -235,7 +243,8 @@ class CommandQueue:
         """Queue the batch's commands in one statement, their ids in its order."""
         # No worker is woken for a command behind an earlier one of its game: none could claim it before that one is
         # done, and the worker that finishes that one claims again (``Claimed.game_waits``). Should the two statements
-        # cross (each seeing the other uncommitted), the workers' poll takes it within ``POLL_S``.
+        # cross (each seeing the other uncommitted), the poll of the worker that wrote the outcome, a moment ago and so
+        # still every ``POLL_S`` (``ACTIVE_S``), takes it within ``POLL_S``.
         given = [
             {
                 "n": n,
@@ -683,8 +692,9 @@ class Workers:
     transaction (``CommandQueue.apply_next``); the notifications that came meanwhile are one wake-up, since the next
     claim takes all their commands at once. The loop claims again at once when its claim filled the free slots (more
     may wait), when a later command of a game it applied waits (no claim could take it before), or when a wake-up
-    came during the claim; and every ``POLL_S`` in case a notification was missed, or a command meant for another
-    worker waited past ``HANDOFF_S``. So a burst's answers cost a claim for several, not one or more each."""
+    came during the claim; ``HANDOFF_S`` after it heard of another worker's command (then its own too); and every
+    ``POLL_S`` while commands flow (``ACTIVE_S``), every ``IDLE_POLL_S`` otherwise, in case a notification was missed.
+    So a burst's answers cost a claim for several, not one or more each, and an idle worker costs next to nothing."""
 
     def __init__(
         self,
@@ -701,20 +711,34 @@ class Workers:
         self.wake = asyncio.Event()  # a command was enqueued for this worker or any
         self.freed = asyncio.Event()  # a claim's commands were applied: their slots are free
         self.free = slots  # slots not applying a claim's command
-        self.listener = Listener(queue.db.url, QUEUED, self._notified)
+        # At each (re)connection of the listening connection: what was announced while it was away is lost.
+        self.listener = Listener(queue.db.url, QUEUED, self._notified, self.wake.set)
         self.tasks: list[asyncio.Task[None]] = []
         self.claiming: set[asyncio.Task[None]] = set()  # claims under way, each applying its commands
         self.applied = 0
         self.claims = 0  # claims made, those that found nothing included (the benchmark and tests)
         self.pruned_at = time.monotonic()
+        self.active_at = time.monotonic()  # when this worker last claimed a command or heard of one (ACTIVE_S)
+        self.handoff: asyncio.TimerHandle | None = None  # the look due once another worker's command waited HANDOFF_S
 
     def start(self) -> None:
         self.listener.start()
         self.tasks = [asyncio.get_running_loop().create_task(self._run())]
 
     def _notified(self, payload: str) -> None:
-        if payload in ("", self.name):  # another worker's command is its own, until it waited HANDOFF_S
+        self.active_at = time.monotonic()
+        if payload in ("", self.name):
             self.wake.set()
+        elif self.handoff is None:  # another worker's command is this one's too once it waited HANDOFF_S: look then
+            self.handoff = asyncio.get_running_loop().call_later(HANDOFF_S + HANDOFF_MARGIN_S, self._handoff_due)
+
+    def _handoff_due(self) -> None:
+        self.handoff = None
+        self.wake.set()
+
+    def look_every(self) -> float:
+        """How long the loop waits for a wake-up before it looks at the table itself (ACTIVE_S)."""
+        return POLL_S if time.monotonic() - self.active_at < ACTIVE_S else IDLE_POLL_S
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -733,7 +757,7 @@ class Workers:
                 continue
             await self._prune_now_and_then()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+                await asyncio.wait_for(self.wake.wait(), timeout=self.look_every())
             if self.wake.is_set() and self.free < self.slots:
                 # Busy (a claim's commands are being applied): a burst is under way, and its next commands arrive a
                 # few milliseconds apart; claimed together a moment later, they share one claim. An idle worker
@@ -750,6 +774,7 @@ class Workers:
             nonlocal held
             held = count
             self.free -= count
+            self.active_at = time.monotonic()
             taken.set_result(count)
 
         claimed: Claimed | None = None
@@ -763,6 +788,7 @@ class Workers:
             if not taken.done():
                 taken.set_result(0)
         if held:
+            self.active_at = time.monotonic()  # its outcomes were just written: a command may have crossed them
             self.freed.set()
         if claimed is not None:
             self.applied += len(claimed.queue_ids)
@@ -779,6 +805,8 @@ class Workers:
             log.exception("could not prune the command queue")
 
     async def stop(self) -> None:
+        if self.handoff is not None:
+            self.handoff.cancel()
         for task in [*self.tasks, *self.claiming]:
             task.cancel()
         for task in [*self.tasks, *self.claiming]:

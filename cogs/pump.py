@@ -52,7 +52,11 @@ from cogs.publisher import Publisher
 log = logging.getLogger("westeros.pump")
 
 PUBLISH_LOCK = f"lease:{PUBLISHER}"  # the advisory lock of the one publishing worker (``lock_key`` of its schema)
-POLL_S = 1.0  # how often the holder looks at the outbox unasked (commits announce themselves: revision 0019's trigger)
+# How often the holder looks at the outbox unasked: commits announce themselves (revision 0019's trigger), and so does
+# each reconnection of the listening connection (what was announced while it was away is lost). The look is the net
+# under a connection dead without a word, and retries what failed (``FAILED_PAUSE_S`` after it failed, or at the next
+# look after that); it renews the lease too. It was every second, a read and a commit each, forever.
+POLL_S = 5.0
 TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
 GATHER_S = 0.02  # a wake-up's wait before the drain, so that a burst's commits announced meanwhile share its read
 FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
@@ -68,7 +72,7 @@ class OutboxPump:
 
     def __init__(self, publisher: Publisher, url: str, *, ttl: float = LEASE_S, holder: str | None = None) -> None:
         self.wake = asyncio.Event()
-        self.listener = Listener(url, OUTBOX, lambda _: self.wake.set())
+        self.listener = Listener(url, OUTBOX, lambda _: self.wake.set(), self.wake.set)
         self.publisher = publisher
         self.url = url
         self.ttl = ttl
@@ -86,7 +90,7 @@ class OutboxPump:
         self.lock_lost = False  # the fence found the lock's connection gone during this turn
         self.gather = GATHER_S  # a wake-up's wait before its drain (tests lengthen it)
         publisher.may_send = self.may_send
-        publisher.retry_after = None  # what failed goes again at the next drain, a second away
+        publisher.retry_after = None  # what failed goes again at a drain once its pause is over (FAILED_PAUSE_S)
 
     def start(self) -> None:
         self.listener.start()
@@ -99,6 +103,11 @@ class OutboxPump:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+    def look_every(self) -> float:
+        """How long the holder waits for a wake-up before it looks at the outbox itself: ``POLL_S``, or less when its
+        lease lives so short that it must be renewed more often (each idle look renews it)."""
+        return min(POLL_S, self.ttl / RENEWALS_PER_LEASE)
 
     async def may_send(self) -> bool:
         """Whether this worker still holds the publisher lease at the epoch it took (no: stop before sending): a read
@@ -166,7 +175,7 @@ class OutboxPump:
                         await self.publisher.drain(at_start=False)
                         idle = False
                         try:
-                            await asyncio.wait_for(self.wake.wait(), timeout=POLL_S)
+                            await asyncio.wait_for(self.wake.wait(), timeout=self.look_every())
                             # The commits announced in the next moment go with this one: a burst woke a drain, and
                             # its read of the whole outbox, for nearly every commit.
                             await asyncio.sleep(self.gather)

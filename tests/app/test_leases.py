@@ -251,3 +251,42 @@ async def test_commits_announced_together_share_one_drain_of_the_outbox() -> Non
         finally:
             await db.close()
             await pump.stop()
+
+
+async def test_an_idle_holder_looks_at_the_outbox_every_few_seconds_and_at_each_reconnection_of_its_listener() -> None:
+    """Commits announce themselves (the outbox's trigger), so the holder's own look is a net: every ``POLL_S`` (it was
+    every second, a read of the outbox and a renewal of the lease each, while nothing happened), and at each
+    reconnection of its listening connection, since what was announced while it was away is lost."""
+    from cogs import pump as pumps
+    from tests.app.test_queue import schema_hash
+
+    require_postgres()
+    with postgres.fresh_schema("idle") as url:
+        migrated(url)
+        drains = Drains()
+        pump = OutboxPump(drains, url, holder="only")  # type: ignore[arg-type]
+        assert pump.look_every() == pumps.POLL_S == 5.0  # a lease of LEASE_S is renewed every sixth of its life
+        assert OutboxPump(drains, url, ttl=1.2).look_every() == pytest.approx(0.2)  # type: ignore[arg-type]
+        pump.start()
+        try:
+            await wait_until(lambda: pump.holding and drains.drains >= 1)
+            looked = drains.drains
+            await wait_until(lambda: drains.drains > looked, timeout=pumps.POLL_S + 2)  # an idle look
+            looked = drains.drains
+            await asyncio.sleep(1.5)
+            assert drains.drains == looked  # it drained every second
+            with psycopg.connect(url) as own:
+                row = own.execute("SELECT current_schema()").fetchone()
+            assert row is not None
+            with psycopg.connect(postgres.server_url(), autocommit=True) as admin:
+                cut = admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %%'"
+                    " AND query LIKE %s",
+                    (f'%"westeros_outbox_{schema_hash(row[0])}"%',),
+                ).fetchall()
+            assert cut == [(True,)]
+            started = time.monotonic()
+            await wait_until(lambda: drains.drains > looked, timeout=pumps.POLL_S)
+            assert time.monotonic() - started < 2.0  # the listener's first backoff is 0.5 s
+        finally:
+            await pump.stop()

@@ -1,0 +1,135 @@
+"""When a worker looks at the queue without being woken (issue X: scale-out that pays for itself). Two idle workers
+looked every half second, a claim of four round trips each time, forever: 16 round trips a second for nothing. A worker
+now looks that often only while commands flow (``ACTIVE_S``), where the looks catch a command queued behind its game's
+earlier one as that one's outcome was written (nobody was woken for it); an idle worker looks every ``IDLE_POLL_S``,
+is woken by each reconnection of its listening connection (what was announced while it was away is lost), and looks
+``HANDOFF_S`` after it heard of a command meant for another worker. Each test begins right after an idle look, so that
+the next would come ``IDLE_POLL_S`` later: what it asks for must come from elsewhere."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from app.commands import Answer
+from app.queue import ACTIVE_S, HANDOFF_S, IDLE_POLL_S, POLL_S, QUEUED, Workers, payload_of
+from app.service import GameService
+from app.store import Store
+from testing import postgres
+from tests.app.test_queue import first_answers, queue_of, schema_hash
+
+pytestmark = pytest.mark.several_processes
+
+
+async def wait_for(check: Any, timeout: float) -> float:
+    """Seconds until ``check()`` holds; fails past ``timeout``."""
+    started = time.monotonic()
+    while not check():
+        assert time.monotonic() - started < timeout, f"not within {timeout} s"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - started
+
+
+async def after_an_idle_look(worker: Workers) -> None:
+    """Return just after the worker's next look at the queue, once it has been idle for ``ACTIVE_S``."""
+    await asyncio.sleep(max(0.0, ACTIVE_S - (time.monotonic() - worker.active_at)) + 0.05)
+    assert worker.look_every() == IDLE_POLL_S
+    claims = worker.claims
+    await wait_for(lambda: worker.claims > claims, timeout=IDLE_POLL_S + 2)
+    await asyncio.sleep(0.05)  # its read is over
+
+
+async def queue_unannounced(store: Store, command: Answer, for_worker: str | None = None) -> None:
+    """Queue a command as an enqueue whose announcement was lost would leave it: nobody is woken."""
+    await store.db.execute(
+        "INSERT INTO command_queue (game_id, payload, enqueued_at, for_worker) VALUES (?, ?, ?, ?)",
+        (command.game_id, payload_of(command), time.time(), for_worker),
+    )
+
+
+class Applying:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.keys: list[str] = []
+
+    async def __call__(self, command: Answer) -> None:
+        await self.service.answer(command)
+        self.keys.append(str(command.key))
+
+
+async def test_an_idle_worker_looks_rarely_and_one_whose_commands_flow_every_half_second(database: Path | str) -> None:
+    store = await Store.open(database, shared=True)
+    applying = Applying(GameService(store))
+    worker = Workers(await queue_of(store), applying, name="w1")
+    try:
+        first, second = await first_answers(applying.service, range(20, 22), "looks")
+        worker.start()
+        await after_an_idle_look(worker)
+        claims = worker.claims
+        await asyncio.sleep(3.0)
+        assert worker.claims - claims <= 1  # every half second, it made six
+
+        # A command flows (announced), and a moment later one nobody was woken for: the looks of a worker that has
+        # just written an outcome take it within POLL_S, as when an enqueue and that outcome crossed.
+        await (await queue_of(store)).enqueue(first)
+        await wait_for(lambda: applying.keys == [first.key], timeout=3)
+        await asyncio.sleep(0.1)
+        await queue_unannounced(store, second)
+        assert await wait_for(lambda: applying.keys == [first.key, second.key], timeout=3) < POLL_S + 0.5
+    finally:
+        await worker.stop()
+        await store.close()
+
+
+async def test_a_reconnection_of_an_idle_workers_listener_makes_it_look(database: Path | str) -> None:
+    """What was announced while its listening connection was away is lost: the reconnection makes it look, not its
+    next idle look, ``IDLE_POLL_S`` away."""
+    store = await Store.open(database, shared=True)
+    applying = Applying(GameService(store))
+    queue = await queue_of(store)
+    worker = Workers(queue, applying, name="w1")
+    try:
+        (command,) = await first_answers(applying.service, range(30, 31), "reconnected")
+        worker.start()
+        await after_an_idle_look(worker)
+        await queue_unannounced(store, command)  # announced while nobody listened
+        hashed = schema_hash(await queue.schema())
+        with psycopg.connect(postgres.server_url(), autocommit=True) as admin:
+            cut = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %%' AND query LIKE %s",
+                (f'%"{QUEUED}_{hashed}"%',),
+            ).fetchall()
+        assert cut == [(True,)]
+        # The listener connects again after its first backoff (0.5 s), and the worker looks then.
+        assert await wait_for(lambda: applying.keys == [command.key], timeout=IDLE_POLL_S - 2) < IDLE_POLL_S - 2
+    finally:
+        await worker.stop()
+        await store.close()
+
+
+async def test_an_idle_worker_that_hears_of_another_workers_command_takes_it_once_it_waited(
+    database: Path | str,
+) -> None:
+    """A command meant for a worker that is gone (its game's last was applied there) is anyone's after ``HANDOFF_S``:
+    an idle worker that heard of it looks then, not at its next idle look."""
+    store = await Store.open(database, shared=True)
+    applying = Applying(GameService(store))
+    queue = await queue_of(store)
+    worker = Workers(queue, applying, name="w2")
+    try:
+        (command,) = await first_answers(applying.service, range(40, 41), "handed-off")
+        worker.start()
+        await after_an_idle_look(worker)
+        queued_at = time.monotonic()
+        await queue.enqueue(command, for_worker="w1")  # w1 never comes
+        await wait_for(lambda: applying.keys == [command.key], timeout=IDLE_POLL_S - 1.5)
+        waited = time.monotonic() - queued_at
+        assert HANDOFF_S * 0.9 <= waited < HANDOFF_S + 1.5, waited
+    finally:
+        await worker.stop()
+        await store.close()
