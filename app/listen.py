@@ -9,9 +9,10 @@ woken three or four times per answer. One connection per process wakes three.
 
 A ``Listener`` is one subscriber: its channel, the callback of each announcement, and the callback of each
 (re)connection (what was announced while the connection was away is lost). The shared connection listens on a new
-subscriber's channel within ``TURN_S`` of its start: psycopg's ``notifies()`` holds the connection while it waits,
-so the wait is taken in turns, and each turn begins by listening on the channels asked for meanwhile (announcements
-that arrive between turns wait in the socket, and none is lost).
+subscriber's channel as soon as it arrives. Between its statements the connection waits on its socket itself and
+reads the announcements off psycopg's libpq connection (``pgconn``, the documented low-level interface): psycopg's own
+``notifies()`` wakes every 0.1 s while it waits (``psycopg.waiting``), 3 to 5 ms of CPU a second in each idle process
+of a gateway and workers (``bench/idle.py``); this wakes when something arrives, or every ``TURN_S`` at most.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from app.database import LISTEN_BACKOFF_S, channel_in, schema_of
 
 log = logging.getLogger("westeros.database")
 
-TURN_S = 0.25  # how long the shared connection waits for announcements before it looks for channels newly asked
+TURN_S = 30.0  # the longest wait of the shared connection before it looks at its socket unasked
 
 
 class Listener:
@@ -91,9 +92,12 @@ class _Hub:
         self.listening: set[str] = set()  # the channels the connection listens on
         # The subscribers told of the connection (``on_connect``), with their channels' names in its schema.
         self.told: dict[Listener, str] = {}
+        self.arrived = asyncio.Event()  # a subscriber arrived: its channel is listened on at once
+        self.wakes = 0  # the connection's waits that ended (tests: an idle one does not wake)
 
     def add(self, listener: Listener) -> None:
         self.listeners.append(listener)
+        self.arrived.set()
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -119,19 +123,57 @@ class _Hub:
             self.listening, self.told = set(), {}
             try:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as connection:
+                    # What psycopg reads while the connection runs a statement (its LISTENs) comes this way.
+                    connection.add_notify_handler(self._deliver)
                     schema = await schema_of(connection)
                     delay = LISTEN_BACKOFF_S[0]
                     while True:
+                        self.arrived.clear()
                         await self._listen_to_new(connection, schema)
-                        async for notice in connection.notifies(timeout=TURN_S):
-                            for listener, channel in list(self.told.items()):
-                                if channel == notice.channel:
-                                    listener.deliver(notice.payload, notice.pid)
+                        self._read(connection)  # what came with the statements, or waits in libpq's buffer
+                        await self._readable_or_arrived(connection)
             except (psycopg.Error, OSError):
                 log.warning("lost the LISTEN connection; connecting again in %.1f s", delay)
             # Also when the server ended the connection without an error: whatever was announced meanwhile is lost.
             await asyncio.sleep(delay)
             delay = min(delay * 2, LISTEN_BACKOFF_S[1])
+
+    def _deliver(self, notice: Any) -> None:
+        for listener, channel in list(self.told.items()):
+            if channel == notice.channel:
+                listener.deliver(notice.payload, notice.pid)
+
+    def _read(self, connection: Any) -> None:
+        """Deliver every announcement the socket and libpq hold now, without waiting (a connection that broke
+        raises ``psycopg.OperationalError``)."""
+        import psycopg
+
+        pgconn = connection.pgconn
+        pgconn.consume_input()
+        encoding = connection.info.encoding
+        while (notice := pgconn.notifies()) is not None:
+            self._deliver(psycopg.Notify(notice.relname.decode(encoding), notice.extra.decode(encoding), notice.be_pid))
+
+    async def _readable_or_arrived(self, connection: Any) -> None:
+        """Wait until the connection's socket has something to read (an announcement, or its end), a subscriber
+        arrives, or ``TURN_S`` passes."""
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[Any] = loop.create_future()
+
+        def ready() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        socket = connection.fileno()
+        loop.add_reader(socket, ready)
+        arrived: asyncio.Future[Any] = loop.create_task(self.arrived.wait())
+        try:
+            await asyncio.wait([readable, arrived], timeout=TURN_S, return_when=asyncio.FIRST_COMPLETED)
+            self.wakes += 1
+        finally:
+            loop.remove_reader(socket)
+            arrived.cancel()
+            readable.cancel()
 
     async def _listen_to_new(self, connection: Any, schema: str) -> None:
         """Listen on the channels of subscribers that arrived since the last turn, then tell them it listens."""
