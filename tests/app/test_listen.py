@@ -7,20 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 from app.database import PostgresDatabase, notify_sql
 from app.listen import TURN_S, Listener, _hub_for
 from testing import postgres
+from tests.app.test_queue_looks import wait_for
 from tests.conftest import require_postgres
-
-
-async def until(check: Any, timeout: float) -> float:
-    started = time.monotonic()
-    while not check():
-        assert time.monotonic() - started < timeout, f"not within {timeout} s"
-        await asyncio.sleep(0.01)
-    return time.monotonic() - started
 
 
 async def test_an_idle_listening_connection_sleeps_and_hears_each_announcement_as_it_comes() -> None:
@@ -50,13 +42,13 @@ async def test_an_idle_listening_connection_sleeps_and_hears_each_announcement_a
             assert time.monotonic() - started < 1.0
 
             await db.execute(f"SELECT {notify_sql('?')}", ("westeros_first", "one"))
-            assert await until(lambda: first == ["one"], timeout=5) < 1.0
+            assert await wait_for(lambda: first == ["one"], timeout=5) < 1.0
             # Many at once, on both channels, in one statement: every one is delivered, each to its own.
             await db.execute(
                 "SELECT " + ", ".join(f"{notify_sql('?')}, {notify_sql('?')}" for _ in range(40)),
                 tuple(value for n in range(40) for value in ("westeros_first", f"a{n}", "westeros_second", f"b{n}")),
             )
-            await until(lambda: len(first) == 41 and len(second) == 40, timeout=5)
+            await wait_for(lambda: len(first) == 41 and len(second) == 40, timeout=5)
             assert first == ["one", *(f"a{n}" for n in range(40))]
             assert second == [f"b{n}" for n in range(40)]
         finally:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +19,7 @@ import psycopg
 import pytest
 
 from app.commands import Answer
+from app.database import PostgresDatabase
 from app.queue import ACTIVE_S, HANDOFF_S, IDLE_POLL_S, POLL_S, QUEUED, Workers, payload_of
 from app.service import GameService
 from app.store import Store
@@ -44,9 +47,9 @@ async def after_an_idle_look(worker: Workers) -> None:
     await asyncio.sleep(0.05)  # its read is over
 
 
-async def queue_unannounced(store: Store, command: Answer, for_worker: str | None = None) -> None:
+async def queue_unannounced(db: PostgresDatabase, command: Answer, for_worker: str | None = None) -> None:
     """Queue a command as an enqueue whose announcement was lost would leave it: nobody is woken."""
-    await store.db.execute(
+    await db.execute(
         "INSERT INTO command_queue (game_id, payload, enqueued_at, for_worker) VALUES (?, ?, ?, ?)",
         (command.game_id, payload_of(command), time.time(), for_worker),
     )
@@ -62,43 +65,48 @@ class Applying:
         self.keys.append(str(command.key))
 
 
-async def test_an_idle_worker_looks_rarely_and_one_whose_commands_flow_every_half_second(database: Path | str) -> None:
+@asynccontextmanager
+async def idle_worker(database: Path | str, name: str, channels: range) -> AsyncIterator[tuple[Workers, list[Answer]]]:
+    """A worker just after an idle look, and the first answer of a game started in each channel."""
     store = await Store.open(database, shared=True)
-    applying = Applying(GameService(store))
-    worker = Workers(await queue_of(store), applying, name="w1")
+    worker = Workers(await queue_of(store), Applying(GameService(store)), name=name)
     try:
-        first, second = await first_answers(applying.service, range(20, 22), "looks")
+        commands = await first_answers(GameService(store), channels, name)
         worker.start()
         await after_an_idle_look(worker)
+        yield worker, commands
+    finally:
+        await worker.stop()
+        await store.close()
+
+
+def applied(worker: Workers) -> list[str]:
+    assert isinstance(worker.apply, Applying)
+    return worker.apply.keys
+
+
+async def test_an_idle_worker_looks_rarely_and_one_whose_commands_flow_every_half_second(database: Path | str) -> None:
+    async with idle_worker(database, "w1", range(20, 22)) as (worker, (first, second)):
+        store = worker.queue.db
         claims = worker.claims
         await asyncio.sleep(3.0)
         assert worker.claims - claims <= 1  # every half second, it made six
 
         # A command flows (announced), and a moment later one nobody was woken for: the looks of a worker that has
         # just written an outcome take it within POLL_S, as when an enqueue and that outcome crossed.
-        await (await queue_of(store)).enqueue(first)
-        await wait_for(lambda: applying.keys == [first.key], timeout=3)
+        await worker.queue.enqueue(first)
+        await wait_for(lambda: applied(worker) == [first.key], timeout=3)
         await asyncio.sleep(0.1)
         await queue_unannounced(store, second)
-        assert await wait_for(lambda: applying.keys == [first.key, second.key], timeout=3) < POLL_S + 0.5
-    finally:
-        await worker.stop()
-        await store.close()
+        assert await wait_for(lambda: applied(worker) == [first.key, second.key], timeout=3) < POLL_S + 0.5
 
 
 async def test_a_reconnection_of_an_idle_workers_listener_makes_it_look(database: Path | str) -> None:
     """What was announced while its listening connection was away is lost: the reconnection makes it look, not its
     next idle look, ``IDLE_POLL_S`` away."""
-    store = await Store.open(database, shared=True)
-    applying = Applying(GameService(store))
-    queue = await queue_of(store)
-    worker = Workers(queue, applying, name="w1")
-    try:
-        (command,) = await first_answers(applying.service, range(30, 31), "reconnected")
-        worker.start()
-        await after_an_idle_look(worker)
-        await queue_unannounced(store, command)  # announced while nobody listened
-        hashed = schema_hash(await queue.schema())
+    async with idle_worker(database, "w1", range(30, 31)) as (worker, (command,)):
+        await queue_unannounced(worker.queue.db, command)  # announced while nobody listened
+        hashed = schema_hash(await worker.queue.schema())
         with psycopg.connect(postgres.server_url(), autocommit=True) as admin:
             cut = admin.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN %%' AND query LIKE %s",
@@ -106,10 +114,7 @@ async def test_a_reconnection_of_an_idle_workers_listener_makes_it_look(database
             ).fetchall()
         assert cut == [(True,)]
         # The listener connects again after its first backoff (0.5 s), and the worker looks then.
-        assert await wait_for(lambda: applying.keys == [command.key], timeout=IDLE_POLL_S - 2) < IDLE_POLL_S - 2
-    finally:
-        await worker.stop()
-        await store.close()
+        assert await wait_for(lambda: applied(worker) == [command.key], timeout=IDLE_POLL_S - 2) < IDLE_POLL_S - 2
 
 
 async def test_an_idle_worker_that_hears_of_another_workers_command_takes_it_once_it_waited(
@@ -117,19 +122,9 @@ async def test_an_idle_worker_that_hears_of_another_workers_command_takes_it_onc
 ) -> None:
     """A command meant for a worker that is gone (its game's last was applied there) is anyone's after ``HANDOFF_S``:
     an idle worker that heard of it looks then, not at its next idle look."""
-    store = await Store.open(database, shared=True)
-    applying = Applying(GameService(store))
-    queue = await queue_of(store)
-    worker = Workers(queue, applying, name="w2")
-    try:
-        (command,) = await first_answers(applying.service, range(40, 41), "handed-off")
-        worker.start()
-        await after_an_idle_look(worker)
+    async with idle_worker(database, "w2", range(40, 41)) as (worker, (command,)):
         queued_at = time.monotonic()
-        await queue.enqueue(command, for_worker="w1")  # w1 never comes
-        await wait_for(lambda: applying.keys == [command.key], timeout=IDLE_POLL_S - 1.5)
+        await worker.queue.enqueue(command, for_worker="w1")  # w1 never comes
+        await wait_for(lambda: applied(worker) == [command.key], timeout=IDLE_POLL_S - 1.5)
         waited = time.monotonic() - queued_at
         assert HANDOFF_S * 0.9 <= waited < HANDOFF_S + 1.5, waited
-    finally:
-        await worker.stop()
-        await store.close()
