@@ -92,12 +92,14 @@ class _Hub:
         self.listening: set[str] = set()  # the channels the connection listens on
         # The subscribers told of the connection (``on_connect``), with their channels' names in its schema.
         self.told: dict[Listener, str] = {}
-        self.arrived = asyncio.Event()  # a subscriber arrived: its channel is listened on at once
+        self.arrived = False  # a subscriber arrived since the last turn: its channel is listened on at once
+        self.waiting: asyncio.Future[None] | None = None  # the connection's wait under way, ended by a new subscriber
         self.wakes = 0  # the connection's waits that ended (tests: an idle one does not wake)
 
     def add(self, listener: Listener) -> None:
         self.listeners.append(listener)
-        self.arrived.set()
+        self.arrived = True
+        self._wake()
         if self.task is None:
             self.task = asyncio.get_running_loop().create_task(self._run())
 
@@ -128,7 +130,7 @@ class _Hub:
                     schema = await schema_of(connection)
                     delay = LISTEN_BACKOFF_S[0]
                     while True:
-                        self.arrived.clear()
+                        self.arrived = False
                         await self._listen_to_new(connection, schema)
                         self._read(connection)  # what came with the statements, or waits in libpq's buffer
                         await self._readable_or_arrived(connection)
@@ -154,26 +156,27 @@ class _Hub:
         while (notice := pgconn.notifies()) is not None:
             self._deliver(psycopg.Notify(notice.relname.decode(encoding), notice.extra.decode(encoding), notice.be_pid))
 
+    def _wake(self) -> None:
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
+
     async def _readable_or_arrived(self, connection: Any) -> None:
         """Wait until the connection's socket has something to read (an announcement, or its end), a subscriber
         arrives, or ``TURN_S`` passes."""
+        if self.arrived:  # one came while the last turn's statements ran
+            return
         loop = asyncio.get_running_loop()
-        readable: asyncio.Future[Any] = loop.create_future()
-
-        def ready() -> None:
-            if not readable.done():
-                readable.set_result(None)
-
+        self.waiting = loop.create_future()
         socket = connection.fileno()
-        loop.add_reader(socket, ready)
-        arrived: asyncio.Future[Any] = loop.create_task(self.arrived.wait())
+        loop.add_reader(socket, self._wake)
         try:
-            await asyncio.wait([readable, arrived], timeout=TURN_S, return_when=asyncio.FIRST_COMPLETED)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(TURN_S):
+                    await self.waiting
             self.wakes += 1
         finally:
             loop.remove_reader(socket)
-            arrived.cancel()
-            readable.cancel()
+            self.waiting = None
 
     async def _listen_to_new(self, connection: Any, schema: str) -> None:
         """Listen on the channels of subscribers that arrived since the last turn, then tell them it listens."""

@@ -38,11 +38,11 @@ QUEUED = "westeros_queue"  # a command was enqueued
 OUTBOX = "westeros_outbox"  # a process committed something to publish (revision 0019's trigger on the outbox)
 DONE = "westeros_done"  # a command's outcome, as JSON {"id": ..., "outcome": ..., "schema": ...}
 POLL_S = 0.5  # how often a waiting side looks at the table itself, in case a notification was missed
-# A worker looks every POLL_S only while commands flow, for ACTIVE_S after it last claimed one or heard of one: the
-# case those looks are for belongs to a burst (a command queued behind its game's earlier one while that one's outcome
-# was written: the two statements crossed, and nobody was woken). An idle worker looks every IDLE_POLL_S, the net
-# under a listening connection dead without a word (each reconnection wakes it): two idle workers made 16 round trips
-# a second, forever.
+# A worker looks every POLL_S only while commands flow (while it applies some, and for ACTIVE_S after it last wrote
+# their outcomes or heard of a command): the case those looks are for belongs to a burst (a command queued behind its
+# game's earlier one while that one's outcome was written: the two statements crossed, and nobody was woken). An idle
+# worker looks every IDLE_POLL_S, the net under a listening connection dead without a word (each reconnection wakes
+# it): two idle workers made 16 round trips a second, forever.
 ACTIVE_S = 2.0
 IDLE_POLL_S = 5.0
 # How often a gateway waiting for an outcome reads it from the table unasked: its listener announces every outcome, and
@@ -737,8 +737,11 @@ class Workers:
         self.wake.set()
 
     def look_every(self) -> float:
-        """How long the loop waits for a wake-up before it looks at the table itself (ACTIVE_S)."""
-        return POLL_S if time.monotonic() - self.active_at < ACTIVE_S else IDLE_POLL_S
+        """How long the loop waits for a wake-up before it looks at the table itself: ``POLL_S`` while a claim's
+        commands are applied (their outcomes, written at its end, may cross an enqueue) and ``ACTIVE_S`` after,
+        ``IDLE_POLL_S`` otherwise."""
+        busy = self.free < self.slots or time.monotonic() - self.active_at < ACTIVE_S
+        return POLL_S if busy else IDLE_POLL_S
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -774,7 +777,6 @@ class Workers:
             nonlocal held
             held = count
             self.free -= count
-            self.active_at = time.monotonic()
             taken.set_result(count)
 
         claimed: Claimed | None = None

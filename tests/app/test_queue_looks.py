@@ -59,8 +59,10 @@ class Applying:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.keys: list[str] = []
+        self.taking = 0.0  # how long applying a command takes besides its own work (a slow one)
 
     async def __call__(self, command: Answer) -> None:
+        await asyncio.sleep(self.taking)
         await self.service.answer(command)
         self.keys.append(str(command.key))
 
@@ -98,6 +100,22 @@ async def test_an_idle_worker_looks_rarely_and_one_whose_commands_flow_every_hal
         await wait_for(lambda: applied(worker) == [first.key], timeout=3)
         await asyncio.sleep(0.1)
         await queue_unannounced(store, second)
+        assert await wait_for(lambda: applied(worker) == [first.key, second.key], timeout=3) < POLL_S + 0.5
+
+
+async def test_a_command_that_crossed_the_outcome_of_a_long_apply_is_taken_within_half_a_second(
+    database: Path | str,
+) -> None:
+    """A worker applying a command counts as busy however long it takes: the outcome written at its end may cross an
+    enqueue nobody was woken for, so the worker must be looking every POLL_S then, not in the middle of an idle wait."""
+    async with idle_worker(database, "w1", range(50, 52)) as (worker, (first, second)):
+        assert isinstance(worker.apply, Applying)
+        worker.apply.taking = ACTIVE_S + IDLE_POLL_S / 2
+        await worker.queue.enqueue(first)
+        await wait_for(lambda: applied(worker) == [first.key], timeout=ACTIVE_S + IDLE_POLL_S)
+        await asyncio.sleep(0.05)  # its outcome is written
+        await queue_unannounced(worker.queue.db, second)
+        worker.apply.taking = 0.0
         assert await wait_for(lambda: applied(worker) == [first.key, second.key], timeout=3) < POLL_S + 0.5
 
 
