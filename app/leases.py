@@ -134,6 +134,85 @@ async def still_holds(session: Session, name: str, holder: str, epoch: int) -> b
     return row is not None
 
 
+LOCK_WAIT_S = 30.0  # the server ends a wait for an advisory lock after this long (lock_timeout); it is asked again
+LOCK_WAIT_MARGIN_S = 10.0  # past the server's own end of a wait: the connection is taken for dead
+_LOCK_WAIT_OVER = {"55P03", "57014"}  # lock_not_available (lock_timeout), query_canceled (a host's statement_timeout)
+
+
+async def wait_for_lock(connection: psycopg.AsyncConnection[Any], key: int, *, wait_s: float = LOCK_WAIT_S) -> None:
+    """Take the session advisory lock ``key`` on ``connection``, waiting in the server for as long as another session
+    holds it: a waiter sends no statement until the lock is free, and takes it the moment its holder's session ends.
+
+    The wait is read off the connection's socket through psycopg's documented low-level ``pgconn``: psycopg's own
+    ``execute`` wakes every 0.1 s while a statement runs (``psycopg.waiting``), which cost 3 ms of CPU a second, five
+    times a try of ``pg_try_advisory_lock`` every second. The server ends each wait after ``wait_s`` (the connection's
+    ``lock_timeout``, which its later statements keep) and it is asked again: a connection that answers nothing for
+    ``LOCK_WAIT_MARGIN_S`` longer is dead (``OperationalError``), as is one whose socket closed. Cancelled (the process
+    stops), the statement is cancelled in the server too, so that no server process waits on for a client gone."""
+    import psycopg
+    from psycopg import pq
+
+    await connection.execute(f"SET lock_timeout = '{int(wait_s * 1000)}ms'")
+    pgconn = connection.pgconn
+    query, params = b"SELECT pg_advisory_lock($1)", [str(key).encode()]
+    while True:
+        pgconn.send_query_params(query, params)
+        try:
+            while pgconn.flush():  # what the socket did not take at once (a nonblocking connection)
+                await _socket_ready(connection, writable=True, timeout=wait_s + LOCK_WAIT_MARGIN_S)
+            results = await _results(connection, timeout=wait_s + LOCK_WAIT_MARGIN_S)
+        except BaseException:
+            # Cancelled, or no answer: the statement is cancelled in the server, and its end read, so that the
+            # connection can be used again (a dead one raises here too, and its owner closes it).
+            with contextlib.suppress(Exception):
+                await connection.cancel_safe(timeout=2.0)
+                await _results(connection, timeout=2.0)
+            raise
+        if results and results[0].status == pq.ExecStatus.TUPLES_OK:
+            return
+        state = results[0].error_field(pq.DiagnosticField.SQLSTATE) if results else None
+        if state is not None and state.decode() in _LOCK_WAIT_OVER:
+            continue
+        message = results[0].error_message.decode(errors="replace") if results else "no result"
+        raise psycopg.OperationalError(f"waiting for an advisory lock failed: {message.strip()}")
+
+
+async def _results(connection: psycopg.AsyncConnection[Any], *, timeout: float) -> list[Any]:
+    """The results of the statement under way on the connection, read off its socket as they arrive."""
+    pgconn = connection.pgconn
+    while True:
+        pgconn.consume_input()
+        if not pgconn.is_busy():
+            break
+        await _socket_ready(connection, writable=False, timeout=timeout)
+    results = []
+    while (result := pgconn.get_result()) is not None:
+        results.append(result)
+    return results
+
+
+async def _socket_ready(connection: psycopg.AsyncConnection[Any], *, writable: bool, timeout: float) -> None:
+    """Wait until the connection's socket can be read (or written); ``OperationalError`` after ``timeout``."""
+    import psycopg
+
+    loop = asyncio.get_running_loop()
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    socket_fd = connection.fileno()
+    (loop.add_writer if writable else loop.add_reader)(socket_fd, wake)
+    try:
+        async with asyncio.timeout(timeout):
+            await ready
+    except TimeoutError:
+        raise psycopg.OperationalError("the server did not answer a wait for an advisory lock") from None
+    finally:
+        (loop.remove_writer if writable else loop.remove_reader)(socket_fd)
+
+
 class LeaseKeeper:
     """A process's leases on PostgreSQL: taken as it starts (refused with ``LeaseHeld`` while a live process holds
     one), renewed every third of ``ttl`` on a connection of their own that also keeps each lease's advisory lock, and

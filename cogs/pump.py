@@ -1,8 +1,8 @@
 """A worker's publishing, when several processes share one PostgreSQL database: whichever worker holds the publish
 lock (a PostgreSQL advisory lock of its schema, on a connection of its own) publishes everything the outbox holds,
 each game in order, whoever committed it. Channel posts and DMs thus leave one process at a time, within Discord's
-global limit; if that worker dies, its connection closes, the lock is free, and another worker takes over within a
-second.
+global limit; if that worker dies, its connection closes, the lock is free, and another worker, whose connection waits
+for the lock in the server (``wait_for_lock``: no statement while it waits), takes over at once.
 
 The lock alone is assumed, not checked: a worker whose lock connection was cut keeps sending what it holds while
 another takes the lock. So the holder also takes the ``publisher`` lease (``app/leases.py``), whose epoch grows with
@@ -41,10 +41,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 
 from app.database import Session, lock_key, schema_of, session_on
-from app.leases import LEASE_S, PUBLISHER, Lease, process_holder, process_info, renew, still_holds, take
+from app.leases import (
+    LEASE_S,
+    PUBLISHER,
+    Lease,
+    process_holder,
+    process_info,
+    renew,
+    still_holds,
+    take,
+    wait_for_lock,
+)
 from app.listen import Listener
 from app.queue import OUTBOX
 from cogs.publisher import Publisher
@@ -57,7 +66,7 @@ PUBLISH_LOCK = f"lease:{PUBLISHER}"  # the advisory lock of the one publishing w
 # under a connection dead without a word, and retries what failed (``FAILED_PAUSE_S`` after it failed, or at the next
 # look after that); it renews the lease too. It was every second, a read and a commit each, forever.
 POLL_S = 5.0
-TAKE_OVER_S = 1.0  # how often a worker without the lock tries to take it
+TAKE_OVER_S = 1.0  # a worker whose turn ended (or whose lock connection failed) waits this long to wait for the lock
 GATHER_S = 0.02  # a wake-up's wait before the drain, so that a burst's commits announced meanwhile share its read
 FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
 # A new holder's wait after its take, before its first send: the previous holder's last yes has run out by then.
@@ -152,8 +161,9 @@ class OutboxPump:
                 async with await psycopg.AsyncConnection.connect(self.url, autocommit=True) as lock:
                     key = lock_key(PUBLISH_LOCK, await schema_of(lock))
                     self.lock_pid = lock.info.backend_pid
-                    while not await self._take(lock, key):
-                        await asyncio.sleep(TAKE_OVER_S)
+                    # Waits in the server, sending nothing, while another worker publishes; takes over the moment
+                    # that worker's lock connection ends (it died, or its connection was cut).
+                    await wait_for_lock(lock, key)
                     session = session_on(lock)
                     # The lock says no other worker publishes now: the lease changes hands whatever its row says,
                     # and its new epoch stops the previous holder before its next send.
@@ -208,8 +218,3 @@ class OutboxPump:
                 self.turn += 1  # whatever this turn read no longer counts
                 self.confirmed_until = 0.0
             await asyncio.sleep(TAKE_OVER_S)
-
-    @staticmethod
-    async def _take(lock: Any, key: int) -> bool:
-        row = await (await lock.execute("SELECT pg_try_advisory_lock(%s)", (key,))).fetchone()
-        return bool(row and row[0])

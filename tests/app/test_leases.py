@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import psycopg
@@ -98,16 +100,26 @@ async def test_the_publisher_fence_stops_a_send_once_the_lease_is_lost() -> None
         await publisher._fence()
 
 
+@asynccontextmanager
+async def two_workers(url: str) -> AsyncIterator[tuple[list[OutboxPump], Drains, Drains]]:
+    """Two workers' pumps on one migrated schema: the first holds the publish lock, the second has started after it."""
+    migrated(url)
+    first, second = Drains(), Drains()
+    pumps = [OutboxPump(first, url, holder="first"), OutboxPump(second, url, holder="second")]  # type: ignore[arg-type]
+    pumps[0].start()
+    try:
+        await wait_until(lambda: pumps[0].holding)
+        pumps[1].start()
+        yield pumps, first, second
+    finally:
+        for pump in pumps:
+            await pump.stop()
+
+
 async def test_a_publisher_whose_lock_connection_is_cut_stops_sending_while_another_takes_over() -> None:
     require_postgres()
     with postgres.fresh_schema("fence") as url:
-        migrated(url)
-        first, second = Drains(), Drains()
-        pumps = [OutboxPump(first, url, holder="first"), OutboxPump(second, url, holder="second")]  # type: ignore[arg-type]
-        pumps[0].start()
-        await wait_until(lambda: pumps[0].holding)
-        pumps[1].start()
-        try:
+        async with two_workers(url) as (pumps, first, second):
             assert await first.may_send() and not await second.may_send()
             await asyncio.sleep(1.5)
             assert not pumps[1].holding  # one publisher at a time
@@ -125,9 +137,6 @@ async def test_a_publisher_whose_lock_connection_is_cut_stops_sending_while_anot
             assert not pumps[0].holding and not await first.may_send()
             # Each take begins a new turn of the publisher: what it remembers of its last one is not trusted.
             assert (first.turns, second.turns) == (1, 1)
-        finally:
-            for pump in pumps:
-                await pump.stop()
 
 
 async def test_a_drain_that_fails_unexpectedly_lets_the_lock_go_and_publishing_goes_on() -> None:
