@@ -163,10 +163,13 @@ async def wait_for_lock(connection: psycopg.AsyncConnection[Any], key: int, *, w
             results = await _results(connection, timeout=wait_s + LOCK_WAIT_MARGIN_S)
         except BaseException:
             # Cancelled, or no answer: the statement is cancelled in the server, and its end read, so that the
-            # connection can be used again (a dead one raises here too, and its owner closes it).
+            # connection can be used again (a dead one raises here too, and its owner closes it). A lock granted just
+            # before the cancel arrived is let go: whoever gave up waiting does not hold it.
             with contextlib.suppress(Exception):
                 await connection.cancel_safe(timeout=2.0)
-                await _results(connection, timeout=2.0)
+                ended = await _results(connection, timeout=2.0)
+                if ended and ended[0].status == pq.ExecStatus.TUPLES_OK:
+                    await connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
             raise
         if results and results[0].status == pq.ExecStatus.TUPLES_OK:
             return
