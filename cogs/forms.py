@@ -432,7 +432,7 @@ class FormController:
             return None
         rebuilt = self.games_then.get((game_id, version))
         if rebuilt is None:
-            rebuilt = asyncio.ensure_future(self.service.game_at(game_id, version))
+            rebuilt = asyncio.ensure_future(self.service.game_then(game_id, version))
             self.games_then[(game_id, version)] = rebuilt
         try:
             then = await asyncio.shield(rebuilt)

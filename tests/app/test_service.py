@@ -583,6 +583,31 @@ async def test_a_version_rebuilt_from_an_earlier_one_held_equals_the_one_replaye
     assert (await service.game_at(game_id, 4, start=stale)).to_json() == states[4]
 
 
+async def test_the_game_at_a_forms_version_is_the_stored_one_while_it_is_the_newest(service: GameService) -> None:
+    """A step's Submits come while their form's version is the newest: the gateway takes the stored game then, with
+    no snapshot read and no replay of the log (issue X, the scale-out's CPU); an older version is rebuilt."""
+    game_id = await started(service, players=4)
+    states = {0: (await service.load(game_id)).to_json()}
+    for version in range(1, 3):
+        states[version] = await _answer_once(service, game_id)
+    snapshots: list[int] = []
+    read_snapshot = service.store.latest_snapshot
+
+    async def counted(game: int, *, at_most: int) -> Any:
+        snapshots.append(at_most)
+        return await read_snapshot(game, at_most=at_most)
+
+    service.store.latest_snapshot = counted  # type: ignore[method-assign]
+    try:
+        newest = await service.game_then(game_id, 2)
+        assert newest is await service.load(game_id) and newest.to_json() == states[2]
+        assert snapshots == []
+        assert (await service.game_then(game_id, 1)).to_json() == states[1]
+        assert snapshots == [1]
+    finally:
+        del service.store.latest_snapshot
+
+
 async def test_the_publishers_own_commits_are_published_as_applied_and_a_row_written_again_is_rebuilt(
     service: GameService,
 ) -> None:
