@@ -66,7 +66,7 @@ PUBLISH_LOCK = f"lease:{PUBLISHER}"  # the advisory lock of the one publishing w
 # under a connection dead without a word, and retries what failed (``FAILED_PAUSE_S`` after it failed, or at the next
 # look after that); it renews the lease too. It was every second, a read and a commit each, forever.
 POLL_S = 5.0
-TAKE_OVER_S = 1.0  # a worker whose turn ended (or whose lock connection failed) waits this long to wait for the lock
+TAKE_OVER_S = 1.0  # the pause of a worker whose turn ended (or whose lock connection failed) before it connects again
 GATHER_S = 0.02  # a wake-up's wait before the drain, so that a burst's commits announced meanwhile share its read
 FENCE_WINDOW_S = 0.25  # a yes of the fence lets sends go without asking again for this long (from before its read)
 # A new holder's wait after its take, before its first send: the previous holder's last yes has run out by then.
