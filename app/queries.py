@@ -586,14 +586,14 @@ class GameQueries:
             house=house,
         )
 
-    async def game_then(self, game_id: int, version: int) -> Game:
+    async def game_then(self, game_id: int, version: int, *, start: Game | None = None) -> Game:
         """The game at ``version``, to read only: the stored game when it is still at that version (no snapshot read
-        and no replay of the log), else ``game_at``'s. A step's forms are clicked while their version is the newest:
-        a gateway took two reads and a replay for each game's first Submit of a step."""
+        and no replay of the log), else ``game_at``'s (from ``start``, if given). A step's forms are clicked, and a
+        publisher rebuilds a version, mostly while that version is the newest."""
         row = await self.row(game_id)
         if row.version == version and row.state is not None:
             return self._shared(game_id, row)
-        return await self.game_at(game_id, version)
+        return await self.game_at(game_id, version, start=start)
 
     async def game_at(self, game_id: int, version: int, *, start: Game | None = None) -> Game:
         """The game as it stood at ``version``, rebuilt from the latest snapshot at or before it and the log; or, given
@@ -705,10 +705,7 @@ class GameQueries:
             held = known(game_id) if known is not None else None
             if held is not None and held.version == wanted:
                 return held
-            row = await self.row(game_id)
-            if row.version == wanted and row.state is not None:  # the newest version: no replay
-                return self._shared(game_id, row)
-            return await self.game_at(game_id, wanted, start=held)
+            return await self.game_then(game_id, wanted, start=held)
 
         try:
             held = known(game_id) if known is not None else None
