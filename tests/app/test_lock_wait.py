@@ -94,16 +94,22 @@ async def test_a_wait_the_server_ends_is_asked_again_and_a_cancelled_wait_leaves
             assert (await (await waiter.execute("SELECT 1")).fetchone()) == (1,)  # the connection is usable again
 
             # Cancelled just as the lock was granted (its row waits unread on the socket): it is let go, not kept by
-            # a waiter that gave up.
-            waiting = asyncio.ensure_future(wait_for_lock(waiter, key))
-            await wait_until(lambda: waits_for_the_lock(pid))
+            # a waiter that gave up. The lock is let go from a connection that does not wait on the loop, and the loop
+            # is held still meanwhile, so that the waiter cannot read its grant before it is cancelled.
             await holder.execute("SELECT pg_advisory_unlock(%s)", (key,))
-            time.sleep(0.3)  # the loop held still: the grant reaches the waiter's socket before it can read it
-            waiting.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await waiting
-            row = await (await holder.execute("SELECT pg_try_advisory_lock(%s)", (key,))).fetchone()
-            assert row is not None and row[0]
+            with psycopg.connect(url, autocommit=True) as still:
+                still.execute("SELECT pg_advisory_lock(%s)", (key,))
+                waiting = asyncio.ensure_future(wait_for_lock(waiter, key))
+                await wait_until(lambda: waits_for_the_lock(pid))
+                still.execute("SELECT pg_advisory_unlock(%s)", (key,))
+                time.sleep(0.3)  # the grant reaches the waiter's socket
+                waiting.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await waiting
+                row = still.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+                assert row is not None and row[0]
+                still.execute("SELECT pg_advisory_unlock(%s)", (key,))
+            await holder.execute("SELECT pg_advisory_lock(%s)", (key,))
 
             # A waiting connection cut: the wait ends with the error, not in silence.
             waiting = asyncio.ensure_future(wait_for_lock(waiter, key))
