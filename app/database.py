@@ -460,6 +460,27 @@ def session_on(connection: psycopg.AsyncConnection[Any]) -> Session:
     return _PostgresSession(connection)
 
 
+async def socket_ready(fd: int, ready: asyncio.Future[None], *, timeout: float, writable: bool = False) -> bool:
+    """Wait until the socket ``fd`` can be read (or written), or ``ready`` is resolved by someone else, for
+    ``timeout`` at most; whether it came in time. For a wait on a psycopg connection's own socket: psycopg's own
+    waits (``execute``, ``notifies()``) wake every 0.1 s to look for an interruption (``psycopg.waiting``)."""
+    loop = asyncio.get_running_loop()
+
+    def wake() -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    (loop.add_writer if writable else loop.add_reader)(fd, wake)
+    try:
+        async with asyncio.timeout(timeout):
+            await ready
+        return True
+    except TimeoutError:
+        return False
+    finally:
+        (loop.remove_writer if writable else loop.remove_reader)(fd)
+
+
 async def schema_of(connection: psycopg.AsyncConnection[Any]) -> str:
     """The schema a connection works in (the first of its ``search_path``): its deployment's."""
     row = await (await connection.execute("SELECT current_schema()")).fetchone()

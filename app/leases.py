@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from app.database import Session, lock_key, schema_of, session_on
+from app.database import Session, lock_key, schema_of, session_on, socket_ready
 
 if TYPE_CHECKING:
     import psycopg
@@ -198,22 +198,9 @@ async def _socket_ready(connection: psycopg.AsyncConnection[Any], *, writable: b
     """Wait until the connection's socket can be read (or written); ``OperationalError`` after ``timeout``."""
     import psycopg
 
-    loop = asyncio.get_running_loop()
-    ready: asyncio.Future[None] = loop.create_future()
-
-    def wake() -> None:
-        if not ready.done():
-            ready.set_result(None)
-
-    socket_fd = connection.fileno()
-    (loop.add_writer if writable else loop.add_reader)(socket_fd, wake)
-    try:
-        async with asyncio.timeout(timeout):
-            await ready
-    except TimeoutError:
-        raise psycopg.OperationalError("the server did not answer a wait for an advisory lock") from None
-    finally:
-        (loop.remove_writer if writable else loop.remove_reader)(socket_fd)
+    ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    if not await socket_ready(connection.fileno(), ready, timeout=timeout, writable=writable):
+        raise psycopg.OperationalError("the server did not answer a wait for an advisory lock")
 
 
 class LeaseKeeper:

@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from app.database import LISTEN_BACKOFF_S, channel_in, schema_of
+from app.database import LISTEN_BACKOFF_S, channel_in, schema_of, socket_ready
 
 log = logging.getLogger("westeros.database")
 
@@ -165,17 +165,11 @@ class _Hub:
         arrives, or ``TURN_S`` passes."""
         if self.arrived:  # one came while the last turn's statements ran
             return
-        loop = asyncio.get_running_loop()
-        self.waiting = loop.create_future()
-        socket = connection.fileno()
-        loop.add_reader(socket, self._wake)
+        self.waiting = asyncio.get_running_loop().create_future()
         try:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(TURN_S):
-                    await self.waiting
+            await socket_ready(connection.fileno(), self.waiting, timeout=TURN_S)
             self.wakes += 1
         finally:
-            loop.remove_reader(socket)
             self.waiting = None
 
     async def _listen_to_new(self, connection: Any, schema: str) -> None:
