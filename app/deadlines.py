@@ -80,7 +80,7 @@ Think = Callable[[str, Game, Prompt, float], Awaitable[Any]]
 
 
 def step_key(game: Game) -> str:
-    return "|".join(sorted(p.id for p in game.prompts()))
+    return "|".join(sorted(game.prompt_ids()))
 
 
 def deadline_step(key: str) -> str:
@@ -131,7 +131,7 @@ class Deadlines:
             await self.disarm(game_id)
             return None
         game = game or await self.service.load(game_id)
-        if game.finished or not game.prompts():
+        if game.finished or not game.prompt_ids():
             await self.disarm(game_id)
             return None
         current = await self.table.get(game_id)
@@ -146,7 +146,7 @@ class Deadlines:
         """The deadline ``game`` (a new version of the game of ``row``, not yet committed) needs, as statements of the
         commit that makes it (None: the stored row already fits it)."""
         current = await self.table.get(game_id)
-        if row.status not in ACTIVE or game.finished or not game.prompts():
+        if row.status not in ACTIVE or game.finished or not game.prompt_ids():
             if current is None:
                 return None
             return Arming([self.table.clear_write(game_id)], lambda: self._unschedule(game_id))

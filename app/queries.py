@@ -200,6 +200,7 @@ class SharedGame(Game):
         self._prompts: list[Prompt] | None = None
         self._prompt_for: dict[str, Prompt | None] = {}
         self._awaiting: list[str] | None = None
+        self._prompt_ids: list[str] | None = None
         self._views: dict[str | None, dict[str, Any]] = {}
         self._forms: dict[tuple[str, str, str], Form] = {}
 
@@ -215,6 +216,11 @@ class SharedGame(Game):
             else:
                 self._prompt_for[house] = super().prompt_for(house)
         return self._prompt_for[house]
+
+    def prompt_ids(self) -> list[str]:
+        if self._prompt_ids is None:
+            self._prompt_ids = [p.id for p in self._prompts] if self._prompts is not None else super().prompt_ids()
+        return list(self._prompt_ids)
 
     def awaiting(self) -> list[str]:
         if self._awaiting is None:
@@ -264,7 +270,7 @@ def opened_by(applied: Applied) -> set[str] | None:
     that publishes a version again sends no DM an earlier version had sent."""
     if applied.before is None:
         return None
-    before = {p.id for p in applied.before.prompts()}
+    before = set(applied.before.prompt_ids())
     houses = {p.house for p in applied.game.prompts() if p.id not in before}
     return houses | handed_over(applied)
 

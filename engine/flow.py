@@ -45,6 +45,10 @@ class Step:
         """The houses whose answer is still missing."""
         return [p.house for p in self.prompts(g, f) if not p.answered]
 
+    def prompt_ids(self, g: Game, f: Frame) -> list[str]:
+        """The ids of the frame's prompts, in their order (which decisions are open, not what they offer)."""
+        return [p.id for p in self.prompts(g, f)]
+
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         raise RuleError("nothing-to-answer", "This step takes no answer.")
 

@@ -105,6 +105,14 @@ class Game:
         top = self.state.stack[-1]
         return STEPS[top["type"]].prompt_for(self, top, house)
 
+    def prompt_ids(self) -> list[str]:
+        """The ids of the open prompts, in ``prompts()``'s order, without working out what each offers: which step
+        is open (a deadline's key, the decisions a version opened)."""
+        if not self.state.stack or self.finished:
+            return []
+        top = self.state.stack[-1]
+        return STEPS[top["type"]].prompt_ids(self, top)
+
     def awaiting(self) -> list[str]:
         """The houses whose answer the game waits for now (a house that answered a simultaneous step early is not
         among them, though it may still change its answer)."""

@@ -109,6 +109,10 @@ class Action(Step):
         house = self._current(g, f)
         return [house] if house is not None else []
 
+    def prompt_ids(self, g: Game, f: Frame) -> list[str]:
+        house = self._current(g, f)
+        return [prompt_id(f, f"{f['stage']}{f.get('turns', 0)}", house)] if house is not None else []
+
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         s = g.s
         house = self._current(g, f)

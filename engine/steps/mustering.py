@@ -223,6 +223,10 @@ class Muster(Step):
     def prompt_for(self, g: Game, f: Frame, house: str) -> Prompt | None:
         return next(iter(self.prompts(g, f)), None) if house == self._current(g, f) else None
 
+    def prompt_ids(self, g: Game, f: Frame) -> list[str]:
+        house = self._current(g, f)
+        return [prompt_id(f, PromptKind.MUSTER, house)] if house is not None else []
+
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         house = self._current(g, f)
         if house is None:

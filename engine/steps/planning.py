@@ -220,6 +220,10 @@ class Planning(Step):
     def awaiting(self, g: Game, f: Frame) -> list[str]:
         return [h for h in self._asked(g, f) if h not in f["answers"]]
 
+    def prompt_ids(self, g: Game, f: Frame) -> list[str]:
+        kinds = {True: PromptKind.VASSAL_ORDERS, False: PromptKind.ORDERS}
+        return [prompt_id(f, kinds[house in g.s.vassals], house) for house in self._asked(g, f)]
+
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         self._init(g, f)
         s = g.s

@@ -97,6 +97,10 @@ async def test_views_prompts_and_awaiting_are_worked_out_once_per_version(servic
     assert game.prompt_for(house) is game.prompt_for(house)
     assert game.awaiting() == Game.from_json(game.to_json()).awaiting()
     assert game.view(house) == Game.from_json(game.to_json()).view(house)  # the same view, once
+    # The open decisions' ids, taken from the prompts worked out already, or worked out without them.
+    assert game.prompt_ids() == [p.id for p in game.prompts()]
+    fresh = SharedGame(Game.from_json(game.to_json()).state)
+    assert fresh.prompt_ids() == game.prompt_ids() and fresh._prompts is None
 
 
 async def test_an_answer_carries_the_views_before_and_after_it(service: GameService) -> None:
