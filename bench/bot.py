@@ -255,12 +255,15 @@ async def run(
             for i in range(workers)
         ]
         await bot.sync_commands()
-        await bot.start()
-        for helper in helpers:
-            await helper.start()
-        store = await Store.open(db, shared=bool(workers))
+        store: Store | None = None
         ended: dict[str, Any] = {}
         try:
+            # Started inside the ``try``: a worker that never gets ready must not leave the processes started before
+            # it running (a gateway left over listened to the next run's notifications and took its CPU).
+            await bot.start()
+            for helper in helpers:
+                await helper.start()
+            store = await Store.open(db, shared=bool(workers))
             if games_ended:
                 await fake.wait_idle(quiet=1.0, timeout=60)
                 rss_start = bot_rss_mb(bot)
@@ -439,7 +442,8 @@ async def run(
             if metrics_out is not None:
                 metrics_out.write_text(await read_metrics(int(health["HEALTH_PORT"])))
         finally:
-            await store.close()
+            if store is not None:
+                await store.close()
             for process in (bot, *helpers):
                 await process.stop()
     return {
