@@ -157,7 +157,7 @@ class WesterosBot(commands.Bot):
         await self.add_cog(Stats(self, self.service))  # /stats player, /stats leaderboard (issue W)
         self.add_dynamic_items(
             LobbyButton,
-            DecideButton,  # a form's own menus and buttons reach it by their custom ids (Play.on_form_click)
+            DecideButton,  # a form's own menus and buttons reach it by their custom ids (Play.on_interaction)
             UndoConfirm,
             DeleteConfirm,
             GiftConfirm,

@@ -79,13 +79,17 @@ class Play(commands.Cog):
             service.subscribe_end(self.publisher.forget_game)
             service.subscribe_notices(self.publisher.on_notices)
 
-    @commands.Cog.listener("on_interaction")
-    async def on_form_click(self, interaction: discord.Interaction[Any]) -> None:
-        """A click on a form's menu or button goes to the form controller by its custom id (cogs/forms.py)."""
-        await self.forms.on_click(interaction)
-
     @commands.Cog.listener()
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        """A click on a form's menu or button goes to the form controller by its custom id (cogs/forms.py), which
+        acknowledges it first; then the user's locale is remembered. One listener, so one task per interaction: a
+        burst's acknowledgements wait behind no second task per click."""
+        try:
+            await self.forms.on_click(interaction)
+        finally:
+            await self.remember_locale(interaction)
+
+    async def remember_locale(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the locale of the user's last interaction: DMs the bot sends unasked are written in it (not
         from /privacy: a member who asks to be forgotten is not remembered by asking)."""
         if about_privacy(interaction):
