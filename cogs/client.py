@@ -360,11 +360,25 @@ async def run_bot_process(
             synced = await bot.tree.sync()
             print(f"registered {len(synced)} slash commands")
             return 0
-        # Hosts stop a worker with SIGTERM: close cleanly (the database is always consistent anyway).
+        # Hosts stop a process with SIGTERM: close cleanly (the database is always consistent anyway). While Discord
+        # is away, discord.py sleeps between reconnections, for up to minutes, and closing the client does not wake
+        # it: the session's task is cancelled, and the ``finally`` closes the client, so the process ends at once.
+        session = asyncio.ensure_future(bot.start(config.token or ""))
+        signalled = False
+
+        def stop() -> None:
+            nonlocal signalled
+            signalled = True
+            session.cancel()
+
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-        await bot.start(config.token or "")
+            loop.add_signal_handler(sig, stop)
+        try:
+            await session
+        except asyncio.CancelledError:
+            if not signalled:
+                raise
         return 0
     except discord.LoginFailure:
         log.error("Discord refused the token (DISCORD_TOKEN): check it in the developer portal")
