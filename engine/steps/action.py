@@ -109,9 +109,14 @@ class Action(Step):
         house = self._current(g, f)
         return [house] if house is not None else []
 
+    @staticmethod
+    def _prompt_id(f: Frame, house: str) -> str:
+        """The raid's or march's prompt id: each turn of the stage is a decision of its own."""
+        return prompt_id(f, f"{f['stage']}{f.get('turns', 0)}", house)
+
     def prompt_ids(self, g: Game, f: Frame) -> list[str]:
         house = self._current(g, f)
-        return [prompt_id(f, f"{f['stage']}{f.get('turns', 0)}", house)] if house is not None else []
+        return [self._prompt_id(f, house)] if house is not None else []
 
     def prompts(self, g: Game, f: Frame) -> list[Prompt]:
         s = g.s
@@ -124,7 +129,7 @@ class Action(Step):
             first = next(iter(choices))
             return [
                 Prompt(
-                    id=prompt_id(f, f"raid{f.get('turns', 0)}", house),
+                    id=self._prompt_id(f, house),
                     house=house,
                     kind=PromptKind.RAID,
                     choices=choices,
@@ -136,7 +141,7 @@ class Action(Step):
         first = next(iter(choices_m))
         return [
             Prompt(
-                id=prompt_id(f, f"march{f.get('turns', 0)}", house),
+                id=self._prompt_id(f, house),
                 house=house,
                 kind=PromptKind.MARCH,
                 choices=choices_m,

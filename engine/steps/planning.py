@@ -179,12 +179,17 @@ class Planning(Step):
             return waiting
         return self._vassals_waiting(g, f)[:1]
 
+    @staticmethod
+    def _prompt_id(g: Game, f: Frame, house: str) -> str:
+        """A house's orders prompt's id: a vassal's orders are a kind of their own."""
+        return prompt_id(f, PromptKind.VASSAL_ORDERS if house in g.s.vassals else PromptKind.ORDERS, house)
+
     def _prompt(self, g: Game, f: Frame, house: str) -> Prompt:
         s = g.s
         areas = order_areas(s, house)
         if house in s.vassals:
             return Prompt(
-                id=prompt_id(f, PromptKind.VASSAL_ORDERS, house),
+                id=self._prompt_id(g, f, house),
                 house=house,
                 kind=PromptKind.VASSAL_ORDERS,
                 choices={"areas": areas, "tokens": vassal_tokens(s), "max": VASSAL_ORDERS_MAX},
@@ -193,7 +198,7 @@ class Planning(Step):
                 secret=True,
             )
         return Prompt(
-            id=prompt_id(f, PromptKind.ORDERS, house),
+            id=self._prompt_id(g, f, house),
             house=house,
             kind=PromptKind.ORDERS,
             choices={
@@ -221,8 +226,7 @@ class Planning(Step):
         return [h for h in self._asked(g, f) if h not in f["answers"]]
 
     def prompt_ids(self, g: Game, f: Frame) -> list[str]:
-        kinds = {True: PromptKind.VASSAL_ORDERS, False: PromptKind.ORDERS}
-        return [prompt_id(f, kinds[house in g.s.vassals], house) for house in self._asked(g, f)]
+        return [self._prompt_id(g, f, house) for house in self._asked(g, f)]
 
     def answer(self, g: Game, f: Frame, house: str, answer: Any) -> None:
         self._init(g, f)
