@@ -26,7 +26,7 @@ from app.config import Config
 from app.database import POOL_SIZE, PostgresDatabase, is_postgres
 from app.deadlines import Deadlines, Reminder
 from app.leases import ONE_PROCESS, PUBLISHER, Lease, LeaseHeld, LeaseKeeper, gateway_lease, process_info
-from app.queue import CommandQueue, GatewayService, Outcomes, Workers
+from app.queue import CommandQueue, GatewayService, Outcomes, Workers, worker_connections
 from app.retention import schedule_retention
 from app.service import GameService
 from app.store import Store
@@ -292,8 +292,7 @@ async def start(config: Config, *, sync_commands: bool = False, role: str = "all
     if role != "all" and not is_postgres(config.database):
         log.error("--role %s needs a PostgreSQL database shared by every process (DATABASE_URL=postgresql://...)", role)
         return 2
-    # A worker's slot holds one connection for its claim and uses another to apply the command.
-    connections = 2 * config.worker_slots + 4 if role == "worker" else POOL_SIZE[1]
+    connections = worker_connections(config.worker_slots) if role == "worker" else POOL_SIZE[1]
     store = await Store.open(config.database, shared=role != "all", connections=connections)
     try:
         leases = None if sync_commands else await hold_leases(config, role)

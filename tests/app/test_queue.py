@@ -524,6 +524,60 @@ async def test_a_worker_claims_a_bursts_commands_several_at_a_time_within_its_sl
         await store.close()
 
 
+async def test_claims_open_at_once_are_capped_so_the_smallest_pool_still_applies_them(database: Path | str) -> None:
+    """Scale-out that pays (issue X): a worker's claim holds a pooled connection while its commands are applied, and
+    applying needs connections of the same pool. Commands arriving one at a time, each claimed alone, once took a
+    connection each: a pool of ``CLAIMS_AT_ONCE + 1`` held entirely by claims left their commands no connection, and
+    nothing moved until the pool's timeout. The worker keeps at most ``CLAIMS_AT_ONCE`` claims open, so the one
+    connection left applies them all, each once; and a worker's pool is sized from its slots with room for both."""
+    from app.queue import CLAIMS_AT_ONCE, Workers, worker_connections
+
+    assert worker_connections(8) == 8 and worker_connections(1) == CLAIMS_AT_ONCE + 3
+    assert worker_connections(32) == CLAIMS_AT_ONCE + 18
+    store = await Store.open(database, shared=True, connections=CLAIMS_AT_ONCE + 1)
+    workers: Workers | None = None
+    try:
+        service = GameService(store)
+        queue = await queue_of(store)
+        commands = await first_answers(service, range(60, 66), "capped")
+        claims_open, most_claims_open = 0, 0
+        real_apply_next = queue.apply_next
+
+        async def counted_apply_next(*args: Any, **kwargs: Any) -> Any:
+            nonlocal claims_open, most_claims_open
+            claims_open += 1
+            most_claims_open = max(most_claims_open, claims_open)
+            try:
+                return await real_apply_next(*args, **kwargs)
+            finally:
+                claims_open -= 1
+
+        queue.apply_next = counted_apply_next  # type: ignore[method-assign]
+
+        async def apply(command: Answer) -> None:
+            await asyncio.sleep(0.3)  # still applying when the next command arrives: its claim is another
+            await service.answer(command)  # statements of its own, on the pool the claims hold connections of
+
+        workers = Workers(queue, apply, slots=6, name="w")
+        workers.start()
+        queued = []
+        for command in commands:  # one at a time, each claimed alone while the earlier ones are applied
+            queued.append(await queue.enqueue(command, for_worker="w"))
+            await asyncio.sleep(0.08)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + 20  # the pool's timeout is 30 s: a pool held by claims would not be done by then
+        while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
+            await asyncio.sleep(0.05)
+        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * 6
+        assert most_claims_open == CLAIMS_AT_ONCE, most_claims_open  # the cap was reached, never passed
+        for command in commands:
+            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+    finally:
+        if workers is not None:
+            await workers.stop()
+        await store.close()
+
+
 async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: Path | str) -> None:
     """Scale-out that pays (issue X): while a worker applies a command, the next commands of a burst arrive a few
     milliseconds apart, each with its wake-up; the worker waits ``GATHER_S`` after the first and claims them together,
