@@ -209,6 +209,10 @@ class AiPlayers:
         """Start working out each open decision of ``game`` the agent owes (once per decision in this process)."""
         if self.closed or game.finished:
             return
+        # The agent plays a house (or a vassal) only for a house on autopilot: a game with none, the commonest, owes
+        # it nothing, and its prompts are not worked out for it.
+        if not any(held.autopilot for held in game.state.houses.values()):
+            return
         for prompt in game.prompts():
             if prompt.answered or not played_by_agent(game.state, prompt.house) or only_answer(prompt) is not None:
                 continue  # a single answer is given by the service itself (``answer_forced``)

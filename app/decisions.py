@@ -45,6 +45,8 @@ from app.kinds.planning import orders_summary
 from app.kinds.registry import Builder, find, registered, spec_of
 from app.labels import area_label, card_label, token_label, unit_label
 from engine import Game, Prompt, RuleError
+from engine.flow import id_kind
+from engine.prompts import PromptKind
 
 __all__ = [
     "BUILDERS",
@@ -179,6 +181,18 @@ def typed_orders(prompt: Prompt) -> bool:
     """Whether the ``/orders`` command answers this prompt (its kind's ``typed``: a house's own orders)."""
     spec = find(prompt.kind)
     return spec is not None and spec.typed
+
+
+# Kinds whose choices are never a list and which have no ``only_answer`` of their own: orders (a house's, or its
+# vassal's) always leave a choice. A step that asks only for them, the commonest, has no decision ``only_answer``
+# applies at once, and its prompts need not be worked out to know it (``may_force``: their ids name these kinds
+# alone, where a decision taken in turns adds its turn to its kind).
+ALWAYS_A_CHOICE = frozenset({PromptKind.ORDERS, PromptKind.VASSAL_ORDERS})
+
+
+def may_force(prompt_ids: list[str]) -> bool:
+    """Whether any of the open prompts (``Game.prompt_ids``) may be of a kind that ``only_answer`` answers at once."""
+    return any(id_kind(prompt_id) not in ALWAYS_A_CHOICE for prompt_id in prompt_ids)
 
 
 def only_answer(prompt: Prompt) -> tuple[Any] | None:

@@ -46,7 +46,7 @@ from app.commands import (
     Vacation,
     Vassalize,
 )
-from app.decisions import only_answer
+from app.decisions import may_force, only_answer
 from app.lru import KeyedLocks
 from app.notices import AuditLine, ChannelNotice, to_payload
 from app.queries import (
@@ -451,6 +451,8 @@ class GameService(GameQueries):
 
     async def answer_forced(self, game_id: int, game: Game) -> None:
         """Answer, and log as such, every open prompt that has exactly one legal answer (U: never asked)."""
+        if not may_force(game.prompt_ids()):  # orders only (each answer of a Planning phase): nothing to work out
+            return
         for prompt in game.prompts():
             only = None if prompt.answered else only_answer(prompt)
             if only is not None:

@@ -160,6 +160,13 @@ def prompt_id(f: Mapping[str, Any], kind: str, house: str) -> str:
     return f"{f['id']}:{kind}:{house}"
 
 
+def id_kind(prompt_id: str) -> str:
+    """The kind part of a prompt's id (``prompt_id``'s): the prompt's kind, or its kind and what tells one of its
+    decisions from the next in the same frame (``raid0``, ``march1``, ``vassal-claim1-1``). What ``Game.prompt_ids``
+    tells of the open decisions without working out what each offers."""
+    return prompt_id.split(":", 2)[1]
+
+
 def stable_pick(seed: int, frame_id: int, house: str, options: list[str]) -> str:
     """A seeded, replayable 'random' choice that does not consume the game's RNG (used for defaults)."""
     digest = zlib.crc32(f"{seed}:{frame_id}:{house}".encode())

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
 from app.decisions import (
+    ALWAYS_A_CHOICE,
     MAX_OPTIONS,
     FormError,
     build_form,
     march_unit_fields,
+    may_force,
+    only_answer,
     orders_current,
     refresh_orders,
     to_answer,
@@ -227,3 +231,35 @@ def test_the_kind_hooks_drive_the_live_orders_form_the_march_repick_and_typed_or
     assert form.fields[0].key == "from" and form.fields[1:] == march_unit_fields(march, "winterfell", "en")
     assert "unit:knight:0" in picked  # the knight stands in Winterfell
     assert picked == {"from": ["winterfell"], **{f.key: list(f.selected) for f in form.fields[1:]}}
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "options"),
+    [(3, 11, {}), (6, 12, {"tides_of_battle": True}), (4, 13, {"ruleset": "mother-of-dragons"})],
+)
+def test_orders_never_have_one_answer_so_a_step_of_orders_alone_forces_nothing(
+    players: int, seed: int, options: dict[str, Any]
+) -> None:
+    """U (a decision with one legal answer is never asked): ``answer_forced`` skips working out the prompts of a
+    step whose open prompts are all of ``ALWAYS_A_CHOICE``'s kinds (``may_force`` reads their kinds off their ids).
+    At every step of whole games: whenever some open prompt has one answer, ``may_force`` says so; the orders prompts
+    never have one; and the shortcut was taken somewhere (a Planning phase asks orders only)."""
+    from engine.sim import play_game
+
+    forced_steps, orders_only_steps = 0, 0
+
+    def check(g: Game, *_: Any) -> None:
+        nonlocal forced_steps, orders_only_steps
+        prompts = g.prompts()
+        if any(only_answer(p) is not None for p in prompts if not p.answered):
+            forced_steps += 1
+            assert may_force(g.prompt_ids()), [p.id for p in prompts]
+        for prompt in prompts:
+            if prompt.kind in ALWAYS_A_CHOICE:
+                assert only_answer(prompt) is None, prompt.id
+        if prompts and not may_force(g.prompt_ids()):
+            orders_only_steps += 1
+
+    result = play_game(players, seed, "random", check_invariants=False, options=options, on_step=check)
+    assert result.error is None and result.finished
+    assert orders_only_steps > 0
