@@ -28,6 +28,7 @@ from app.store import (
     Store,
 )
 from engine import Game, Prompt, RuleError, gifts, rules, rulesets
+from engine.flow import id_house
 from engine.rulesets.mother_of_dragons import TARGARYEN
 from engine.state import GameState
 
@@ -271,7 +272,7 @@ def opened_by(applied: Applied) -> set[str] | None:
     if applied.before is None:
         return None
     before = set(applied.before.prompt_ids())
-    houses = {p.house for p in applied.game.prompts() if p.id not in before}
+    houses = {id_house(prompt_id) for prompt_id in applied.game.prompt_ids() if prompt_id not in before}
     return houses | handed_over(applied)
 
 

@@ -167,6 +167,11 @@ def id_kind(prompt_id: str) -> str:
     return prompt_id.split(":", 2)[1]
 
 
+def id_house(prompt_id: str) -> str:
+    """The house a prompt's id names (``prompt_id``'s): the house whose decision it is."""
+    return prompt_id.split(":", 2)[2]
+
+
 def stable_pick(seed: int, frame_id: int, house: str, options: list[str]) -> str:
     """A seeded, replayable 'random' choice that does not consume the game's RNG (used for defaults)."""
     digest = zlib.crc32(f"{seed}:{frame_id}:{house}".encode())

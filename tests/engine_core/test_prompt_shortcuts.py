@@ -1,6 +1,6 @@
-"""``Game.prompt_for``, ``Game.awaiting``, ``Game.prompt_ids`` (and the kind each id begins with) and the step
-machine's "does this frame ask anything" agree with the full list of prompts at every step of whole games, although
-steps may work them out without building every prompt.
+"""``Game.prompt_for``, ``Game.awaiting``, ``Game.prompt_ids`` (the kind each id begins with, the house it names)
+and the step machine's "does this frame ask anything" agree with the full list of prompts at every step of whole
+games, although steps may work them out without building every prompt.
 The recorded whole games (tests/engine_sim/test_golden_games.py) prove that ``Game.run`` stops where it did."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.flow import STEPS, id_kind
+from engine.flow import STEPS, id_house, id_kind
 from engine.game import Game
 from engine.prompts import PromptKind
 from engine.sim import play_game
@@ -22,7 +22,7 @@ def check_shortcuts(g: Game, *_: Any) -> None:
         assert g.prompt_for(house) == expected, house
     assert g.awaiting() == [p.house for p in prompts if not p.answered]
     assert g.prompt_ids() == [p.id for p in prompts]
-    assert all(id_kind(p.id).startswith(p.kind) for p in prompts), [p.id for p in prompts]
+    assert all(id_kind(p.id).startswith(p.kind) and id_house(p.id) == p.house for p in prompts), [p.id for p in prompts]
     # The game stopped here because the top frame asks something ("asks" is what Game.run stops on).
     if not g.finished:
         top = g.state.stack[-1]
