@@ -46,7 +46,6 @@ from app.kinds.registry import Builder, find, registered, spec_of
 from app.labels import area_label, card_label, token_label, unit_label
 from engine import Game, Prompt, RuleError
 from engine.flow import id_kind
-from engine.prompts import PromptKind
 
 __all__ = [
     "BUILDERS",
@@ -183,16 +182,16 @@ def typed_orders(prompt: Prompt) -> bool:
     return spec is not None and spec.typed
 
 
-# Kinds whose choices are never a list and which have no ``only_answer`` of their own: orders (a house's, or its
-# vassal's) always leave a choice. A step that asks only for them, the commonest, has no decision ``only_answer``
-# applies at once, and its prompts need not be worked out to know it (``may_force``: their ids name these kinds
-# alone, where a decision taken in turns adds its turn to its kind).
-ALWAYS_A_CHOICE = frozenset({PromptKind.ORDERS, PromptKind.VASSAL_ORDERS})
-
-
 def may_force(prompt_ids: list[str]) -> bool:
-    """Whether any of the open prompts (``Game.prompt_ids``) may be of a kind that ``only_answer`` answers at once."""
-    return any(id_kind(prompt_id) not in ALWAYS_A_CHOICE for prompt_id in prompt_ids)
+    """Whether any of the open prompts (``Game.prompt_ids``) may be of a kind that ``only_answer`` answers at once:
+    one whose id's kind part is not a kind registered ``always_a_choice`` (orders, a house's or its vassal's: a step
+    asking only for them, the commonest, is not worked out to learn it has nothing to force). A decision taken in
+    turns adds its turn to its kind in its id (``raid0``), which no registration names: it may force."""
+    for prompt_id in prompt_ids:
+        spec = find(id_kind(prompt_id))
+        if spec is None or not spec.always_a_choice:
+            return True
+    return False
 
 
 def only_answer(prompt: Prompt) -> tuple[Any] | None:

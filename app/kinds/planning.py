@@ -139,6 +139,7 @@ register(
         options=_area_options,
         live_lines=_orders_live_lines,
         typed=True,
+        always_a_choice=True,  # areas to give orders to, never a list: never answered by itself
     )
 )
 
@@ -203,6 +204,7 @@ register(
         words=_orders_words,
         category=DeadlineCategory.OTHER,
         options=_vassal_area_options,
+        always_a_choice=True,
     )
 )
 

@@ -76,7 +76,9 @@ class KindSpec:
     the picks so far, ``repick`` when one field's pick rebuilds the fields after it, ``typed`` for the kind the
     ``/orders`` command answers from typed text (``app.order_text``), and ``only_answer`` for a kind whose choices can
     leave one legal answer in a shape other than a list of one (a raid with no target): that answer in a one-element
-    tuple, or None while there is a choice to make.
+    tuple, or None while there is a choice to make. ``always_a_choice`` for a kind whose choices are never a list and
+    that has no ``only_answer``: a step asking only for such kinds has no decision to answer by itself, which is known
+    from its prompts' ids without working the prompts out (``app.decisions.may_force``).
     """
 
     kind: PromptKind
@@ -89,6 +91,7 @@ class KindSpec:
     repick: Repick | None = None
     typed: bool = False
     only_answer: Callable[[Prompt], tuple[Any] | None] | None = None
+    always_a_choice: bool = False
 
 
 _SPECS: dict[str, KindSpec] = {}

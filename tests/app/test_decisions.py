@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from app.decisions import (
-    ALWAYS_A_CHOICE,
     MAX_OPTIONS,
     FormError,
     build_form,
@@ -19,6 +18,7 @@ from app.decisions import (
     refresh_orders,
     to_answer,
 )
+from app.kinds.registry import find
 from engine import Game, RuleError, new_game
 
 SUPPORTED = {"orders", "raid", "march", "house-card", "support", "casualties", "retreat", "raven", "bid"}
@@ -241,12 +241,13 @@ def test_orders_never_have_one_answer_so_a_step_of_orders_alone_forces_nothing(
     players: int, seed: int, options: dict[str, Any]
 ) -> None:
     """U (a decision with one legal answer is never asked): ``answer_forced`` skips working out the prompts of a
-    step whose open prompts are all of ``ALWAYS_A_CHOICE``'s kinds (``may_force`` reads their kinds off their ids).
-    At every step of whole games: whenever some open prompt has one answer, ``may_force`` says so; the orders prompts
-    never have one; and the shortcut was taken somewhere (a Planning phase asks orders only)."""
+    step whose open prompts are all of kinds registered ``always_a_choice`` (``may_force`` reads their kinds off their
+    ids). At every step of whole games: whenever some open prompt has one answer, ``may_force`` says so; the prompts of
+    those kinds never have one; and the shortcut was taken somewhere (a Planning phase asks orders only)."""
     from engine.sim import play_game
 
     forced_steps, orders_only_steps = 0, 0
+    always_a_choice: set[str] = set()
 
     def check(g: Game, *_: Any) -> None:
         nonlocal forced_steps, orders_only_steps
@@ -255,11 +256,13 @@ def test_orders_never_have_one_answer_so_a_step_of_orders_alone_forces_nothing(
             forced_steps += 1
             assert may_force(g.prompt_ids()), [p.id for p in prompts]
         for prompt in prompts:
-            if prompt.kind in ALWAYS_A_CHOICE:
+            spec = find(prompt.kind)
+            if spec is not None and spec.always_a_choice:
                 assert only_answer(prompt) is None, prompt.id
+                always_a_choice.add(prompt.kind)
         if prompts and not may_force(g.prompt_ids()):
             orders_only_steps += 1
 
     result = play_game(players, seed, "random", check_invariants=False, options=options, on_step=check)
     assert result.error is None and result.finished
-    assert orders_only_steps > 0
+    assert orders_only_steps > 0 and always_a_choice
