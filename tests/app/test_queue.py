@@ -62,6 +62,20 @@ async def queue_of(store: Store) -> CommandQueue:
     return CommandQueue(store.db)
 
 
+async def outcomes_within(queue: CommandQueue, queued: list[int], seconds: float) -> list[dict[str, Any] | None]:
+    """The outcomes of the ``queued`` commands once every one is recorded, or as they stand after ``seconds``."""
+    loop = asyncio.get_running_loop()
+    until = loop.time() + seconds
+    while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
+        await asyncio.sleep(0.02)
+    return [await queue.outcome(queue_id) for queue_id in queued]
+
+
+async def assert_each_answered_once(store: Store, commands: list[Answer]) -> None:
+    for command in commands:
+        assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+
+
 async def test_an_answer_goes_through_the_queue_once_and_a_retry_is_reported_done(database: Path | str) -> None:
     store = await Store.open(database, shared=True)
     try:
@@ -508,14 +522,9 @@ async def test_a_worker_claims_a_bursts_commands_several_at_a_time_within_its_sl
 
         workers = Workers(queue, apply, slots=4, name="w")
         workers.start()
-        loop = asyncio.get_running_loop()
-        until = loop.time() + 30
-        while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
-            await asyncio.sleep(0.05)
-        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * 6
+        assert await outcomes_within(queue, queued, 30) == [{"ok": True}] * 6
         assert workers.applied == 6 and most_at_once == 4
-        for command in commands:
-            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+        await assert_each_answered_once(store, commands)
         # Two claims took them; a third may have looked after the second was applied (or the poll's look).
         assert workers.claims <= 4, workers.claims
     finally:
@@ -564,14 +573,10 @@ async def test_claims_open_at_once_are_capped_so_the_smallest_pool_still_applies
         for command in commands:  # one at a time, each claimed alone while the earlier ones are applied
             queued.append(await queue.enqueue(command, for_worker="w"))
             await asyncio.sleep(0.08)
-        loop = asyncio.get_running_loop()
-        until = loop.time() + 20  # the pool's timeout is 30 s: a pool held by claims would not be done by then
-        while any([await queue.outcome(queue_id) is None for queue_id in queued]) and loop.time() < until:
-            await asyncio.sleep(0.05)
-        assert [await queue.outcome(queue_id) for queue_id in queued] == [{"ok": True}] * 6
+        # The pool's timeout is 30 s: a pool held by claims would not be done within 20.
+        assert await outcomes_within(queue, queued, 20) == [{"ok": True}] * 6
         assert most_claims_open == CLAIMS_AT_ONCE, most_claims_open  # the cap was reached, never passed
-        for command in commands:
-            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+        await assert_each_answered_once(store, commands)
     finally:
         if workers is not None:
             await workers.stop()
@@ -616,8 +621,7 @@ async def test_a_busy_workers_wake_ups_a_moment_apart_share_one_claim(database: 
         while await queue.outcome(queued[0]) is None and loop.time() < until:
             await asyncio.sleep(0.01)
         assert await queue.outcome(queued[0]) == {"ok": True}
-        for command in commands:
-            assert [a.house for a in await store.answers(command.game_id)] == [command.house]
+        await assert_each_answered_once(store, commands)
     finally:
         if workers is not None:
             await workers.stop()
