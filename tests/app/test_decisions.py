@@ -243,7 +243,7 @@ def test_orders_never_have_one_answer_so_a_step_of_orders_alone_forces_nothing(
     """U (a decision with one legal answer is never asked): ``answer_forced`` skips working out the prompts of a
     step whose open prompts are all of kinds registered ``always_a_choice`` (``may_force`` reads their kinds off their
     ids). At every step of whole games: whenever some open prompt has one answer, ``may_force`` says so; the prompts of
-    those kinds never have one; and the shortcut was taken somewhere (a Planning phase asks orders only)."""
+    those kinds never have one; and both cases were met (a Planning phase asks orders only)."""
     from engine.sim import play_game
 
     forced_steps, orders_only_steps = 0, 0
@@ -265,4 +265,4 @@ def test_orders_never_have_one_answer_so_a_step_of_orders_alone_forces_nothing(
 
     result = play_game(players, seed, "random", check_invariants=False, options=options, on_step=check)
     assert result.error is None and result.finished
-    assert orders_only_steps > 0 and always_a_choice
+    assert forced_steps > 0 and orders_only_steps > 0 and always_a_choice
