@@ -67,10 +67,10 @@ HANDOFF_MARGIN_S = 0.05  # a worker that heard of another's command looks this l
 # needs connections of the same pool: the cap, not the pool's size, is what keeps the claims from taking them all.
 CLAIMS_AT_ONCE = 2
 # The next commands whose games have no earlier one pending (so at most one of each game); one meant for another worker
-# only once it waited HANDOFF_S.
+# only once it waited HANDOFF_S, and one meant for none at once only by a leading worker (``Workers.leads``).
 CLAIM = (
     "SELECT id, game_id, payload FROM command_queue q WHERE done_at IS NULL"
-    " AND (for_worker IS NULL OR for_worker = ? OR enqueued_at < ?) AND NOT EXISTS ("
+    " AND ((for_worker IS NULL AND ?) OR for_worker = ? OR enqueued_at < ?) AND NOT EXISTS ("
     "SELECT 1 FROM command_queue p WHERE p.game_id = q.game_id AND p.done_at IS NULL AND p.id < q.id)"
     " ORDER BY id LIMIT ? FOR UPDATE SKIP LOCKED"
 )
@@ -312,15 +312,17 @@ class CommandQueue:
         worker: str = "",
         most: int = 1,
         on_claimed: Callable[[int], None] | None = None,
+        leading: bool = True,
     ) -> Claimed | None:
         """Claim the next commands whose games have no earlier one pending (meant for ``worker``, for none, or waiting
         longer than ``HANDOFF_S``), at most ``most`` of them and one of each game; apply them side by side, record
         their outcomes and announce each with the worker's name, all in the claim's transaction; None when none is
         waiting. A burst's commands thus share one claim's statements (its transaction, its read and its write of
         the outcomes), where each took its own. ``on_claimed(n)``: called once the claim took its ``n`` commands
-        (n > 0), before they are applied."""
+        (n > 0), before they are applied. A worker not ``leading`` (``Workers.leads``) takes a command meant for none
+        only once it waited ``HANDOFF_S``, and announces no name: its game's next command is meant for none again."""
         async with self.db.transaction() as session:
-            rows = await session.fetchall(CLAIM, (worker, time.time() - HANDOFF_S, max(1, most)))
+            rows = await session.fetchall(CLAIM, (leading, worker, time.time() - HANDOFF_S, max(1, most)))
             if not rows:
                 return None
             queue_ids = [int(row[0]) for row in rows]
@@ -353,7 +355,7 @@ class CommandQueue:
                 )
                 + ", EXISTS (SELECT 1 FROM command_queue p WHERE p.game_id = done.game_id AND p.done_at IS NULL"
                 " AND p.id > done.id) FROM done",
-                (time.time(), queue_ids, outcomes, DONE, worker),
+                (time.time(), queue_ids, outcomes, DONE, worker if leading else ""),
             )
         return Claimed(tuple(queue_ids), game_waits=any(bool(row[1]) for row in recorded))
 
@@ -457,8 +459,11 @@ class Outcomes:
         message = json.loads(payload)
         if message.get("schema") != self.schema:
             return  # another schema's command (or none of ours is under way yet)
-        if message.get("worker") and message.get("game") is not None:
-            self.applied_by[int(message["game"])] = str(message["worker"])
+        if message.get("game") is not None:
+            if message.get("worker"):
+                self.applied_by[int(message["game"])] = str(message["worker"])
+            else:  # a worker that does not lead: the game's next command is meant for none, so for the leading one
+                self.applied_by.pop(int(message["game"]), None)
         future = self.waiting.pop(int(message["id"]), None)
         if future is None:
             self.early[int(message["id"])] = message["outcome"]
@@ -699,7 +704,8 @@ def worker_connections(slots: int) -> int:
 
 
 class Workers:
-    """A worker's side: one loop claims commands, woken by ``NOTIFY`` (those meant for this worker or for any), and
+    """A worker's side: one loop claims commands, woken by ``NOTIFY`` (those meant for this worker, or for any while it
+    leads), and
     applies up to ``slots`` side by side. A claim takes every command waiting, up to the slots free, in one
     transaction (``CommandQueue.apply_next``); the notifications that came meanwhile are one wake-up, since the next
     claim takes all their commands at once. The loop claims again at once when its claim filled the free slots (more
@@ -716,8 +722,13 @@ class Workers:
         slots: int = 4,
         name: str | None = None,
         claims_at_once: int = CLAIMS_AT_ONCE,
+        leads: Callable[[], bool] = lambda: True,
     ) -> None:
         self.queue = queue
+        # Whether this worker leads now (the publishing worker, cogs/client.py): the commands meant for no worker are
+        # its own at once, and it announces its name, so that each game's next command is meant for it. Another
+        # worker takes those once they waited HANDOFF_S (the leading one is busy, or there is none).
+        self.leads = leads
         self.apply = apply
         self.slots = slots
         self.claims_at_once = claims_at_once
@@ -741,9 +752,9 @@ class Workers:
 
     def _notified(self, payload: str) -> None:
         self.active_at = time.monotonic()
-        if payload in ("", self.name):
+        if payload == self.name or (payload == "" and self.leads()):
             self.wake.set()
-        elif self.handoff is None:  # another worker's command is this one's too once it waited HANDOFF_S: look then
+        elif self.handoff is None:  # another's command (or any's, not leading) is this one's after HANDOFF_S: look then
             self.handoff = asyncio.get_running_loop().call_later(HANDOFF_S + HANDOFF_MARGIN_S, self._handoff_due)
 
     def _handoff_due(self) -> None:
@@ -799,7 +810,9 @@ class Workers:
 
         claimed: Claimed | None = None
         try:
-            claimed = await self.queue.apply_next(self.apply, worker=self.name, most=most, on_claimed=claimed_now)
+            claimed = await self.queue.apply_next(
+                self.apply, worker=self.name, most=most, on_claimed=claimed_now, leading=self.leads()
+            )
         except Exception:
             log.exception("the command queue failed; trying again")
             await asyncio.sleep(POLL_S)

@@ -200,6 +200,10 @@ class WesterosBot(commands.Bot):
         # the middle of acknowledgements; these ran 12 young and 2 full (docs/bot.md, "Under load").
         gc.set_threshold(*GC_THRESHOLDS)
 
+    def publishes(self) -> bool:
+        """Whether this worker holds the publish lock now: it leads the claims (``Workers.leads``)."""
+        return self.pump is not None and self.pump.holding
+
     async def _serve_health(self, port: int) -> None:
         """/healthz and /metrics on this loop (cogs/health.py). A port already taken is said in one line and the bot
         runs on without them: its prober then sees it down, and the log says why."""
@@ -397,7 +401,9 @@ async def run_worker(config: Config, store: Store, leases: LeaseKeeper | None = 
     service = GameService(store)
     bot = westeros_bot(config, service, role="worker")
 
-    workers = Workers(CommandQueue(store.db), service.answer, slots=config.worker_slots)
+    # The publishing worker applies the answers it keeps up with: it publishes them from the game as it applied them,
+    # where another's it rebuilds from the log. The others take what waited HANDOFF_S, and take over if it dies.
+    workers = Workers(CommandQueue(store.db), service.answer, slots=config.worker_slots, leads=bot.publishes)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

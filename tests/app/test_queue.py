@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from pathlib import Path
 from typing import Any
@@ -269,6 +270,93 @@ async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and
         await outcomes.submit(late, timeout=30)
         assert applied_by[-1] == (next(w.name for w in workers if w is not gone), games[0])
         assert asyncio.get_running_loop().time() - waited_from >= HANDOFF_S * 0.9  # it was meant for the gone one
+    finally:
+        for worker in workers:
+            await worker.stop()
+        await outcomes.stop()
+        for store in (gateway, *stores):
+            await store.close()
+
+
+async def test_the_leading_worker_applies_what_it_keeps_up_with_and_another_takes_over_what_waits(
+    database: Path | str,
+) -> None:
+    """Scale-out that pays (issue X): the publishing worker leads the claims. It publishes each version it applied from
+    the game as it applied it, where a version another worker applied it rebuilds from the log, so the answers it
+    keeps up with are its own: a command meant for no worker is the leading one's at once, and another worker takes it
+    only once it waited ``HANDOFF_S``. A worker that does not lead announces no name, so the game's next command is
+    meant for none again (the leading one's), not for it. When the leader is gone, nothing waits longer than
+    ``HANDOFF_S``; when another leads, the commands are its own at once."""
+    from app.queue import HANDOFF_S, Workers
+
+    gateway = await Store.open(database, shared=True)
+    stores = [await Store.open(database, shared=True) for _ in range(2)]
+    applied_by: list[tuple[str, int]] = []
+    leading = {"lead": True, "other": False}
+
+    def applying(name: str, service: GameService) -> Any:
+        async def apply(command: Answer) -> None:
+            applied_by.append((name, command.game_id))
+            await service.answer(command)
+
+        return apply
+
+    services = [GameService(store) for store in stores]
+    workers = [
+        Workers(
+            await queue_of(store),
+            applying(name, service),
+            slots=2,
+            name=name,
+            leads=functools.partial(leading.get, name),
+        )
+        for name, store, service in zip(("lead", "other"), stores, services, strict=True)
+    ]
+    outcomes = Outcomes(await queue_of(gateway))
+    reader = GameService(gateway)
+
+    async def answer_next(game_id: int, key: str) -> float:
+        """The game's next decision answered with its default through the queue: how long its outcome took."""
+        game = await reader.load(game_id)
+        prompt = next(p for p in game.prompts() if not p.answered)
+        seats = await gateway.seats(game_id)
+        command = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=key)
+        started_at = asyncio.get_running_loop().time()
+        await outcomes.submit(command, timeout=30)
+        return asyncio.get_running_loop().time() - started_at
+
+    try:
+        games = [await started_in(services[0], channel_id) for channel_id in (20, 21)]
+        outcomes.start()
+        for worker in workers:
+            worker.start()
+        await asyncio.sleep(0.5)  # the listeners are connected
+
+        async def six(game_id: int) -> None:
+            for n in range(6):
+                await answer_next(game_id, f"{game_id}-{n}")
+
+        await asyncio.gather(*(six(game_id) for game_id in games))
+        assert [name for name, _ in applied_by] == ["lead"] * 12, applied_by
+        assert all(outcomes.applied_by.get(game_id) == "lead" for game_id in games)
+
+        # The leader is gone: its game's next command waits HANDOFF_S, then the other takes it, and names nobody.
+        await workers[0].stop()
+        waited = await answer_next(games[0], "after-the-leader")
+        assert applied_by[-1] == ("other", games[0])
+        assert waited >= HANDOFF_S * 0.9, waited
+        assert outcomes.applied_by.get(games[0]) is None
+        waited = await answer_next(games[0], "no-leader-yet")  # meant for none, and nobody leads: HANDOFF_S again
+        assert applied_by[-1] == ("other", games[0]) and waited >= HANDOFF_S * 0.9, waited
+
+        # The other worker takes the publish lock: it leads, and what is meant for none is its own at once.
+        leading["other"] = True
+        waited = await answer_next(games[0], "new-leader")
+        assert applied_by[-1] == ("other", games[0]) and waited < HANDOFF_S * 0.9, waited
+        assert outcomes.applied_by.get(games[0]) == "other"
+        for game_id in games:
+            answers = await gateway.answers(game_id)
+            assert len({a.version for a in answers}) == len(answers)  # each applied once
     finally:
         for worker in workers:
             await worker.stop()
