@@ -8,8 +8,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from app.database import IntegrityError, PostgresDatabase, Session
+from app.batched import Batched
+from app.database import Database, IntegrityError, PostgresDatabase, Session, is_connection_lost
 from app.store_base import StoreBase, Write, committed
+
+MARKS_MOST = 64  # messages marked sent by one statement at most
 
 
 @dataclass(frozen=True)
@@ -62,6 +65,16 @@ def notice_rows(game_id: int, notices: list[dict[str, Any]]) -> list[tuple[Any, 
 
 class OutboxStore(StoreBase):
     """Commands, notices and the outbox."""
+
+    def __init__(self, db: Database, *, shared: bool = False) -> None:
+        super().__init__(db, shared=shared)
+        # On PostgreSQL, the messages of several publications (a burst's games, published side by side) that Discord
+        # accepted while another mark's statement was under way are marked together in the next one: one round trip
+        # and one commit where each took its own. Each caller still waits for its own mark's commit before its next
+        # send, so a crash never finds a message out and unmarked once the next is sent.
+        self.message_marks = Batched(
+            self._mark_messages, most=MARKS_MOST, shared=is_connection_lost, what="marking messages sent"
+        )
 
     # ----- commands and notices -----
 
@@ -195,13 +208,35 @@ class OutboxStore(StoreBase):
         """Discord accepted one message of a version's publication (its row written at ``written_at``): a retry of
         that publication skips it. A publication whose row an undo took out marks nothing: the mark would hold for
         the version committed again after it, whose publication is another and has not sent that message."""
+        mark = (part, message_id, time.time(), game_id, version, kind, written_at)
+        if isinstance(self.db, PostgresDatabase):
+            await self.message_marks(mark)
+            return
         await self.write(
             "INSERT INTO outbox_sends (game_id, version, kind, part, message_id, at)"
             " SELECT game_id, version, kind, ?, CAST(? AS BIGINT), ? FROM outbox"
             " WHERE game_id = ? AND version = ? AND kind = ? AND created_at = ?"
             " ON CONFLICT (game_id, version, kind, part) DO UPDATE SET message_id = excluded.message_id",
-            (part, message_id, time.time(), game_id, version, kind, written_at),
+            mark,
         )
+
+    async def _mark_messages(self, marks: list[tuple[Any, ...]]) -> list[None]:
+        """``sent_message``'s marks in one statement (PostgreSQL), each made only where its publication's row still
+        is. In the order of their games, as every batch: two batches lock their rows in one order."""
+        ordered = sorted(marks, key=lambda mark: (int(mark[3]), int(mark[4]), str(mark[0])))
+        values = ", ".join(
+            ["(?, CAST(? AS BIGINT), CAST(? AS DOUBLE PRECISION), CAST(? AS BIGINT), CAST(? AS INTEGER), ?,"
+             " CAST(? AS DOUBLE PRECISION))"] * len(ordered)
+        )  # fmt: skip
+        await self.write(
+            "INSERT INTO outbox_sends (game_id, version, kind, part, message_id, at)"
+            " SELECT o.game_id, o.version, o.kind, m.part, m.message_id, m.at FROM (VALUES " + values + ")"
+            " AS m(part, message_id, at, game_id, version, kind, written_at) JOIN outbox o ON o.game_id = m.game_id"
+            " AND o.version = m.version AND o.kind = m.kind AND o.created_at = m.written_at"
+            " ON CONFLICT (game_id, version, kind, part) DO UPDATE SET message_id = excluded.message_id",
+            tuple(value for mark in ordered for value in mark),
+        )
+        return [None] * len(marks)
 
     async def channel_done(
         self, game_id: int, version: int, kind: str, layout: str | None, *, written_at: float | None = None

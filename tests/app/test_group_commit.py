@@ -129,6 +129,59 @@ async def test_answers_applied_side_by_side_commit_together_and_a_stale_one_alon
 
 
 @pytest.mark.several_processes
+async def test_messages_of_several_publications_marked_at_once_share_statements_each_on_its_own_row(
+    database: Path | str,
+) -> None:
+    """A burst's publications, published side by side, mark each message Discord accepted (``sent_message``, the
+    mark a retry reads to skip it). Marks made together share statements, each caller waiting for its own commit;
+    each lands once, on its publication's own row only (a row written at another time, an undo's, takes none), and
+    one made twice in one statement (which PostgreSQL refuses as one) still ends with its last message."""
+    store = await Store.open(database, shared=True)
+    try:
+        service = GameService(store)
+        commands = await first_answers(service, range(70, 76), "marks")
+        await asyncio.gather(*(service.answer(command) for command in commands))
+        rows = {
+            command.game_id: await store.db.fetchone(
+                "SELECT version, created_at FROM outbox WHERE game_id = ? ORDER BY version DESC LIMIT 1",
+                (command.game_id,),
+            )
+            for command in commands
+        }
+        marks = [
+            (game_id, int(row[0]), f"dm:{house}", 1000 * game_id + n, float(row[1]))
+            for game_id, row in rows.items()
+            if row is not None
+            for n, house in enumerate(("Stark", "Lannister", "Baratheon"))
+        ]
+        before = store.message_marks.batches
+        await asyncio.gather(
+            *(
+                store.sent_message(game_id, version, "step", part, message_id, written_at=written_at)
+                for game_id, version, part, message_id, written_at in marks
+            )
+        )
+        assert store.message_marks.batches - before < len(marks)
+        for game_id, version, _, _, _ in marks:
+            sent = await store.sends(game_id, version)
+            assert sent.marks == {part: message_id for g, _, part, message_id, _ in marks if g == game_id}
+
+        # A row written at another time (an undo wrote it anew) takes none; the same part twice in one statement is
+        # marked with its last message.
+        game_id, version, _, _, written_at = marks[0]
+        before = store.message_marks.batches
+        await asyncio.gather(
+            store.sent_message(game_id, version, "step", "post:x", 1, written_at=written_at + 1),
+            store.sent_message(game_id, version, "step", "post:y", 2, written_at=written_at),
+            store.sent_message(game_id, version, "step", "post:y", 3, written_at=written_at),
+        )
+        parts = (await store.sends(game_id, version)).marks
+        assert "post:x" not in parts and parts["post:y"] in (2, 3)
+    finally:
+        await store.close()
+
+
+@pytest.mark.several_processes
 async def test_statements_sent_together_commit_together_or_not_at_all_with_their_values_as_given(
     database: Path | str,
 ) -> None:
