@@ -222,6 +222,10 @@ class Publisher:
         self.statuses_checked = False  # whether the first drain looked for statuses due
         self.status_delay = 2.0  # seconds during which answers share one status edit
         self.status_tasks: set[asyncio.Task[None]] = set()
+        # The status text this process showed last, per game, since it began to publish: only the publisher edits a
+        # status, so its own last edit is what the channel shows, unread. Another publisher's turn may have edited it
+        # since this one's last: forgotten at each turn (``new_turn``, ``end_turn``).
+        self.status_known: dict[int, str] = Bounded(MEMORY_GAMES)
         # What ``drain`` has under way or done, so that draining again starts nothing twice.
         self.under_way: set[OutboxKey] = set()
         self.done_quietly: Bounded[OutboxKey, frozenset[str]] = Bounded(MEMORY_GAMES * 4)  # with the row's marks
@@ -400,12 +404,14 @@ class Publisher:
         at every row again, and at the statuses a holder left unedited."""
         self.done_quietly.clear()
         self.statuses_checked = False
+        self.status_known.clear()
         self.keep_applied = True
 
     def end_turn(self) -> None:
         """This worker no longer holds the publish lock: what it commits is another's to publish."""
         self.keep_applied = False
         self.applied_here.clear()
+        self.status_known.clear()
 
     async def _noticed(self, game_id: int) -> None:
         try:
@@ -902,18 +908,25 @@ class Publisher:
                 deadline=await deadline_text(self.service, game_id, lang),
             )
         store = self.service.store
-        shown_text, due = await store.status_shown(game_id)  # as stored: another process may have edited it since
-        if shown_text == text:  # nothing changed: spare Discord an edit
-            if due is not None:
-                await store.status_told(game_id, text, game.version)
+        known = self.status_known.get(game_id)
+        if known == text:  # nothing changed since this process showed it: its mark of due goes, unread
+            await self._status_told(game_id, text, game.version)
             return
+        if known is None:
+            shown_text, due = await store.status_shown(game_id)  # as stored: another process may have edited it
+            if shown_text == text:  # nothing changed: spare Discord an edit
+                if due is not None:
+                    await self._status_told(game_id, text, game.version)
+                else:
+                    self.status_known[game_id] = text
+                return
         channel = await self.channels.channel(row.channel_id)
         message_id = await self.service.status_message(game_id)
         if message_id is not None:
             try:
                 await self._fence()
                 await channel.get_partial_message(message_id).edit(content=text)  # type: ignore[attr-defined]
-                await store.status_told(game_id, text, game.version)
+                await self._status_told(game_id, text, game.version)
                 return
             except discord.NotFound:
                 pass  # someone deleted it: post a new one
@@ -928,7 +941,13 @@ class Publisher:
             log.info("could not pin the status message of game %s (missing permission?)", game_id)
         # Recorded once pinned, so whoever reads the record finds the message as players see it.
         await self.service.set_status_message(game_id, message.id)
-        await store.status_told(game_id, text, game.version)
+        await self._status_told(game_id, text, game.version)
+
+    async def _status_told(self, game_id: int, text: str, version: int) -> None:
+        """The status shows ``text`` (as of ``version``): stored, then known here (a failure leaves it unknown)."""
+        self.status_known.pop(game_id, None)
+        await self.service.store.status_told(game_id, text, version)
+        self.status_known[game_id] = text
 
     # ----- notices -----
 

@@ -621,3 +621,54 @@ async def crash_and_replay(
             if second is not None:
                 second.remove()
             await process.kill()
+
+
+async def test_a_status_this_process_showed_is_edited_unread_and_read_again_at_its_next_turn(world: World) -> None:
+    """The pinned status is edited by the publisher only: the text it showed last is what the channel shows, so its
+    next edit reads nothing back first (one statement fewer per edit). A turn of publishing (a worker's hold of the
+    publish lock) trusts nothing of the turn before it: another worker may have edited the status meanwhile, and a
+    status this process remembers showing is read again, and edited back when another text stands there."""
+    table = await new_table(world.fake, world.guild, world.bot)
+    folder = world.folder / "status"
+    folder.mkdir()
+    with database(world.kind, world.template, folder) as db:
+        process = await Process.start(db, world.bot)
+        try:
+            service, store, publisher = process.service, process.store, process.publisher
+            game_id = await create_game(service, table, world.guild.id, SEEDS[0])
+            player = Player(SEEDS[0])
+            await commit(service, player, table, game_id, 0)
+            assert await published(process)
+            reads = 0
+            read_stored = store.status_shown
+
+            async def counted(of_game: int) -> tuple[str | None, int | None]:
+                nonlocal reads
+                reads += 1
+                return await read_stored(of_game)
+
+            store.status_shown = counted  # type: ignore[method-assign]
+
+            def pinned() -> str:
+                (status,) = [m for m in world.fake.world.messages_in(table.channel) if m.pinned]
+                return str(status.snapshot().get("content"))
+
+            for number in (1, 2):  # answers: the status says who is awaited now, edited without a read
+                await commit(service, player, table, game_id, number)
+                assert await published(process)
+            assert reads == 0
+            shown_now = pinned()
+            assert (await read_stored(game_id))[0] == shown_now
+
+            # Another worker's turn showed another text meanwhile; this process's next turn reads it and edits back.
+            version = (await service.row(game_id)).version
+            await store.status_told(game_id, "another worker's text", version)
+            publisher.new_turn()
+            edits = world.fake.requests.records[:]
+            await publisher.update_status(game_id, await service.load(game_id))
+            assert reads == 1
+            edited = [r.key for r in world.fake.requests.records[len(edits) :]]
+            assert edited == ["PATCH /channels/{channel_id}/messages/{message_id}"], edited
+            assert pinned() == shown_now and (await read_stored(game_id))[0] == shown_now
+        finally:
+            await process.kill()
