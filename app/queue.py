@@ -222,9 +222,10 @@ class CommandQueue:
         for_worker: str | None = None,
     ) -> int:
         """Queue the command; ``gateway`` (who enqueued it) and ``reply`` (how to reach its player) let a gateway that
-        restarts find the players it left waiting. ``for_worker``: the worker that applied the game's last command,
-        which holds its game cached; the notification wakes that worker only, and any other takes the command once it
-        waited ``HANDOFF_S`` (that worker is busy or gone).
+        restarts find the players it left waiting. ``for_worker``: the leading worker that applied the game's last
+        command, which holds its game cached; the notification wakes that worker only, and any other takes the command
+        once it waited ``HANDOFF_S`` (that worker is busy or gone). None: the leading worker's at once, anyone's after
+        that.
 
         A command given while another enqueueing statement is under way waits for it, and every command gathered
         meanwhile goes in the next statement (its own commit): a burst's answers share a few statements and commits
@@ -433,7 +434,8 @@ class Outcomes:
         self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self.schema: str | None = None  # this gateway's schema, learnt before its first command is enqueued
         self.early: Bounded[int, dict[str, Any]] = Bounded(4096)  # outcomes announced before their waiter arrived
-        # The worker that applied each game's last command: the next is meant for it (its caches hold the game).
+        # The leading worker that applied each game's last command: the next is meant for it (its caches hold the
+        # game). A worker that does not lead names nobody, and the game's next command is meant for none.
         self.applied_by: Bounded[int, str] = Bounded(4096)
         self.listener = Listener(queue.db.url, DONE, self._announced, self._listening)
         self.listened = asyncio.Event()  # set at each (re)connection of the listener: every waiter reads its outcome

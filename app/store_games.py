@@ -338,6 +338,8 @@ class GameStore(OutboxStore):
             await db.execute(SET_SNAPSHOT, (game_id, version, state))
             await db.execute(OUTBOX_STEP, (game_id, version, "step", at))
         self.forget(game_id)
+        # The seats as committed: the start's first clicks (every seat's, here or in the gateway) read them at once.
+        self._seats[game_id] = dict(seats)
         committed(writes)
 
     async def commit_answer(
