@@ -698,11 +698,13 @@ class Outcomes:
 
 def worker_connections(slots: int) -> int:
     """The pool of a worker of ``slots``: a connection for each claim it keeps open (``CLAIMS_AT_ONCE``), and for its
-    applying and publishing half its slots and two (each statement or transaction of theirs takes one connection and
-    asks for no other while it holds it; they wait their turn for one, never for each other). Each server process
-    warms its caches the first time it serves each statement: where a worker could hold 20, a burst opened and warmed
-    about ten, and the server's CPU per answer was about 0.4 ms higher (docs/deploy.md)."""
-    return CLAIMS_AT_ONCE + max(1, slots // 2) + 2
+    applying and publishing a quarter of its slots and one (each statement or transaction of theirs takes one
+    connection and asks for no other while it holds it; they wait their turn for one, never for each other). Each
+    server process plans and warms its caches for each statement it serves, and the pool hands out the connection idle
+    longest, so a burst's statements are spread over every connection the pool holds: where a worker could hold 20,
+    the server's CPU per answer was about 0.4 ms higher than at 8, and at 8 about 0.15 ms higher than at 5
+    (docs/deploy.md)."""
+    return CLAIMS_AT_ONCE + max(1, slots // 4) + 1
 
 
 class Workers:

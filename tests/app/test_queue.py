@@ -629,8 +629,8 @@ async def test_claims_open_at_once_are_capped_so_the_smallest_pool_still_applies
     connection left applies them all, each once; and a worker's pool is sized from its slots with room for both."""
     from app.queue import CLAIMS_AT_ONCE, Workers, worker_connections
 
-    assert worker_connections(8) == 8 and worker_connections(1) == CLAIMS_AT_ONCE + 3
-    assert worker_connections(32) == CLAIMS_AT_ONCE + 18
+    assert worker_connections(8) == 5 and worker_connections(1) == CLAIMS_AT_ONCE + 2
+    assert worker_connections(32) == CLAIMS_AT_ONCE + 9
     store = await Store.open(database, shared=True, connections=CLAIMS_AT_ONCE + 1)
     workers: Workers | None = None
     try:
