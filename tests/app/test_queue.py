@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import functools
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -200,49 +202,91 @@ async def test_players_told_at_once_are_marked_told_together_and_each_waits_for_
         await store.close()
 
 
+@dataclass
+class WorkerPair:
+    """A gateway's store and two workers, each on a store of its own (two processes'), noting the games it applies
+    (``applied_by``: (worker, game) in order), with the gateway's side of the queue."""
+
+    gateway: Store
+    stores: list[Store]
+    services: list[GameService]
+    workers: list[Any]
+    outcomes: Outcomes
+    applied_by: list[tuple[str, int]]
+
+    @staticmethod
+    async def open(
+        database: Path | str, names: tuple[str, str], leads: Callable[[str], bool] | None = None
+    ) -> WorkerPair:
+        """``leads(name)``: whether that worker leads now (``Workers.leads``); None: both do."""
+        from app.queue import Workers
+
+        gateway = await Store.open(database, shared=True)
+        stores = [await Store.open(database, shared=True) for _ in names]
+        applied_by: list[tuple[str, int]] = []
+
+        def applying(name: str, service: GameService) -> Any:
+            async def apply(command: Answer) -> None:
+                applied_by.append((name, command.game_id))
+                await service.answer(command)
+
+            return apply
+
+        services = [GameService(store) for store in stores]
+        workers = [
+            Workers(
+                await queue_of(store),
+                applying(name, service),
+                slots=2,
+                name=name,
+                leads=(lambda: True) if leads is None else functools.partial(leads, name),
+            )
+            for name, store, service in zip(names, stores, services, strict=True)
+        ]
+        return WorkerPair(gateway, stores, services, workers, Outcomes(await queue_of(gateway)), applied_by)
+
+    async def start(self) -> None:
+        self.outcomes.start()
+        for worker in self.workers:
+            worker.start()
+        await asyncio.sleep(0.5)  # the listeners are connected
+
+    async def answer_next(self, game_id: int, key: str) -> float:
+        """The game's next decision answered with its default through the queue: how long its outcome took."""
+        game = await GameService(self.gateway).load(game_id)
+        prompt = next(p for p in game.prompts() if not p.answered)
+        seats = await self.gateway.seats(game_id)
+        command = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=key)
+        started_at = asyncio.get_running_loop().time()
+        await self.outcomes.submit(command, timeout=30)
+        return asyncio.get_running_loop().time() - started_at
+
+    async def close(self) -> None:
+        for worker in self.workers:
+            await worker.stop()
+        await self.outcomes.stop()
+        for store in (self.gateway, *self.stores):
+            await store.close()
+
+
 async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and_to_another_once_it_is_gone(
     database: Path | str,
 ) -> None:
     """Scale-out that pays (issue X): a game's commands are meant for the worker that applied its last one, whose
     caches hold the game; only that worker is woken, and a wake-up costs one claim, not one plus a claim that finds
-    nothing. Once that worker is gone, another takes its commands after ``HANDOFF_S``: nothing waits for a dead one."""
-    from app.queue import HANDOFF_S, POLL_S, Workers
+    nothing. Once that worker is gone, another takes its commands after ``HANDOFF_S``: nothing waits for a dead one.
+    (Both workers lead here, as two publishing workers would; see the next test for one leading.)"""
+    from app.queue import HANDOFF_S, POLL_S
 
-    gateway = await Store.open(database, shared=True)
-    stores = [await Store.open(database, shared=True) for _ in range(2)]  # two workers: two processes' stores
-    applied_by: list[tuple[str, int]] = []
-
-    def applying(name: str, service: GameService) -> Any:
-        async def apply(command: Answer) -> None:
-            applied_by.append((name, command.game_id))
-            await service.answer(command)
-
-        return apply
-
-    services = [GameService(store) for store in stores]
-    workers = [
-        Workers(await queue_of(store), applying(name, service), slots=2, name=name)
-        for name, store, service in zip(("w1", "w2"), stores, services, strict=True)
-    ]
-    outcomes = Outcomes(await queue_of(gateway))
+    pair = await WorkerPair.open(database, ("w1", "w2"))
+    workers, applied_by = pair.workers, pair.applied_by
     try:
-        games = [await started_in(services[0], channel_id) for channel_id in (10, 11)]
-        outcomes.start()
-        for worker in workers:
-            worker.start()
-        await asyncio.sleep(0.5)  # the listeners are connected
+        games = [await started_in(pair.services[0], channel_id) for channel_id in (10, 11)]
+        await pair.start()
 
         async def answer_six_decisions(game_id: int) -> None:
-            reader = GameService(gateway)
             for n in range(6):  # the planning step's orders, then what comes next
-                game = await reader.load(game_id)
-                prompt = next(p for p in game.prompts() if not p.answered)
-                seats = await gateway.seats(game_id)
-                command = Answer(
-                    game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house],
-                    key=f"{game_id}-{n}",
-                )  # fmt: skip
-                await outcomes.submit(command, timeout=30)
+                await pair.answer_next(game_id, f"{game_id}-{n}")
 
         claims_before = sum(worker.claims for worker in workers)  # the slots' first looks, and the polling's
         started_at = asyncio.get_running_loop().time()
@@ -261,21 +305,11 @@ async def test_a_games_next_command_goes_to_the_worker_that_applied_its_last_and
         holder = next(name for name, game in applied_by if game == games[0])
         gone = next(worker for worker in workers if worker.name == holder)
         await gone.stop()
-        service = GameService(gateway)
-        game = await service.load(games[0])
-        prompt = game.prompts()[0]
-        seats = await gateway.seats(games[0])
-        late = Answer(game_id=games[0], house=prompt.house, answer=prompt.default, by=seats[prompt.house], key="late")
-        waited_from = asyncio.get_running_loop().time()
-        await outcomes.submit(late, timeout=30)
+        waited = await pair.answer_next(games[0], "late")
         assert applied_by[-1] == (next(w.name for w in workers if w is not gone), games[0])
-        assert asyncio.get_running_loop().time() - waited_from >= HANDOFF_S * 0.9  # it was meant for the gone one
+        assert waited >= HANDOFF_S * 0.9  # it was meant for the gone one
     finally:
-        for worker in workers:
-            await worker.stop()
-        await outcomes.stop()
-        for store in (gateway, *stores):
-            await store.close()
+        await pair.close()
 
 
 async def test_the_leading_worker_applies_what_it_keeps_up_with_and_another_takes_over_what_waits(
@@ -287,82 +321,42 @@ async def test_the_leading_worker_applies_what_it_keeps_up_with_and_another_take
     only once it waited ``HANDOFF_S``. A worker that does not lead announces no name, so the game's next command is
     meant for none again (the leading one's), not for it. When the leader is gone, nothing waits longer than
     ``HANDOFF_S``; when another leads, the commands are its own at once."""
-    from app.queue import HANDOFF_S, Workers
+    from app.queue import HANDOFF_S
 
-    gateway = await Store.open(database, shared=True)
-    stores = [await Store.open(database, shared=True) for _ in range(2)]
-    applied_by: list[tuple[str, int]] = []
     leading = {"lead": True, "other": False}
-
-    def applying(name: str, service: GameService) -> Any:
-        async def apply(command: Answer) -> None:
-            applied_by.append((name, command.game_id))
-            await service.answer(command)
-
-        return apply
-
-    services = [GameService(store) for store in stores]
-    workers = [
-        Workers(
-            await queue_of(store),
-            applying(name, service),
-            slots=2,
-            name=name,
-            leads=functools.partial(leading.get, name),
-        )
-        for name, store, service in zip(("lead", "other"), stores, services, strict=True)
-    ]
-    outcomes = Outcomes(await queue_of(gateway))
-    reader = GameService(gateway)
-
-    async def answer_next(game_id: int, key: str) -> float:
-        """The game's next decision answered with its default through the queue: how long its outcome took."""
-        game = await reader.load(game_id)
-        prompt = next(p for p in game.prompts() if not p.answered)
-        seats = await gateway.seats(game_id)
-        command = Answer(game_id=game_id, house=prompt.house, answer=prompt.default, by=seats[prompt.house], key=key)
-        started_at = asyncio.get_running_loop().time()
-        await outcomes.submit(command, timeout=30)
-        return asyncio.get_running_loop().time() - started_at
-
+    pair = await WorkerPair.open(database, ("lead", "other"), leads=leading.__getitem__)
+    applied_by, outcomes = pair.applied_by, pair.outcomes
     try:
-        games = [await started_in(services[0], channel_id) for channel_id in (20, 21)]
-        outcomes.start()
-        for worker in workers:
-            worker.start()
-        await asyncio.sleep(0.5)  # the listeners are connected
+        games = [await started_in(pair.services[0], channel_id) for channel_id in (20, 21)]
+        await pair.start()
 
         async def six(game_id: int) -> None:
             for n in range(6):
-                await answer_next(game_id, f"{game_id}-{n}")
+                await pair.answer_next(game_id, f"{game_id}-{n}")
 
         await asyncio.gather(*(six(game_id) for game_id in games))
         assert [name for name, _ in applied_by] == ["lead"] * 12, applied_by
         assert all(outcomes.applied_by.get(game_id) == "lead" for game_id in games)
 
         # The leader is gone: its game's next command waits HANDOFF_S, then the other takes it, and names nobody.
-        await workers[0].stop()
-        waited = await answer_next(games[0], "after-the-leader")
+        await pair.workers[0].stop()
+        waited = await pair.answer_next(games[0], "after-the-leader")
         assert applied_by[-1] == ("other", games[0])
         assert waited >= HANDOFF_S * 0.9, waited
         assert outcomes.applied_by.get(games[0]) is None
-        waited = await answer_next(games[0], "no-leader-yet")  # meant for none, and nobody leads: HANDOFF_S again
+        waited = await pair.answer_next(games[0], "no-leader-yet")  # meant for none, and nobody leads: HANDOFF_S again
         assert applied_by[-1] == ("other", games[0]) and waited >= HANDOFF_S * 0.9, waited
 
         # The other worker takes the publish lock: it leads, and what is meant for none is its own at once.
         leading["other"] = True
-        waited = await answer_next(games[0], "new-leader")
+        waited = await pair.answer_next(games[0], "new-leader")
         assert applied_by[-1] == ("other", games[0]) and waited < HANDOFF_S * 0.9, waited
         assert outcomes.applied_by.get(games[0]) == "other"
         for game_id in games:
-            answers = await gateway.answers(game_id)
+            answers = await pair.gateway.answers(game_id)
             assert len({a.version for a in answers}) == len(answers)  # each applied once
     finally:
-        for worker in workers:
-            await worker.stop()
-        await outcomes.stop()
-        for store in (gateway, *stores):
-            await store.close()
+        await pair.close()
 
 
 async def test_commands_queued_behind_an_earlier_one_of_their_game_wake_no_worker_and_are_all_applied(
