@@ -709,8 +709,7 @@ def worker_connections(slots: int) -> int:
 
 class Workers:
     """A worker's side: one loop claims commands, woken by ``NOTIFY`` (those meant for this worker, or for any while it
-    leads), and
-    applies up to ``slots`` side by side. A claim takes every command waiting, up to the slots free, in one
+    leads), and applies up to ``slots`` side by side. A claim takes every command waiting, up to the slots free, in one
     transaction (``CommandQueue.apply_next``); the notifications that came meanwhile are one wake-up, since the next
     claim takes all their commands at once. The loop claims again at once when its claim filled the free slots (more
     may wait), when a later command of a game it applied waits (no claim could take it before), or when a wake-up
