@@ -17,6 +17,12 @@ processes, over the burst and the posts it implies, per answer), ``receipt_p99_m
 (summed over the runs); ``<process>_cpu_ms_per_answer`` each process's with its image workers, and
 ``<process>_main_cpu_ms_per_answer`` its own alone; the other figures are ``bench/bot.py``'s. With ``--runs N``
 each figure is the median of N runs, the set-ups taking turns so that the machine's drift touches each alike.
+
+The ratios of issue X's targets (``ratios``) are taken within each turn and their median given, as
+``bench/beside.py`` does for the one process's: this machine's speed drifts by half within minutes (a Python loop of
+10 million additions took 0.97 to 1.66 s within one minute on 2026-12-01), so the medians of set-ups measured minutes
+apart can pair a slow moment with a quick one. Within a turn ``sqlite_1`` and ``postgres_gateway_2_workers`` run one
+after the other, which of them first turning at each turn; ``ratios_each`` lists every turn's.
 PostgreSQL is ``WESTEROS_TEST_POSTGRES`` (default ``postgresql://postgres@127.0.0.1:5432/test``), each run in a schema
 of its own, committing as the bot does in production (every commit waits for the disk). The fake Discord runs in
 this process, on the same two cores.
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -108,6 +115,32 @@ def per_process(shown: dict[str, Any]) -> None:
     shown["db_cpu_ms_per_answer"] = round(shown["db_cpu_s"] * 1000 / answers, 2)
 
 
+# The set-ups issue X's ratios compare, in the order a turn runs them when it starts with the one process.
+RATIO_SETUPS = ("sqlite_1", "postgres_gateway_2_workers", "postgres_socket_gateway_2_workers")
+
+
+def turn_order(names: list[str], turn: int) -> list[str]:
+    """The order the set-ups run in at ``turn``: those the ratios compare first and side by side (the one process
+    first at even turns, last at odd ones), then the others."""
+    paired = [name for name in RATIO_SETUPS if name in names]
+    rest = [name for name in names if name not in paired]
+    return (paired if turn % 2 == 0 else paired[::-1]) + rest
+
+
+def turn_ratios(base: dict[str, Any], scaled: dict[str, Any], socket: dict[str, Any]) -> dict[str, float]:
+    """Issue X's ratios within one turn: the whole scale-out set-up's CPU per answer to one SQLite process's (target
+    at most 1.5), its gateway's (at most 0.4), and the same set-up over the server's socket when measured. Answers per
+    second is no target: two cores shared with the harness say nothing of capacity."""
+    one = base["cpu_ms_per_answer"]
+    out = {
+        "cpu_ms_per_answer": round(scaled["cpu_ms_per_answer"] / one, 2),
+        "gateway_cpu_ms_per_answer": round(scaled["bot_cpu_ms_per_answer"] / one, 2),
+    }
+    if socket:
+        out["socket_cpu_ms_per_answer"] = round(socket["cpu_ms_per_answer"] / one, 2)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=50, help="6-player tables answering at once")
@@ -131,8 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     chosen = {name: SETUPS[name] for name in (args.only or DEFAULT_SETUPS)}
     results: dict[str, list[dict[str, Any]]] = {name: [] for name in chosen}
-    for _ in range(args.runs):
-        for name, (store, workers) in chosen.items():
+    for turn in range(args.runs):
+        for name in turn_order(list(chosen), turn):
+            store, workers = chosen[name]
             profile = spy = None
             if args.profile is not None:
                 args.profile.mkdir(parents=True, exist_ok=True)
@@ -146,24 +180,20 @@ def main(argv: list[str] | None = None) -> int:
     for runs in results.values():
         for shown in runs:
             per_process(shown)
-    figures = {name: median_of(runs) for name, runs in results.items()}
+    figures: dict[str, Any] = {name: median_of(runs) for name, runs in results.items()}
     if "sqlite_1" in figures and "postgres_gateway_2_workers" in figures:
-        base, scaled = figures["sqlite_1"], figures["postgres_gateway_2_workers"]
-        # Issue X's targets: the whole scale-out set-up within 1.5x one process's CPU per answer, its gateway 0.4x.
-        # (Answers per second is no target: two cores shared with the harness say nothing of capacity.)
-        figures["ratios"] = {
-            "cpu_ms_per_answer": round(scaled["cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2),
-            "gateway_cpu_ms_per_answer": round(scaled["bot_cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2),
-        }
-        if "postgres_socket_gateway_2_workers" in figures:  # the same, its database over the Unix socket
-            socket = figures["postgres_socket_gateway_2_workers"]
-            figures["ratios"]["socket_cpu_ms_per_answer"] = round(
-                socket["cpu_ms_per_answer"] / base["cpu_ms_per_answer"], 2
-            )
+        each = [
+            turn_ratios(*turn)
+            for turn in zip(*(results.get(name, [{}] * args.runs) for name in RATIO_SETUPS), strict=True)
+        ]
+        figures["ratios"] = {key: round(statistics.median(r[key] for r in each), 2) for key in each[0]}
+        figures["ratios_each"] = each
     if args.json:
         print(json.dumps(figures))
         return 0
     for name, shown in figures.items():
+        if name == "ratios_each":
+            continue
         if name == "ratios":
             print(f"{'gateway+2 workers / sqlite_1':>28}: {shown}")
             continue
