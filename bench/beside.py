@@ -10,8 +10,7 @@ per click within one hour, on 2026-11-30), which moves the ratio more than most 
 one after the other on fresh processes, the order turning at each pair (floor first, then bot first), and the ratios
 are taken within each pair; the figures are their medians, with each one's spread (lowest, highest) and every pair.
 Losses, duplicates and failed interactions are summed. Figures, never assertions: ``met`` says which target the
-medians meet. ``machine_loop_ms`` and ``floor_machine_loop_ms``: how fast the machine ran just before each half's
-burst (bench/bot.py's ``machine_loop_ms``), which says which pairs ran on a slowed machine.
+medians meet.
 """
 
 from __future__ import annotations
@@ -42,10 +41,6 @@ def pair_figures(floor: dict[str, Any], bot: dict[str, Any]) -> dict[str, Any]:
         "lost": bot["lost"],
         "duplicated": bot["duplicated"],
         "failed_interactions": bot["failed_interactions"] + floor["failed_interactions"],
-        # The machine's speed just before each burst (bench/bot.py's ``machine_loop_ms``): a pair whose two differ
-        # much ran on a machine that changed speed between its halves.
-        "floor_machine_loop_ms": floor["machine_loop_ms"],
-        "machine_loop_ms": bot["machine_loop_ms"],
     }
 
 

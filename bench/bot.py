@@ -16,7 +16,6 @@ acknowledged before any work goes out; an order, which a loaded machine does not
 ``ack_cpu_ms_per_click``: the main process's CPU time from the burst's start to its last acknowledgement, per click
 (whatever ran before the last acknowledgement; beside the floor's ``cpu_ms_per_click``, in 10 ms ticks of the kernel).
 ``rss_mb``: the bot process's resident memory after the burst (``rss_children_mb``: its workers').
-``machine_loop_ms``: how fast the machine ran just before the burst (a fixed Python loop, ``machine_loop_ms()``).
 ``--games-ended N`` first creates, starts and ends N 3-player games through Discord, and reports the
 bot's memory before and after (``ended_rss_growth_mb``) and how many snapshots other than a game's first
 and last remain in the database for ended games (``ended_intermediate_snapshots``, expected 0).
@@ -101,17 +100,6 @@ def cpu_seconds(pid: int) -> float:
             return time.clock_gettime(clock.value)
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def machine_loop_ms(additions: int = 2_000_000) -> float:
-    """How fast this machine runs at this moment: the wall time of a fixed loop of ``additions`` Python additions in
-    this process, in ms (about 175 at the 0.87 s per 10 million of 2026-12-01's quiet start). A shared host's speed
-    drifts by half within minutes, and every CPU figure follows it: read beside them, it says which runs were slow."""
-    started = time.perf_counter()
-    total = 0
-    for i in range(additions):
-        total += i
-    return round((time.perf_counter() - started) * 1000, 1)
 
 
 def _libc() -> ctypes.CDLL | None:
@@ -372,7 +360,6 @@ async def run(
             if ai_games:
                 await asyncio.sleep(2.0)
             assert bot.proc is not None
-            machine_ms = machine_loop_ms()  # the bot idle, waiting for the clicks
             pids = [p.proc.pid for p in (bot, *helpers) if p.proc is not None]
             cpu_before, own_before = all_cpu_seconds(pids), time.process_time()
             db_before = postgres_cpu_seconds() if on_postgres else 0.0
@@ -479,7 +466,6 @@ async def run(
         "main_cpu_ms_per_answer": round(loop_cpu * 1000 / max(1, acknowledged), 2),
         "ack_cpu_ms_per_click": round(ack_cpu * 1000 / len(all_players), 3),
         "cpu_ms_per_answer": round((bot_cpu + db_cpu) * 1000 / max(1, acknowledged), 2),
-        "machine_loop_ms": machine_ms,
         "db_cpu_s": round(db_cpu, 2),
         "cpu_s_by_process": by_process,  # each process with its image workers
         "main_cpu_s_by_process": main_by_process,  # each process alone

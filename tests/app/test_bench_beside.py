@@ -25,7 +25,6 @@ def test_each_pair_sets_the_bot_beside_the_floor_measured_with_it() -> None:
     assert pair["cpu_ratio"] == round(pair["main_cpu_ms_per_answer"] / pair["floor_cpu_ms_per_click"], 2)
     assert pair["ack_p99_ratio"] == round(pair["ack_p99_ms"] / pair["floor_ack_p99_ms"], 2)
     assert pair["floor_cpu_ms_per_click"] > 0 and pair["main_cpu_ms_per_answer"] > 0
-    assert pair["machine_loop_ms"] > 0 and pair["floor_machine_loop_ms"] > 0  # the machine's speed beside each half
     assert figures["cpu_ratio"] == pair["cpu_ratio"]  # the median of one pair
     assert figures["spread"]["cpu_ratio"] == [pair["cpu_ratio"], pair["cpu_ratio"]]
     # Every answer of the table was recorded once and every click acknowledged.
