@@ -19,10 +19,10 @@ processes, over the burst and the posts it implies, per answer), ``receipt_p99_m
 each figure is the median of N runs, the set-ups taking turns so that the machine's drift touches each alike.
 
 The ratios of issue X's targets (``ratios``) are taken within each turn and their median given, as
-``bench/beside.py`` does for the one process's: this machine's speed drifts by half within minutes (a Python loop of
-10 million additions took 0.97 to 1.66 s within one minute on 2026-12-01), so the medians of set-ups measured minutes
-apart can pair a slow moment with a quick one. Within a turn ``sqlite_1`` and ``postgres_gateway_2_workers`` run one
-after the other, which of them first turning at each turn; ``ratios_each`` lists every turn's.
+``bench/beside.py`` does for the one process's: this machine's pace drifts within minutes (one SQLite process spent
+6.2 ms of CPU per answer at 02:51 on 2026-12-01 and 12.4 at 04:15), so the medians of set-ups measured minutes apart
+can pair a slow moment with a quick one. Within a turn ``sqlite_1`` and ``postgres_gateway_2_workers`` run one after
+the other, which of them first turning at each turn; ``ratios_each`` lists every turn's.
 PostgreSQL is ``WESTEROS_TEST_POSTGRES`` (default ``postgresql://postgres@127.0.0.1:5432/test``), each run in a schema
 of its own, committing as the bot does in production (every commit waits for the disk). The fake Discord runs in
 this process, on the same two cores.
@@ -182,10 +182,9 @@ def main(argv: list[str] | None = None) -> int:
             per_process(shown)
     figures: dict[str, Any] = {name: median_of(runs) for name, runs in results.items()}
     if "sqlite_1" in figures and "postgres_gateway_2_workers" in figures:
-        each = [
-            turn_ratios(*turn)
-            for turn in zip(*(results.get(name, [{}] * args.runs) for name in RATIO_SETUPS), strict=True)
-        ]
+        over_socket = results.get("postgres_socket_gateway_2_workers", [{}] * args.runs)  # {}: not measured
+        turns = zip(results["sqlite_1"], results["postgres_gateway_2_workers"], over_socket, strict=True)
+        each = [turn_ratios(base, scaled, socket) for base, scaled, socket in turns]
         figures["ratios"] = {key: round(statistics.median(r[key] for r in each), 2) for key in each[0]}
         figures["ratios_each"] = each
     if args.json:
