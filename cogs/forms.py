@@ -467,8 +467,7 @@ class FormController:
         prompt = (await self.service.load(game_id)).prompt_for(house)
         if prompt is None or await self._sent_asking(interaction, game_id, house, version, prompt) is None:
             return False
-        async with self.order.working():
-            await self.submit(interaction, game_id, house, prompt, prompt.default, None, edits_form=True)
+        await self.submit(interaction, game_id, house, prompt, prompt.default, None, edits_form=True)
         return True
 
     async def on_click(self, interaction: discord.Interaction[Any]) -> None:
@@ -498,6 +497,18 @@ class FormController:
         values: list[str],
     ) -> None:
         await self.acknowledge(interaction, thinking=False)  # the form is then edited in place
+        async with self.order.working():  # after the burst's acknowledgements, as everything a click implies
+            await self._picked(interaction, game_id, house, version, index, values)
+
+    async def _picked(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int,
+        house: str,
+        version: int | None,
+        index: int,
+        values: list[str],
+    ) -> None:
         lang = str(interaction.locale)
         draft = await self._owned_draft(interaction, game_id, house, version)
         if draft is None:
@@ -520,8 +531,17 @@ class FormController:
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str
     ) -> None:
         metrics.click_arrived()  # a Submit's receipt latency counts from here
-        # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form.
+        # Acknowledge at once; the answer is then checked, committed and confirmed by editing the form. Even the
+        # check of who clicked and which draft it is waits for the burst's acknowledgements (cogs/acks.py): it works
+        # out the house's decision, and done as each acknowledgement came back it delayed the acknowledgements still
+        # waiting for a connection.
         await self.acknowledge(interaction, thinking=False)
+        async with self.order.working():
+            await self._pressed(interaction, game_id, house, version, action)
+
+    async def _pressed(
+        self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str
+    ) -> None:
         if action == "submit" and await self._submitted_as_sent(interaction, game_id, house, version):
             return
         draft = await self._owned_draft(interaction, game_id, house, version)
@@ -537,8 +557,7 @@ class FormController:
             view = self.render_form(game_id, house, draft, str(interaction.locale), game)
             await interaction.edit_original_response(view=view)
             return
-        async with self.order.working():
-            await self._submit_draft(interaction, game_id, house, draft, dict(draft.picks))
+        await self._submit_draft(interaction, game_id, house, draft, dict(draft.picks))
 
     async def _submit_draft(
         self,

@@ -243,3 +243,38 @@ async def test_a_players_dm_channel_is_opened_once_though_discord_py_keeps_only_
         assert f"dec:{game_id}:" in str(again.components)
     assert fake.requests.count("POST /users/@me/channels") == opened
     assert fake.failed_interactions == [] and fake.unsupported_requests == [] and fake.internal_errors == []
+
+
+async def test_what_a_click_implies_waits_for_the_acknowledgements_still_on_their_way(table: Table) -> None:
+    """cogs/acks.py: a pick on a form and its Submit are acknowledged at once, and everything they imply waits while
+    another click's acknowledgement is on its way: the check of who clicked and of the form's draft (which works out
+    the house's decision), the form drawn again with the pick, the answer and its receipt. Done as each
+    acknowledgement came back, that work delayed the acknowledgements of a burst still waiting for a connection."""
+    fake = table.fake
+    mark = fake.mark()
+    game_id = await start_game(table, 3)
+    player = table.players[0]
+    house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
+    dm = await fake.wait_for_dm(player, since=mark)
+    await fake.wait_idle()
+    select = next(c for c in walk(dm.components) if c.get("type") == STRING_SELECT)
+    choice = next(o["value"] for o in select["options"] if not o.get("default"))
+    order = table.bot.play.order
+    order.max_wait = 30.0  # a click's work waits for the acknowledgements (at most this long)
+    async with order.acknowledging():  # another click's acknowledgement, on its way
+        picked = await fake.select(player, dm, select["custom_id"], [choice])
+        assert picked.acked
+        await asyncio.sleep(0.5)
+        assert not picked.response_ready, "the form was drawn again before the acknowledgements were done"
+    form = await picked.wait_response()
+    chosen = next(c for c in walk(form.components) if c.get("custom_id") == select["custom_id"])
+    assert [o["value"] for o in chosen["options"] if o.get("default")] == [choice]
+    answers = len(await table.service.store.answers(game_id))
+    async with order.acknowledging():
+        submitted = await fake.click(player, form, form_control(form, game_id, house))
+        assert submitted.acked
+        await asyncio.sleep(0.5)
+        assert not submitted.response_ready and len(await table.service.store.answers(game_id)) == answers
+    receipt = await submitted.wait_response()
+    assert "Recorded" in receipt.text() and len(await table.service.store.answers(game_id)) == answers + 1
+    assert fake.failed_interactions == [] and fake.internal_errors == []
