@@ -268,13 +268,13 @@ def _raven(prompt: Prompt, view: dict[str, Any], lang: str) -> Form:
     if prompt.choices.get("peek"):
         options.append(Choice("peek", t("decision.raven.peek", lang)))
     for area, tokens in sorted(prompt.choices["swap"].items()):
-        current = order_text(view["areas"].get(area, {}).get("order"), lang)
+        # An area's name and its order now are the same for each token it may take (a form has dozens of options).
+        name = area_label(area, lang)
+        now = t("ctx.raven.now", lang, order=order_text(view["areas"].get(area, {}).get("order"), lang))
         for tok in tokens:
             options.append(
                 Choice(
-                    f"swap:{area}:{tok}",
-                    t("decision.raven.swap", lang, area=area_label(area, lang), order=token_label(tok, lang)),
-                    t("ctx.raven.now", lang, order=current),
+                    f"swap:{area}:{tok}", t("decision.raven.swap", lang, area=name, order=token_label(tok, lang)), now
                 )
             )
     lines = [t("ctx.your_orders", lang, orders="; ".join(my_orders(view, prompt.house, lang)) or "—")]
