@@ -498,34 +498,23 @@ class FormController:
     ) -> None:
         await self.acknowledge(interaction, thinking=False)  # the form is then edited in place
         async with self.order.working():  # after the burst's acknowledgements, as everything a click implies
-            await self._picked(interaction, game_id, house, version, index, values)
-
-    async def _picked(
-        self,
-        interaction: discord.Interaction[Any],
-        game_id: int,
-        house: str,
-        version: int | None,
-        index: int,
-        values: list[str],
-    ) -> None:
-        lang = str(interaction.locale)
-        draft = await self._owned_draft(interaction, game_id, house, version)
-        if draft is None:
-            return
-        if index >= len(draft.form.fields):
-            await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
-            return
-        key = draft.form.fields[index].key
-        values = menu_picks(values)  # "nothing" picked in a menu of one optional choice is no pick
-        draft.picks[key] = values
-        game = await self.service.load(game_id)
-        if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from
-            prompt = game.prompt_for(house)
-            assert prompt is not None
-            draft.picks = repick(draft.form, prompt, draft.picks, key, values, lang)
-            draft.page = 0
-        await interaction.edit_original_response(view=self.render_form(game_id, house, draft, lang, game))
+            lang = str(interaction.locale)
+            draft = await self._owned_draft(interaction, game_id, house, version)
+            if draft is None:
+                return
+            if index >= len(draft.form.fields):
+                await self.open_decision(interaction, game_id, house, t("decision.expired", lang))
+                return
+            key = draft.form.fields[index].key
+            values = menu_picks(values)  # "nothing" picked in a menu of one optional choice is no pick
+            draft.picks[key] = values
+            game = await self.service.load(game_id)
+            if repicks(draft.form, key, values):  # e.g. a march's units are those of the area picked to march from
+                prompt = game.prompt_for(house)
+                assert prompt is not None
+                draft.picks = repick(draft.form, prompt, draft.picks, key, values, lang)
+                draft.page = 0
+            await interaction.edit_original_response(view=self.render_form(game_id, house, draft, lang, game))
 
     async def on_form_button(
         self, interaction: discord.Interaction[Any], game_id: int, house: str, version: int | None, action: str

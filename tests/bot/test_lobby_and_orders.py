@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
+from testing.fake_discord import StoredMessage
 from testing.fake_discord.components import STRING_SELECT, walk
 from testing.forms import form_control
 from tests.bot.conftest import Table
@@ -151,15 +154,33 @@ async def test_one_pinned_status_message_is_edited_in_place(table: Table) -> Non
     assert await table.service.store.status_message(game_id) == message_id  # the same message, not a new one
 
 
-async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_it(table: Table) -> None:
-    fake = table.fake
-    mark = fake.mark()
+@dataclass
+class FirstForm:
+    game_id: int
+    player: Any
+    house: str
+    dm: StoredMessage
+    select: dict[str, Any]  # the form's first menu
+    choice: str  # an option of it that is not picked yet
+
+
+async def first_form(table: Table) -> FirstForm:
+    """A three-player game started, and its first player's decision DM with a pick to make on it."""
+    mark = table.fake.mark()
     game_id = await start_game(table, 3)
     player = table.players[0]
     house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
-    dm = await fake.wait_for_dm(player, since=mark)
+    dm = await table.fake.wait_for_dm(player, since=mark)
     select = next(c for c in walk(dm.components) if c.get("type") == STRING_SELECT)
     choice = next(o["value"] for o in select["options"] if not o.get("default"))
+    return FirstForm(game_id, player, house, dm, select, choice)
+
+
+async def test_the_dm_form_keeps_its_notice_through_picks_and_a_receipt_reopens_it(table: Table) -> None:
+    fake = table.fake
+    form = await first_form(table)
+    game_id, player, house, dm = form.game_id, form.player, form.house, form.dm
+    select, choice = form.select, form.choice
     picked = await (await fake.select(player, dm, select["custom_id"], [choice])).wait_response()
     # The pick edits the DM itself, which still names the game and its deadline, and shows the pick.
     assert picked.id == dm.id and "Test" in picked.text() and "<t:" in picked.text()
@@ -251,24 +272,19 @@ async def test_what_a_click_implies_waits_for_the_acknowledgements_still_on_thei
     the house's decision), the form drawn again with the pick, the answer and its receipt. Done as each
     acknowledgement came back, that work delayed the acknowledgements of a burst still waiting for a connection."""
     fake = table.fake
-    mark = fake.mark()
-    game_id = await start_game(table, 3)
-    player = table.players[0]
-    house = {u: h for h, u in (await table.service.store.seats(game_id)).items()}[player.id]
-    dm = await fake.wait_for_dm(player, since=mark)
+    first = await first_form(table)
+    game_id, player, house, select = first.game_id, first.player, first.house, first.select
     await fake.wait_idle()
-    select = next(c for c in walk(dm.components) if c.get("type") == STRING_SELECT)
-    choice = next(o["value"] for o in select["options"] if not o.get("default"))
     order = table.bot.play.order
     order.max_wait = 30.0  # a click's work waits for the acknowledgements (at most this long)
     async with order.acknowledging():  # another click's acknowledgement, on its way
-        picked = await fake.select(player, dm, select["custom_id"], [choice])
+        picked = await fake.select(player, first.dm, select["custom_id"], [first.choice])
         assert picked.acked
         await asyncio.sleep(0.5)
         assert not picked.response_ready, "the form was drawn again before the acknowledgements were done"
     form = await picked.wait_response()
     chosen = next(c for c in walk(form.components) if c.get("custom_id") == select["custom_id"])
-    assert [o["value"] for o in chosen["options"] if o.get("default")] == [choice]
+    assert [o["value"] for o in chosen["options"] if o.get("default")] == [first.choice]
     answers = len(await table.service.store.answers(game_id))
     async with order.acknowledging():
         submitted = await fake.click(player, form, form_control(form, game_id, house))
